@@ -1,0 +1,33 @@
+# Two entry points on a fresh machine (needs python3 with venv, a C compiler, and PyPI):
+#   make demo   build the package into .venv and run examples/stable_c_abi
+#   make test   build the package into .venv, lint, and run the test suite
+PYTHON ?= python3
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+BUILD_DEPS := scikit-build-core cmake ninja
+TEST_DEPS := pytest numpy ruff
+# Only the directories that exist are linted.
+LINT_DIRS := $(wildcard python tests benchmarks examples)
+
+.PHONY: demo test install clean
+
+# The venv and its build/test tools, installed once.
+$(VENV)/.deps-installed:
+	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --upgrade $(BUILD_DEPS) $(TEST_DEPS)
+	touch $@
+
+# Reinstalled every time: no build isolation and a fixed CMake build directory (build/, see
+# pyproject.toml) make this an incremental rebuild of whatever C sources changed.
+install: $(VENV)/.deps-installed
+	$(VENV_PY) -m pip install --no-build-isolation --no-deps --force-reinstall .
+
+demo: install
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/stable_c_abi/raw_compile.sh
+
+test: install
+	$(VENV)/bin/ruff check $(LINT_DIRS)
+	$(VENV)/bin/pytest -q tests
+
+clean:
+	rm -rf build examples/stable_c_abi/build

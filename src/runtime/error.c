@@ -1,0 +1,367 @@
+/*
+ * error.c -- error objects, the per-thread raised-error slot and backtraces.
+ *
+ * An error crosses the ABI as an object whose TVMFFIErrorCell (at +24) carries kind, message and
+ * backtrace text. Failing calls return -1 and leave the error in a per-thread slot that the
+ * caller empties with TVMFFIErrorMoveFromRaised. Backtraces list the most recent frame first, so
+ * every layer the error passes through can append its frames at the end.
+ */
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* ---- error objects ---- */
+
+typedef struct {
+  TVMFFIObject header;
+  TVMFFIErrorCell cell;
+  char* text;      /* kind '\0' message '\0', one immutable allocation */
+  char* backtrace; /* mutable through update_backtrace */
+} ErrorObject;
+
+static void error_destroy(void* self) {
+  ErrorObject* err = (ErrorObject*)self;
+  if (err->cell.cause_chain != NULL) ffi_decref((TVMFFIObject*)err->cell.cause_chain);
+  if (err->cell.extra_context != NULL) ffi_decref((TVMFFIObject*)err->cell.extra_context);
+  free(err->text);
+  free(err->backtrace);
+}
+FFI_DEFINE_DELETER(error_deleter, error_destroy)
+
+/* Copies (data, size) into a fresh NUL-terminated buffer; NULL on allocation failure. */
+static char* copy_bytes(const char* data, size_t size) {
+  char* out = (char*)malloc(size + 1);
+  if (out == NULL) return NULL;
+  if (size != 0) memcpy(out, data, size);
+  out[size] = '\0';
+  return out;
+}
+
+static void error_update_backtrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                                   int32_t update_mode) {
+  ErrorObject* err = (ErrorObject*)self;
+  size_t add = backtrace != NULL ? backtrace->size : 0;
+  const char* add_data = backtrace != NULL ? backtrace->data : "";
+  if (update_mode == kTVMFFIBacktraceUpdateModeAppend) {
+    size_t old = err->cell.backtrace.size;
+    char* grown = (char*)realloc(err->backtrace, old + add + 1);
+    if (grown == NULL) return; /* keep the old text rather than lose it */
+    if (add != 0) memcpy(grown + old, add_data, add);
+    grown[old + add] = '\0';
+    err->backtrace = grown;
+    err->cell.backtrace.data = grown;
+    err->cell.backtrace.size = old + add;
+  } else {
+    char* fresh = copy_bytes(add_data, add);
+    if (fresh == NULL) return;
+    free(err->backtrace);
+    err->backtrace = fresh;
+    err->cell.backtrace.data = fresh;
+    err->cell.backtrace.size = add;
+  }
+}
+
+/* Makes an error object without touching the raised slot; NULL on allocation failure. */
+static ErrorObject* error_new(TVMFFIByteArray kind, TVMFFIByteArray message,
+                              TVMFFIByteArray backtrace) {
+  ErrorObject* err = (ErrorObject*)calloc(1, sizeof(ErrorObject));
+  if (err == NULL) return NULL;
+  err->text = (char*)malloc(kind.size + message.size + 2);
+  err->backtrace = copy_bytes(backtrace.data, backtrace.size);
+  if (err->text == NULL || err->backtrace == NULL) {
+    free(err->text);
+    free(err->backtrace);
+    free(err);
+    return NULL;
+  }
+  if (kind.size != 0) memcpy(err->text, kind.data, kind.size);
+  err->text[kind.size] = '\0';
+  if (message.size != 0) memcpy(err->text + kind.size + 1, message.data, message.size);
+  err->text[kind.size + 1 + message.size] = '\0';
+  err->header.combined_ref_count = FFI_FRESH_REFCOUNT;
+  err->header.type_index = kTVMFFIError;
+  err->header.deleter = error_deleter;
+  err->cell.kind.data = err->text;
+  err->cell.kind.size = kind.size;
+  err->cell.message.data = err->text + kind.size + 1;
+  err->cell.message.size = message.size;
+  err->cell.backtrace.data = err->backtrace;
+  err->cell.backtrace.size = backtrace.size;
+  err->cell.update_backtrace = error_update_backtrace;
+  return err;
+}
+
+static TVMFFIByteArray byte_array_or_empty(const TVMFFIByteArray* value) {
+  TVMFFIByteArray out = {"", 0};
+  if (value != NULL && (value->data != NULL || value->size == 0)) out = *value;
+  if (out.data == NULL) out.data = "";
+  return out;
+}
+
+int TVMFFIErrorCreateWithCauseAndExtraContext(const TVMFFIByteArray* kind,
+                                              const TVMFFIByteArray* message,
+                                              const TVMFFIByteArray* backtrace,
+                                              TVMFFIObjectHandle cause_chain,
+                                              TVMFFIObjectHandle extra_context,
+                                              TVMFFIObjectHandle* out) {
+  /* Failure here must not touch the raised slot (it may hold the error being wrapped). */
+  if (out == NULL) return -1;
+  ErrorObject* err = error_new(byte_array_or_empty(kind), byte_array_or_empty(message),
+                               byte_array_or_empty(backtrace));
+  if (err == NULL) return -1;
+  if (cause_chain != NULL) ffi_incref((TVMFFIObject*)cause_chain);
+  if (extra_context != NULL) ffi_incref((TVMFFIObject*)extra_context);
+  err->cell.cause_chain = cause_chain;
+  err->cell.extra_context = extra_context;
+  *out = err;
+  return 0;
+}
+
+int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                      const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) {
+  return TVMFFIErrorCreateWithCauseAndExtraContext(kind, message, backtrace, NULL, NULL, out);
+}
+
+/* ---- per-thread state: the raised error and the backtrace buffer ----
+ * Kept behind a pthread key so that a thread that exits with an error pending, or after asking
+ * for a backtrace, releases them. */
+
+typedef struct {
+  TVMFFIObject* raised;
+  char* backtrace;
+  size_t backtrace_cap;
+  TVMFFIByteArray backtrace_view;
+} ThreadState;
+
+static pthread_key_t g_thread_key;
+static pthread_once_t g_thread_key_once = PTHREAD_ONCE_INIT;
+static _Thread_local ThreadState* t_state;
+
+static void thread_state_free(void* ptr) {
+  ThreadState* state = (ThreadState*)ptr;
+  if (state->raised != NULL) ffi_decref(state->raised);
+  free(state->backtrace);
+  free(state);
+}
+
+static void thread_key_create(void) { pthread_key_create(&g_thread_key, thread_state_free); }
+
+/* NULL only when out of memory. */
+static ThreadState* thread_state(void) {
+  if (FFI_LIKELY(t_state != NULL)) return t_state;
+  pthread_once(&g_thread_key_once, thread_key_create);
+  ThreadState* state = (ThreadState*)calloc(1, sizeof(ThreadState));
+  if (state == NULL) return NULL;
+  pthread_setspecific(g_thread_key, state);
+  t_state = state;
+  return state;
+}
+
+/* Stores err in the slot, stealing the reference. */
+static void set_raised_steal(TVMFFIObject* err) {
+  ThreadState* state = thread_state();
+  if (state == NULL) {
+    if (err != NULL) ffi_decref(err);
+    return;
+  }
+  TVMFFIObject* old = state->raised;
+  state->raised = err;
+  if (old != NULL) ffi_decref(old);
+}
+
+void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
+  if (error != NULL) ffi_incref((TVMFFIObject*)error);
+  set_raised_steal((TVMFFIObject*)error);
+}
+
+void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
+  ThreadState* state = t_state;
+  TVMFFIObject* err = state != NULL ? state->raised : NULL;
+  if (state != NULL) state->raised = NULL;
+  if (result != NULL) {
+    *result = err;
+  } else if (err != NULL) {
+    ffi_decref(err);
+  }
+}
+
+/* Raises kind/message with a backtrace captured at the caller. */
+static void raise_with_backtrace(const char* kind, const char* message, size_t message_size) {
+  const TVMFFIByteArray* backtrace = TVMFFIBacktrace(NULL, 0, NULL, 0);
+  TVMFFIByteArray kind_ba = {kind != NULL ? kind : "", kind != NULL ? strlen(kind) : 0};
+  TVMFFIByteArray message_ba = {message != NULL ? message : "", message != NULL ? message_size : 0};
+  ErrorObject* err = error_new(kind_ba, message_ba, byte_array_or_empty(backtrace));
+  set_raised_steal(err != NULL ? &err->header : NULL);
+}
+
+void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
+  raise_with_backtrace(kind, message, message != NULL ? strlen(message) : 0);
+}
+
+void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,
+                                       int32_t num_parts) {
+  size_t total = 0;
+  for (int32_t i = 0; i < num_parts && message_parts != NULL; ++i) {
+    if (message_parts[i] != NULL) total += strlen(message_parts[i]);
+  }
+  char* message = (char*)malloc(total + 1);
+  if (message == NULL) {
+    raise_with_backtrace("MemoryError", "out of memory while raising an error", 35);
+    return;
+  }
+  size_t at = 0;
+  for (int32_t i = 0; i < num_parts && message_parts != NULL; ++i) {
+    if (message_parts[i] == NULL) continue;
+    size_t n = strlen(message_parts[i]);
+    memcpy(message + at, message_parts[i], n);
+    at += n;
+  }
+  message[at] = '\0';
+  raise_with_backtrace(kind, message, at);
+  free(message);
+}
+
+int ffi_vraise(const char* kind, const char* fmt, va_list ap) {
+  char small[512];
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(small, sizeof(small), fmt, copy);
+  va_end(copy);
+  if (n < 0) {
+    raise_with_backtrace(kind, fmt, strlen(fmt));
+  } else if ((size_t)n < sizeof(small)) {
+    raise_with_backtrace(kind, small, (size_t)n);
+  } else {
+    char* big = (char*)malloc((size_t)n + 1);
+    if (big == NULL) {
+      raise_with_backtrace(kind, small, sizeof(small) - 1);
+    } else {
+      vsnprintf(big, (size_t)n + 1, fmt, ap);
+      raise_with_backtrace(kind, big, (size_t)n);
+      free(big);
+    }
+  }
+  return -1;
+}
+
+int ffi_raise(const char* kind, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ffi_vraise(kind, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+_Noreturn void ffi_fatal(const char* api, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "Exception caught during %s:\n", api);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  fflush(stderr);
+  exit(-1);
+}
+
+/* ---- backtraces ----
+ * Frames come from the unwinder plus the dynamic symbol table (dladdr1), so functions a library
+ * does not export show up only when the caller names them explicitly (filename/func arguments).
+ * Runtime-internal frames are dropped, and the walk stops at the FFI boundary (the call into
+ * TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set. */
+
+enum { kMaxCapturedFrames = 256, kDefaultFrameLimit = 512 };
+
+static int frame_limit(void) {
+  static _Atomic int cached = 0;
+  int limit = atomic_load_explicit(&cached, memory_order_relaxed);
+  if (limit != 0) return limit;
+  const char* env = getenv("TVM_TRACEBACK_LIMIT");
+  limit = env != NULL ? atoi(env) : kDefaultFrameLimit;
+  if (limit <= 0) limit = kDefaultFrameLimit;
+  atomic_store_explicit(&cached, limit, memory_order_relaxed);
+  return limit;
+}
+
+static bool starts_with(const char* s, const char* prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_boundary_frame(const char* name) {
+  return strcmp(name, "TVMFFIFunctionCall") == 0 || starts_with(name, "_Py") ||
+         starts_with(name, "PyObject") || strcmp(name, "slot_tp_call") == 0;
+}
+
+/* Appends text to the thread's backtrace buffer; false when out of memory. */
+static bool backtrace_append(ThreadState* state, size_t* len, const char* text, size_t n) {
+  if (*len + n + 1 > state->backtrace_cap) {
+    size_t cap = state->backtrace_cap ? state->backtrace_cap : 1024;
+    while (cap < *len + n + 1) cap *= 2;
+    char* grown = (char*)realloc(state->backtrace, cap);
+    if (grown == NULL) return false;
+    state->backtrace = grown;
+    state->backtrace_cap = cap;
+  }
+  memcpy(state->backtrace + *len, text, n);
+  *len += n;
+  state->backtrace[*len] = '\0';
+  return true;
+}
+
+static bool backtrace_append_frame(ThreadState* state, size_t* len, const char* file, int line,
+                                   const char* func) {
+  char line_buf[1024];
+  int n = snprintf(line_buf, sizeof(line_buf), "  File \"%s\", line %d, in %s\n", file, line, func);
+  if (n < 0) return true;
+  if ((size_t)n >= sizeof(line_buf)) n = (int)sizeof(line_buf) - 1;
+  return backtrace_append(state, len, line_buf, (size_t)n);
+}
+
+/* Name of the exported function containing addr, or NULL when addr is not inside one. */
+static const char* exported_symbol_at(void* addr, Dl_info* info) {
+  const ElfW(Sym)* sym = NULL;
+  if (dladdr1(addr, info, (void**)&sym, RTLD_DL_SYMENT) == 0) return NULL;
+  if (info->dli_sname == NULL || sym == NULL) return NULL;
+  uintptr_t start = (uintptr_t)info->dli_saddr;
+  if ((uintptr_t)addr < start || (uintptr_t)addr >= start + sym->st_size) return NULL;
+  return info->dli_sname;
+}
+
+const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
+                                       int cross_ffi_boundary) {
+  static const TVMFFIByteArray empty = {"", 0};
+  ThreadState* state = thread_state();
+  if (state == NULL) return &empty;
+  size_t len = 0;
+  int limit = frame_limit();
+  int emitted = 0;
+  if (filename != NULL && func != NULL) {
+    backtrace_append_frame(state, &len, filename, lineno, func);
+    emitted++;
+  }
+  void* frames[kMaxCapturedFrames];
+  int depth = backtrace(frames, kMaxCapturedFrames);
+  Dl_info self_info;
+  void* self_base = dladdr((void*)&TVMFFIBacktrace, &self_info) ? self_info.dli_fbase : NULL;
+  for (int i = 0; i < depth && emitted < limit; ++i) {
+    /* Return addresses point just past the call; step back into the calling instruction. */
+    void* pc = (char*)frames[i] - 1;
+    Dl_info info;
+    const char* name = exported_symbol_at(pc, &info);
+    if (name == NULL) continue;
+    if (!cross_ffi_boundary && is_boundary_frame(name)) break;
+    if (info.dli_fbase == self_base) continue; /* the runtime's own plumbing */
+    if (!backtrace_append_frame(state, &len, info.dli_fname ? info.dli_fname : "<unknown>", 0,
+                                name)) {
+      break;
+    }
+    emitted++;
+  }
+  state->backtrace_view.data = state->backtrace != NULL ? state->backtrace : "";
+  state->backtrace_view.size = len;
+  return &state->backtrace_view;
+}

@@ -1,0 +1,162 @@
+"""Fixtures of the binary-compatibility tests.
+
+The reference package (PyPI apache-tvm-ffi, pinned below) is installed on first use into
+`build/refpkg` with `pip install --target` -- never into the test environment -- and reused by
+later runs (`build/` is git-ignored). Its headers and `libtvm_ffi.so` build and serve the
+"reference" side; our headers and runtime (tests/conftest.py fixtures) the other. When the
+package cannot be installed, the compatibility tests are skipped with pip's error as the reason.
+
+This directory is a package (`__init__.py`) so that this file does not shadow `tests/conftest.py`
+as the top-level module `conftest`, which the C runtime tests import helpers from.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, SANITIZER_FLAGS, c_compiler, cxx_compiler, run_checked
+
+REFERENCE_REQUIREMENT = "apache-tvm-ffi==0.1.15.post2"
+# typing-extensions is a runtime dependency of the reference Python package; it goes into the
+# same target directory so `PYTHONPATH=build/refpkg` alone makes `import tvm_ffi` work.
+REFERENCE_PYTHON_DEPS = ["typing-extensions>=4.13"]
+REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
+
+COMPAT_DIR = Path(__file__).resolve().parent
+KERNELS_DIR = COMPAT_DIR / "kernels"
+HOSTS_DIR = COMPAT_DIR / "hosts"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The installed reference package: headers, runtime library, Python package."""
+
+    root: Path  # the pip --target directory; put it on PYTHONPATH to import the reference
+
+    @property
+    def include_dir(self) -> Path:
+        return self.root / "tvm_ffi" / "include"
+
+    @property
+    def lib_dir(self) -> Path:
+        return self.root / "tvm_ffi" / "lib"
+
+    @property
+    def library(self) -> Path:
+        return self.lib_dir / "libtvm_ffi.so"
+
+    def env(self) -> dict[str, str]:
+        """Environment of a process served by the reference: its lib dir is searched first (an
+        rpath does not beat LD_LIBRARY_PATH) and Python imports the reference `tvm_ffi` first."""
+        env = dict(os.environ)
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, [str(self.lib_dir), env.get("LD_LIBRARY_PATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.root), env.get("PYTHONPATH")]))
+        env.pop("TVM_FFI_TEST_LIB", None)
+        return env
+
+
+def install_reference(target: Path) -> str | None:
+    """Installs the reference package into `target` unless already there; returns pip's error."""
+    if (target / "tvm_ffi").is_dir():
+        return None
+    # Install into a private staging directory and rename it into place, so that concurrent
+    # test sessions never see a half-installed package.
+    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check",
+           "--target", str(staging), REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        return str(err)
+    if proc.returncode != 0 or not (staging / "tvm_ffi").is_dir():
+        shutil.rmtree(staging, ignore_errors=True)
+        return (proc.stderr or proc.stdout).strip()[-2000:] or f"pip exited with {proc.returncode}"
+    if target.exists() and not (target / "tvm_ffi").is_dir():
+        shutil.rmtree(target, ignore_errors=True)  # leftover of an interrupted install
+    try:
+        staging.rename(target)
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)  # another session installed it first
+    return None
+
+
+@pytest.fixture(scope="session")
+def reference() -> Reference:
+    """The reference package, installed into build/refpkg on first use."""
+    error = install_reference(REFPKG_DIR)
+    if error is not None:
+        pytest.skip(f"cannot install the reference package {REFERENCE_REQUIREMENT} into {REFPKG_DIR}: "
+                    f"{error}")
+    ref = Reference(REFPKG_DIR)
+    for path in (ref.include_dir / "tvm" / "ffi" / "c_api.h", ref.library):
+        if not path.exists():
+            pytest.fail(f"reference package in {REFPKG_DIR} lacks {path}; delete the directory to reinstall")
+    return ref
+
+
+def build_kernel(source: Path, output: Path, *, include_dir: Path, link_dir: Path,
+                 sanitized: bool = False) -> Path:
+    """Builds a kernel library the way a kernel author would: -O2 -fPIC -shared against
+    `include_dir`, linked with `-L<link_dir> -ltvm_ffi` and deliberately without an rpath, so it
+    records `NEEDED libtvm_ffi.so` and binds to whichever runtime the loading process has.
+    With `sanitized`, the kernel is instrumented like the sanitized host that loads it."""
+    cxx = source.suffix == ".cc"
+    cmd = [cxx_compiler() if cxx else c_compiler(), "-std=c++17" if cxx else "-std=c11",
+           "-O2", "-g", "-fPIC", "-shared", "-Wall", "-Wextra"]
+    if not cxx:
+        cmd.append("-Werror")  # the reference C++ headers are not ours to keep warning-free
+    if sanitized:
+        cmd += SANITIZER_FLAGS
+    cmd += [f"-I{include_dir}", str(source), "-o", str(output), f"-L{link_dir}", "-ltvm_ffi"]
+    run_checked(cmd)
+    return output
+
+
+def build_reference_host(reference: Reference, source: Path, output: Path) -> Path:
+    """Builds a host program against the reference headers, linked with the reference runtime."""
+    cmd = [c_compiler(), "-std=c11", "-g", "-Wall", "-Wextra", "-Werror", f"-I{reference.include_dir}",
+           str(source), "-o", str(output), f"-L{reference.lib_dir}", "-ltvm_ffi",
+           f"-Wl,-rpath,{reference.lib_dir}", "-ldl"]
+    run_checked(cmd)
+    return output
+
+
+def dynamic_section(binary: Path) -> str:
+    """`readelf -d` of a binary (its NEEDED, RPATH and RUNPATH entries)."""
+    if shutil.which("readelf") is None:
+        pytest.skip("readelf (binutils) is not available")
+    return run_checked(["readelf", "-d", str(binary)]).stdout
+
+
+def expect_binds_to_loading_runtime(kernel: Path) -> None:
+    """A kernel needs `libtvm_ffi.so` by soname and carries no search path of its own."""
+    dynamic = dynamic_section(kernel)
+    assert "Shared library: [libtvm_ffi.so]" in dynamic, dynamic
+    assert "(RPATH)" not in dynamic and "(RUNPATH)" not in dynamic, dynamic
+
+
+def loaded_runtime(program: Path, env: dict[str, str]) -> Path:
+    """The libtvm_ffi.so that the dynamic loader picks for `program` under `env` (from ldd)."""
+    for line in run_checked(["ldd", str(program)], env=env).stdout.splitlines():
+        name, _, location = line.strip().partition(" => ")
+        if name == "libtvm_ffi.so":
+            return Path(location.split(" (")[0]).resolve()
+    pytest.fail(f"{program} does not load libtvm_ffi.so")
+
+
+def run_program(cmd: list[str | Path], env: dict[str, str]) -> str:
+    """Runs a host program; fails with its output unless it exits 0 with no sanitizer report."""
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env, timeout=300)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, f"exit status {proc.returncode}\n{output}"
+    for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+        assert marker not in output, output
+    return output
