@@ -360,6 +360,8 @@ static size_t format_suffix(const DLDataType* dtype, char* buf) {
   return w;
 }
 
+/* The result uses the small inline form for up to 7 characters, as spec/ABI.md 5.6 asks (the
+ * reference always allocates a Str object; readers accept both forms). */
 int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
   if (dtype == NULL || out == NULL) {
     return ffi_raise("ValueError", "TVMFFIDataTypeToString: dtype and out must not be NULL");

@@ -69,23 +69,21 @@ static void error_update_backtrace(TVMFFIObjectHandle self, const TVMFFIByteArra
 /* Makes an error object without touching the raised slot; NULL on allocation failure. */
 static ErrorObject* error_new(TVMFFIByteArray kind, TVMFFIByteArray message,
                               TVMFFIByteArray backtrace) {
-  ErrorObject* err = (ErrorObject*)calloc(1, sizeof(ErrorObject));
+  ErrorObject* err = (ErrorObject*)ffi_object_alloc_quiet(sizeof(ErrorObject), kTVMFFIError,
+                                                         error_deleter);
   if (err == NULL) return NULL;
   err->text = (char*)malloc(kind.size + message.size + 2);
   err->backtrace = copy_bytes(backtrace.data, backtrace.size);
   if (err->text == NULL || err->backtrace == NULL) {
     free(err->text);
     free(err->backtrace);
-    free(err);
+    ffi_object_free(err);
     return NULL;
   }
   if (kind.size != 0) memcpy(err->text, kind.data, kind.size);
   err->text[kind.size] = '\0';
   if (message.size != 0) memcpy(err->text + kind.size + 1, message.data, message.size);
   err->text[kind.size + 1 + message.size] = '\0';
-  err->header.combined_ref_count = FFI_FRESH_REFCOUNT;
-  err->header.type_index = kTVMFFIError;
-  err->header.deleter = error_deleter;
   err->cell.kind.data = err->text;
   err->cell.kind.size = kind.size;
   err->cell.message.data = err->text + kind.size + 1;

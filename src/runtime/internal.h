@@ -61,13 +61,18 @@ static inline uint32_t ffi_strong_count(TVMFFIObject* obj) {
 /* Allocates `size` zeroed bytes (size >= sizeof(TVMFFIObject)) and initialises the header with
  * a fresh refcount. Returns NULL after raising MemoryError. */
 TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int));
+/* The same without raising (for the error path itself); NULL when out of memory. */
+TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index, void (*deleter)(void*, int));
+/* Frees a block from ffi_object_alloc. Every runtime-made object is counted from its
+ * allocation to this call, so leak tests can compare live counts (ffi.LiveObjectCount). */
+void ffi_object_free(void* obj);
 
 /* Defines `static void name(void* self, int flags)` that calls destroy(self) on the strong
  * flag and frees the ffi_object_alloc'ed block on the weak flag. */
 #define FFI_DEFINE_DELETER(name, destroy)                                    \
   static void name(void* self, int flags) {                                  \
     if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) destroy(self);        \
-    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free(self);             \
+    if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) ffi_object_free(self);  \
   }
 
 /* ------------------------------------------------------------------------------------------

@@ -34,17 +34,34 @@ void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) {
   }
 }
 
-TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int)) {
+/* Objects allocated by this runtime and not yet freed. Relaxed: it is a statistic, read by
+ * leak tests once the program is quiescent. */
+static _Atomic int64_t g_live_objects = 0;
+
+TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index,
+                                     void (*deleter)(void*, int)) {
   TVMFFIObject* obj = (TVMFFIObject*)calloc(1, size);
-  if (obj == NULL) {
-    ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
-              (int)type_index);
-    return NULL;
-  }
+  if (obj == NULL) return NULL;
+  atomic_fetch_add_explicit(&g_live_objects, 1, memory_order_relaxed);
   obj->combined_ref_count = FFI_FRESH_REFCOUNT;
   obj->type_index = type_index;
   obj->deleter = deleter;
   return obj;
+}
+
+TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int)) {
+  TVMFFIObject* obj = ffi_object_alloc_quiet(size, type_index, deleter);
+  if (obj == NULL) {
+    ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
+              (int)type_index);
+  }
+  return obj;
+}
+
+void ffi_object_free(void* obj) {
+  if (obj == NULL) return;
+  atomic_fetch_sub_explicit(&g_live_objects, 1, memory_order_relaxed);
+  free(obj);
 }
 
 int TVMFFIObjectIncRef(TVMFFIObjectHandle handle) {
@@ -208,7 +225,18 @@ static int get_kwargs_object(void* self, const TVMFFIAny* args, int32_t num_args
   return 0;
 }
 
+/* ffi.LiveObjectCount() -> int: objects made by this runtime that are still alive. */
+static int live_object_count(void* self, const TVMFFIAny* args, int32_t num_args,
+                             TVMFFIAny* result) {
+  (void)self;
+  (void)args;
+  if (ffi_check_num_args("ffi.LiveObjectCount", num_args, 0) != 0) return -1;
+  ffi_ret_int(result, atomic_load_explicit(&g_live_objects, memory_order_relaxed));
+  return 0;
+}
+
 void ffi_register_object_globals(void) {
+  ffi_register_builtin("ffi.LiveObjectCount", live_object_count);
   ffi_register_builtin("ffi.GetInvalidObject", get_invalid_object);
   ffi_register_builtin("ffi.GetKwargsObject", get_kwargs_object);
 }

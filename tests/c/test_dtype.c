@@ -161,7 +161,8 @@ static void test_parse_bad_strings(void) {
       {"\0", 1, "unknown dtype `\\x00`"},
   };
   for (size_t i = 0; i < sizeof(kCases) / sizeof(kCases[0]); ++i) {
-    TVMFFIByteArray text = {kCases[i].text, kCases[i].size ? kCases[i].size : strlen(kCases[i].text)};
+    size_t size = kCases[i].size ? kCases[i].size : strlen(kCases[i].text);
+    TVMFFIByteArray text = {kCases[i].text, size};
     DLDataType out = dt(7, 7, 7);
     CHECK_EQ_INT(TVMFFIDataTypeFromString(&text, &out), -1);
     CHECK_RAISED("ValueError", kCases[i].needle);
