@@ -62,67 +62,20 @@ static TVMFFIObject* builtin_new(TVMFFISafeCallType fn) {
   return &f->header;
 }
 
-/* ---- the global registry: name -> (function, doc, metadata), open addressing ---- */
+/* ---- the global registry: name -> (function, doc, metadata) ---- */
 
 typedef struct {
-  char* name; /* NULL = empty slot; names and texts are owned */
+  char* name; /* owned texts; `name` is also the map key */
   size_t name_size;
-  uint64_t hash;
   TVMFFIObject* func;
   char* doc;
   char* metadata;
-  bool removed; /* tombstone keeps probe chains intact */
 } GlobalEntry;
 
 static struct {
   pthread_rwlock_t lock;
-  GlobalEntry* slots;
-  size_t capacity; /* power of two */
-  size_t used;     /* live + tombstones */
-  size_t live;
-} g_registry = {PTHREAD_RWLOCK_INITIALIZER, NULL, 0, 0, 0};
-
-static uint64_t hash_name(const char* data, size_t size) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (size_t i = 0; i < size; ++i) {
-    h ^= (unsigned char)data[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-/* Slot holding name, or the empty slot where it would go. Caller holds the lock. */
-static GlobalEntry* registry_find(const char* name, size_t size, uint64_t hash) {
-  size_t mask = g_registry.capacity - 1;
-  GlobalEntry* tombstone = NULL;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    GlobalEntry* e = &g_registry.slots[i];
-    if (e->name == NULL && !e->removed) return tombstone != NULL ? tombstone : e;
-    if (e->removed) {
-      if (tombstone == NULL) tombstone = e;
-      continue;
-    }
-    if (e->hash == hash && e->name_size == size && memcmp(e->name, name, size) == 0) return e;
-  }
-}
-
-static int registry_grow(void) {
-  size_t capacity = g_registry.capacity ? g_registry.capacity * 2 : 256;
-  GlobalEntry* slots = (GlobalEntry*)calloc(capacity, sizeof(GlobalEntry));
-  if (slots == NULL) return ffi_raise("MemoryError", "cannot grow the global function registry");
-  GlobalEntry* old = g_registry.slots;
-  size_t old_capacity = g_registry.capacity;
-  g_registry.slots = slots;
-  g_registry.capacity = capacity;
-  g_registry.used = 0;
-  for (size_t i = 0; i < old_capacity; ++i) {
-    if (old[i].name == NULL) continue;
-    *registry_find(old[i].name, old[i].name_size, old[i].hash) = old[i];
-    g_registry.used++;
-  }
-  free(old);
-  return 0;
-}
+  FfiStrMap names; /* name -> GlobalEntry* */
+} g_registry = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0, 0}};
 
 static char* dup_bytes(TVMFFIByteArray b) {
   char* out = (char*)malloc(b.size + 1);
@@ -132,12 +85,13 @@ static char* dup_bytes(TVMFFIByteArray b) {
   return out;
 }
 
-static void entry_clear(GlobalEntry* e) {
+static void entry_free(GlobalEntry* e) {
+  if (e == NULL) return;
   free(e->name);
   free(e->doc);
   free(e->metadata);
   if (e->func != NULL) ffi_decref(e->func);
-  memset(e, 0, sizeof(*e));
+  free(e);
 }
 
 /* Registers func under name; takes a new reference to func. */
@@ -149,38 +103,33 @@ static int registry_set(TVMFFIByteArray name, TVMFFIObject* func, TVMFFIByteArra
     return ffi_raise("TypeError", "Global Function `%.*s` must be an ffi.Function, got `%.*s`",
                      (int)name.size, name.data, (int)actual.size, actual.data);
   }
-  GlobalEntry fresh = {0};
-  fresh.name = dup_bytes(name);
-  fresh.doc = dup_bytes(doc);
-  fresh.metadata = dup_bytes(metadata);
-  if (fresh.name == NULL || fresh.doc == NULL || fresh.metadata == NULL) {
-    entry_clear(&fresh);
+  GlobalEntry* fresh = (GlobalEntry*)calloc(1, sizeof(GlobalEntry));
+  if (fresh != NULL) {
+    fresh->name = dup_bytes(name);
+    fresh->doc = dup_bytes(doc);
+    fresh->metadata = dup_bytes(metadata);
+    fresh->name_size = name.size;
+  }
+  if (fresh == NULL || fresh->name == NULL || fresh->doc == NULL || fresh->metadata == NULL) {
+    entry_free(fresh);
     return ffi_raise("MemoryError", "cannot register global function");
   }
-  fresh.name_size = name.size;
-  fresh.hash = hash_name(name.data, name.size);
   pthread_rwlock_wrlock(&g_registry.lock);
-  if ((g_registry.used + 1) * 4 >= g_registry.capacity * 3 && registry_grow() != 0) {
+  if (!allow_override && ffi_str_map_get(&g_registry.names, name.data, name.size) != NULL) {
     pthread_rwlock_unlock(&g_registry.lock);
-    entry_clear(&fresh);
-    return -1;
-  }
-  GlobalEntry* slot = registry_find(name.data, name.size, fresh.hash);
-  if (slot->name != NULL && !allow_override) {
-    pthread_rwlock_unlock(&g_registry.lock);
-    entry_clear(&fresh);
+    entry_free(fresh);
     return ffi_raise("RuntimeError", "Global Function `%.*s` is already registered",
                      (int)name.size, name.data);
   }
   ffi_incref(func);
-  fresh.func = func;
-  GlobalEntry old = *slot;
-  bool was_empty = slot->name == NULL && !slot->removed;
-  *slot = fresh;
-  if (was_empty) g_registry.used++;
-  if (old.name == NULL) g_registry.live++;
+  fresh->func = func;
+  GlobalEntry* old = (GlobalEntry*)ffi_str_map_put(&g_registry.names, fresh->name, name.size, fresh);
   pthread_rwlock_unlock(&g_registry.lock);
-  if (old.name != NULL) entry_clear(&old);
+  if (old == NULL) {
+    entry_free(fresh);
+    return -1;
+  }
+  if (old != fresh) entry_free(old);
   return 0;
 }
 
@@ -210,26 +159,14 @@ int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out
     return ffi_raise("ValueError", "TVMFFIFunctionGetGlobal: name and out are required");
   }
   *out = NULL;
-  uint64_t hash = hash_name(name->data, name->size);
   pthread_rwlock_rdlock(&g_registry.lock);
-  if (g_registry.capacity != 0) {
-    GlobalEntry* e = registry_find(name->data, name->size, hash);
-    if (e->name != NULL) {
-      ffi_incref(e->func);
-      *out = e->func;
-    }
+  GlobalEntry* e = (GlobalEntry*)ffi_str_map_get(&g_registry.names, name->data, name->size);
+  if (e != NULL) {
+    ffi_incref(e->func);
+    *out = e->func;
   }
   pthread_rwlock_unlock(&g_registry.lock);
   return 0;
-}
-
-void ffi_function_registry_init(void) {
-  pthread_rwlock_wrlock(&g_registry.lock);
-  if (g_registry.capacity == 0 && registry_grow() != 0) {
-    pthread_rwlock_unlock(&g_registry.lock);
-    ffi_fatal("runtime start-up", "cannot allocate the global function registry");
-  }
-  pthread_rwlock_unlock(&g_registry.lock);
 }
 
 void ffi_register_builtin(const char* name, TVMFFISafeCallType fn) {
@@ -285,13 +222,13 @@ static int list_global_names_functor(void* self, const TVMFFIAny* args, int32_t 
   NameList* list = (NameList*)calloc(1, sizeof(NameList));
   if (list == NULL) return ffi_raise("MemoryError", "cannot list global functions");
   pthread_rwlock_rdlock(&g_registry.lock);
-  size_t live = g_registry.live;
+  size_t live = g_registry.names.count;
   list->names = (char**)calloc(live ? live : 1, sizeof(char*));
   list->sizes = (size_t*)calloc(live ? live : 1, sizeof(size_t));
   bool ok = list->names != NULL && list->sizes != NULL;
-  for (size_t i = 0; ok && i < g_registry.capacity; ++i) {
-    GlobalEntry* e = &g_registry.slots[i];
-    if (e->name == NULL) continue;
+  size_t cursor = 0;
+  GlobalEntry* e;
+  while (ok && (e = (GlobalEntry*)ffi_str_map_next(&g_registry.names, &cursor)) != NULL) {
     TVMFFIByteArray name = {e->name, e->name_size};
     list->names[list->count] = dup_bytes(name);
     list->sizes[list->count] = e->name_size;
@@ -319,20 +256,11 @@ static int remove_global(void* self, const TVMFFIAny* args, int32_t num_args, TV
       ffi_arg_str("ffi.FunctionRemoveGlobal", args, 0, &name) != 0) {
     return -1;
   }
-  uint64_t hash = hash_name(name.data, name.size);
-  GlobalEntry removed = {0};
   pthread_rwlock_wrlock(&g_registry.lock);
-  GlobalEntry* e = registry_find(name.data, name.size, hash);
-  bool found = e->name != NULL;
-  if (found) {
-    removed = *e;
-    memset(e, 0, sizeof(*e));
-    e->removed = true;
-    g_registry.live--;
-  }
+  GlobalEntry* removed = (GlobalEntry*)ffi_str_map_remove(&g_registry.names, name.data, name.size);
   pthread_rwlock_unlock(&g_registry.lock);
-  if (found) entry_clear(&removed);
-  ffi_ret_bool(result, found);
+  entry_free(removed);
+  ffi_ret_bool(result, removed != NULL);
   return 0;
 }
 
@@ -344,11 +272,10 @@ static int get_global_metadata(void* self, const TVMFFIAny* args, int32_t num_ar
       ffi_arg_str("ffi.GetGlobalFuncMetadata", args, 0, &name) != 0) {
     return -1;
   }
-  uint64_t hash = hash_name(name.data, name.size);
   pthread_rwlock_rdlock(&g_registry.lock);
-  GlobalEntry* e = registry_find(name.data, name.size, hash);
+  GlobalEntry* e = (GlobalEntry*)ffi_str_map_get(&g_registry.names, name.data, name.size);
   int rc;
-  if (e->name == NULL) {
+  if (e == NULL) {
     rc = ffi_raise("RuntimeError", "Global Function is not found: %.*s", (int)name.size, name.data);
   } else {
     /* Entries registered without metadata report an empty JSON object. */

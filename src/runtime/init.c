@@ -1,14 +1,13 @@
 /*
  * init.c -- brings the runtime up once, when the library is loaded, in dependency order: the
  * type table first (kernels' static initialisers query it as soon as they are loaded), then
- * the function registry, then the built-in global functions of each area.
+ * the built-in global functions of each area.
  */
 #include "internal.h"
 #include "type_registry_internal.h"
 
 __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_type_registry_init();
-  ffi_function_registry_init();
   ffi_register_type_globals();
   ffi_register_function_globals();
   ffi_register_string_globals();

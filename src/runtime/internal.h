@@ -135,6 +135,36 @@ int ffi_string_make(const char* data, size_t size, int is_bytes, TVMFFIAny* out)
 bool ffi_string_view(const TVMFFIAny* value, TVMFFIByteArray* out);
 
 /* ------------------------------------------------------------------------------------------
+ * str_map.c: string-keyed hash map; values are non-NULL pointers that own their key bytes
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  const char* key;
+  size_t size;
+  uint64_t hash;
+  void* value; /* NULL = empty */
+} FfiStrMapSlot;
+
+typedef struct {
+  FfiStrMapSlot* slots;
+  size_t capacity; /* power of two, or 0 before the first insert */
+  size_t count;    /* live entries */
+  size_t used;     /* live entries + tombstones */
+} FfiStrMap;
+
+uint64_t ffi_str_hash(const char* data, size_t size);
+/* The value stored under key, or NULL. */
+void* ffi_str_map_get(const FfiStrMap* map, const char* key, size_t size);
+/* Stores value under key (key must stay valid while stored). Returns the value previously
+ * stored there when there was one (the caller disposes of it), else `value`; NULL after raising
+ * MemoryError. */
+void* ffi_str_map_put(FfiStrMap* map, const char* key, size_t size, void* value);
+/* Removes key; returns its value (the caller disposes of it) or NULL when absent. */
+void* ffi_str_map_remove(FfiStrMap* map, const char* key, size_t size);
+/* Iteration: start with *cursor = 0; returns the next value, NULL at the end. */
+void* ffi_str_map_next(const FfiStrMap* map, size_t* cursor);
+
+/* ------------------------------------------------------------------------------------------
  * type_registry.c
  * ------------------------------------------------------------------------------------------ */
 
@@ -148,7 +178,6 @@ bool ffi_type_is_instance(int32_t type_index, int32_t ancestor);
  * function.c and builtin_args.c: function objects and the built-in global functions
  * ------------------------------------------------------------------------------------------ */
 
-void ffi_function_registry_init(void);
 /* Registers a runtime-provided global function whose safe_call receives its own object as
  * handle. Registration failures at start-up are fatal. */
 void ffi_register_builtin(const char* name, TVMFFISafeCallType fn);

@@ -85,15 +85,6 @@ static int check_num_args_range(const char* fname, int32_t num_args, int32_t lo,
                    fname, (int)lo, (int)hi, (int)num_args);
 }
 
-static uint64_t hash_cstr(const char* s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *s; ++s) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 /* Function pointers travel through void*; POSIX guarantees the round trip. */
 static TVMFFISafeCallType as_safe_call(void* symbol) {
   TVMFFISafeCallType fn;
@@ -154,83 +145,55 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
 }
 
 /* ------------------------------------------------------------------------------------------
- * system-library symbol table: name -> address, open addressing, never shrinks
+ * system-library symbol table: name -> address, never shrinks
  * ------------------------------------------------------------------------------------------ */
 
 typedef struct {
-  char* name; /* NULL = empty slot */
-  uint64_t hash;
-  void* address;
+  void* address; /* may be NULL, hence boxed: the map reserves NULL for "absent" */
+  char name[];   /* the map key */
 } SystemSymbol;
 
 static struct {
   pthread_rwlock_t lock;
-  SystemSymbol* slots;
-  size_t capacity; /* power of two, or 0 */
-  size_t size;
-} g_system_symbols = {PTHREAD_RWLOCK_INITIALIZER, NULL, 0, 0};
-
-/* Caller holds the lock and capacity > 0. */
-static SystemSymbol* system_symbol_slot(const char* name, uint64_t hash) {
-  size_t mask = g_system_symbols.capacity - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    SystemSymbol* s = &g_system_symbols.slots[i];
-    if (s->name == NULL || (s->hash == hash && strcmp(s->name, name) == 0)) return s;
-  }
-}
-
-static int system_symbols_grow(void) {
-  size_t capacity = g_system_symbols.capacity ? g_system_symbols.capacity * 2 : 64;
-  SystemSymbol* slots = (SystemSymbol*)calloc(capacity, sizeof(SystemSymbol));
-  if (slots == NULL) return ffi_raise("MemoryError", "cannot grow the system library symbol table");
-  SystemSymbol* old = g_system_symbols.slots;
-  size_t old_capacity = g_system_symbols.capacity;
-  g_system_symbols.slots = slots;
-  g_system_symbols.capacity = capacity;
-  for (size_t i = 0; i < old_capacity; ++i) {
-    if (old[i].name != NULL) *system_symbol_slot(old[i].name, old[i].hash) = old[i];
-  }
-  free(old);
-  return 0;
-}
+  FfiStrMap symbols; /* name -> SystemSymbol* */
+} g_system_symbols = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0, 0}};
 
 int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   if (name == NULL) {
     return ffi_raise("ValueError", "TVMFFIEnvModRegisterSystemLibSymbol: name is NULL");
   }
-  uint64_t hash = hash_cstr(name);
+  size_t size = strlen(name);
   pthread_rwlock_wrlock(&g_system_symbols.lock);
-  if ((g_system_symbols.size + 1) * 4 >= g_system_symbols.capacity * 3 &&
-      system_symbols_grow() != 0) {
-    pthread_rwlock_unlock(&g_system_symbols.lock);
-    return -1;
-  }
-  SystemSymbol* slot = system_symbol_slot(name, hash);
-  if (slot->name != NULL) {
-    if (slot->address != symbol) {
+  SystemSymbol* existing = (SystemSymbol*)ffi_str_map_get(&g_system_symbols.symbols, name, size);
+  if (existing != NULL) {
+    if (existing->address != symbol) {
       fprintf(stderr, "Warning: SystemLib symbol %s is overridden to a different address %p -> %p\n",
-              name, slot->address, symbol);
+              name, existing->address, symbol);
     }
-    slot->address = symbol;
+    existing->address = symbol;
     pthread_rwlock_unlock(&g_system_symbols.lock);
     return 0;
   }
-  char* copy = concat3(name, NULL, NULL);
-  if (copy == NULL) {
+  SystemSymbol* entry = (SystemSymbol*)malloc(sizeof(SystemSymbol) + size + 1);
+  if (entry == NULL) {
+    pthread_rwlock_unlock(&g_system_symbols.lock);
+    return ffi_raise("MemoryError", "cannot register system library symbol %s", name);
+  }
+  entry->address = symbol;
+  memcpy(entry->name, name, size + 1);
+  if (ffi_str_map_put(&g_system_symbols.symbols, entry->name, size, entry) == NULL) {
+    free(entry);
     pthread_rwlock_unlock(&g_system_symbols.lock);
     return -1;
   }
-  *slot = (SystemSymbol){copy, hash, symbol};
-  g_system_symbols.size++;
   pthread_rwlock_unlock(&g_system_symbols.lock);
   return 0;
 }
 
 static void* system_symbol_lookup(const char* name) {
-  void* address = NULL;
-  uint64_t hash = hash_cstr(name);
   pthread_rwlock_rdlock(&g_system_symbols.lock);
-  if (g_system_symbols.capacity != 0) address = system_symbol_slot(name, hash)->address;
+  SystemSymbol* entry = (SystemSymbol*)ffi_str_map_get(&g_system_symbols.symbols, name, strlen(name));
+  void* address = entry != NULL ? entry->address : NULL;
   pthread_rwlock_unlock(&g_system_symbols.lock);
   return address;
 }

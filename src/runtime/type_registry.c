@@ -62,7 +62,6 @@ enum {
   kChunkBits = 10,
   kChunkSize = 1 << kChunkBits,
   kMaxChunks = 1 << 14,
-  kInitialMapCapacity = 256,
 };
 /* 16M type indices: far beyond any real program, small enough for a static top level. */
 #define FFI_MAX_TYPE_INDEX ((int64_t)kChunkSize * kMaxChunks)
@@ -90,18 +89,6 @@ typedef struct RetiredBlock {
   uint64_t unused;
 } RetiredBlock;
 
-typedef struct {
-  uint64_t hash;
-  const char* key; /* owned by the value (entry or column) */
-  size_t size;
-  void* value;     /* NULL = empty slot */
-} MapSlot;
-
-typedef struct {
-  MapSlot* slots;
-  size_t capacity; /* power of two */
-  size_t count;
-} StrMap;
 
 typedef TypeEntry* _Atomic EntrySlot;
 
@@ -109,62 +96,14 @@ static EntrySlot* _Atomic g_chunks[kMaxChunks];
 
 static struct {
   pthread_rwlock_t lock;
-  StrMap types;            /* type key -> TypeEntry* */
-  StrMap columns;          /* attribute name -> AttrColumn* */
+  FfiStrMap types;         /* type key -> TypeEntry* (key owned by the entry) */
+  FfiStrMap columns;       /* attribute name -> AttrColumn* (key owned by the column) */
   int64_t next_dynamic_index;
   int32_t max_index;       /* highest registered index, for listing */
   RetiredBlock* retired;   /* outgrown arrays, kept alive for lock-free readers */
   bool initialized;
-} g_reg = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0}, {NULL, 0, 0}, kTVMFFIDynObjectBegin,
+} g_reg = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0, 0}, {NULL, 0, 0, 0}, kTVMFFIDynObjectBegin,
            -1, NULL, false};
-
-/* ------------------------------------------------------------------------------------------
- * String-keyed hash map (no removal; callers hold the lock)
- * ------------------------------------------------------------------------------------------ */
-
-static MapSlot* map_probe(MapSlot* slots, size_t capacity, const char* key, size_t size,
-                          uint64_t hash) {
-  size_t mask = capacity - 1;
-  for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
-    MapSlot* slot = &slots[i];
-    if (slot->value == NULL) return slot;
-    if (slot->hash == hash && slot->size == size && memcmp(slot->key, key, size) == 0) {
-      return slot;
-    }
-  }
-}
-
-static void* map_find(const StrMap* map, const char* key, size_t size, uint64_t hash) {
-  if (map->capacity == 0) return NULL;
-  return map_probe(map->slots, map->capacity, key, size, hash)->value;
-}
-
-static int map_grow(StrMap* map) {
-  size_t capacity = map->capacity == 0 ? kInitialMapCapacity : map->capacity * 2;
-  MapSlot* slots = (MapSlot*)calloc(capacity, sizeof(MapSlot));
-  if (slots == NULL) return -1;
-  for (size_t i = 0; i < map->capacity; ++i) {
-    MapSlot* old = &map->slots[i];
-    if (old->value != NULL) *map_probe(slots, capacity, old->key, old->size, old->hash) = *old;
-  }
-  free(map->slots);
-  map->slots = slots;
-  map->capacity = capacity;
-  return 0;
-}
-
-/* Inserts a key known to be absent; key must stay valid as long as the map. */
-static int map_insert(StrMap* map, const char* key, size_t size, uint64_t hash, void* value) {
-  /* Keep the load factor at most one half so probes stay short. */
-  if ((map->count + 1) * 2 > map->capacity && map_grow(map) != 0) return -1;
-  MapSlot* slot = map_probe(map->slots, map->capacity, key, size, hash);
-  slot->hash = hash;
-  slot->key = key;
-  slot->size = size;
-  slot->value = value;
-  map->count++;
-  return 0;
-}
 
 /* ------------------------------------------------------------------------------------------
  * Small helpers
@@ -410,8 +349,7 @@ static int32_t register_type(const char* api, const TypeRequest* req) {
   }
   TypeEntry* entry = entry_new(req, index, parent);
   if (entry == NULL || !entry_publish(index, entry) ||
-      map_insert(&g_reg.types, entry->info.type_key.data, req->key_size,
-                 entry->info.type_key_hash, entry) != 0) {
+      ffi_str_map_put(&g_reg.types, entry->info.type_key.data, req->key_size, entry) == NULL) {
     registry_fatal(api, "out of memory while registering type `%.*s`", (int)req->key_size,
                    req->key);
   }
@@ -419,7 +357,7 @@ static int32_t register_type(const char* api, const TypeRequest* req) {
 }
 
 static TypeEntry* find_by_key(const char* key, size_t size) {
-  return (TypeEntry*)map_find(&g_reg.types, key, size, ffi_type_key_hash(key, size));
+  return (TypeEntry*)ffi_str_map_get(&g_reg.types, key, size);
 }
 
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
@@ -676,8 +614,7 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
 
 /* Finds or creates the column. Caller holds the write lock. NULL after raising. */
 static AttrColumn* column_get_or_create(const TVMFFIByteArray* name) {
-  uint64_t hash = ffi_type_key_hash(name->data, name->size);
-  AttrColumn* column = (AttrColumn*)map_find(&g_reg.columns, name->data, name->size, hash);
+  AttrColumn* column = (AttrColumn*)ffi_str_map_get(&g_reg.columns, name->data, name->size);
   if (column != NULL) return column;
   column = (AttrColumn*)calloc(1, sizeof(AttrColumn));
   char* key = (char*)malloc(name->size + 1);
@@ -686,7 +623,7 @@ static AttrColumn* column_get_or_create(const TVMFFIByteArray* name) {
     key[name->size] = '\0';
   }
   if (column == NULL || key == NULL ||
-      map_insert(&g_reg.columns, key, name->size, hash, column) != 0) {
+      ffi_str_map_put(&g_reg.columns, key, name->size, column) == NULL) {
     free(column);
     free(key);
     ffi_raise("MemoryError", "TVMFFITypeRegisterAttr: cannot create column `%.*s`",
@@ -748,9 +685,8 @@ const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_
     ffi_fatal("TVMFFIGetTypeAttrColumn", "attr_name is NULL");
   }
   pthread_rwlock_rdlock(&g_reg.lock);
-  AttrColumn* column = (AttrColumn*)map_find(
-      &g_reg.columns, attr_name->data, attr_name->size,
-      ffi_type_key_hash(attr_name->data, attr_name->size));
+  AttrColumn* column =
+      (AttrColumn*)ffi_str_map_get(&g_reg.columns, attr_name->data, attr_name->size);
   pthread_rwlock_unlock(&g_reg.lock);
   return column != NULL ? &column->column : NULL;
 }

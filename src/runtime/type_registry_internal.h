@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* Registers the type registry's built-in global functions (ffi.GetRegisteredTypeKeys).
- * init.c calls it after ffi_function_registry_init(), since it needs the function registry. */
+ * init.c calls it once the type table exists. */
 void ffi_register_type_globals(void);
 
 /* The hash stored in TVMFFITypeInfo.type_key_hash: libstdc++'s std::hash<std::string_view>
