@@ -49,7 +49,8 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
 
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
-  /* Kept to a tail call: this frame also marks the FFI boundary in backtraces. */
+  /* A tail call: the whole C API call is one indirect jump. (It therefore leaves no frame of its
+   * own; backtraces find the FFI boundary at the frontend's frames instead.) */
   return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }
 
