@@ -5,6 +5,10 @@ else: kernels record ``NEEDED libtvm_ffi.so`` without a RUNPATH, and the dynamic
 that from the already-loaded library, so every kernel binds to this runtime.
 """
 
+# Re-exports: the dtype literals (tvm_ffi.float32, ...) are importable but kept out of __all__,
+# since `from tvm_ffi import *` must not shadow the builtin `bool`.
+# ruff: noqa: F401
+
 from __future__ import annotations
 
 import ctypes
@@ -46,8 +50,93 @@ def _register_env_c_apis(lib: ctypes.CDLL) -> None:
 LIB: ctypes.CDLL
 """ctypes handle of the loaded ``libtvm_ffi.so`` (absent under ``tvm-ffi-config``)."""
 
+__all__ = ["LIB", "__version__", "__version_tuple__", "libinfo"]
+
 if not _running_as_config():
     LIB = libinfo.load_lib_ctypes(ctypes.RTLD_GLOBAL)
     _register_env_c_apis(LIB)
 
-__all__ = ["LIB", "__version__", "__version_tuple__", "libinfo"]
+    # The extension binds to the runtime loaded above. Then, before anything can return an
+    # error or a dtype, the error hooks and the dtype class are handed to _core.
+    # isort: off
+    from . import _core, core
+    from . import error  # installs the error hooks and the kind <-> class table
+    from . import _dtype  # hands the dtype class to _core
+    from . import registry, _ffi_api, module, container
+
+    # isort: on
+    from ._convert import convert, convert_func
+    from ._core import KWARGS, MISSING, Function, Object
+    from ._device import Device, DLDeviceType, device
+    from ._dtype import (
+        bfloat16,
+        bool,
+        dtype,
+        float4_e2m1fn,
+        float4_e2m1fnx2,
+        float6_e2m3fn,
+        float6_e3m2fn,
+        float8_e3m4,
+        float8_e4m3,
+        float8_e4m3b11fnuz,
+        float8_e4m3fn,
+        float8_e4m3fnuz,
+        float8_e5m2,
+        float8_e5m2fnuz,
+        float8_e8m0fnu,
+        float16,
+        float32,
+        float64,
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+    )
+    from .container import Array
+    from .error import register_error
+    from .module import Module, ModulePropertyMask, load_module, system_lib
+    from .registry import (
+        get_global_func,
+        get_global_func_metadata,
+        get_registered_type_keys,
+        init_ffi_api,
+        list_global_func_names,
+        register_global_func,
+        register_object,
+        remove_global_func,
+    )
+
+    __all__ += [
+        "Array",
+        "KWARGS",
+        "MISSING",
+        "DLDeviceType",
+        "Device",
+        "Function",
+        "Module",
+        "ModulePropertyMask",
+        "Object",
+        "convert",
+        "convert_func",
+        "core",
+        "device",
+        "dtype",
+        "error",
+        "get_global_func",
+        "get_global_func_metadata",
+        "get_registered_type_keys",
+        "init_ffi_api",
+        "list_global_func_names",
+        "load_module",
+        "module",
+        "register_error",
+        "register_global_func",
+        "register_object",
+        "registry",
+        "remove_global_func",
+        "system_lib",
+    ]

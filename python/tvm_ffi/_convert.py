@@ -1,0 +1,73 @@
+"""``convert`` / ``convert_func``: turn Python values into FFI values explicitly.
+
+Calls convert their arguments automatically; these helpers do the same conversion up front, e.g.
+to keep the FFI object (a ``String``, an ``Array``, a ``Function``) and pass it many times.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from numbers import Number
+from typing import Any, Callable
+
+from . import _core
+from ._dtype import dtype
+
+__all__ = ["convert", "convert_func"]
+
+# Values passed through unchanged: they already are FFI values, or plain values a call passes by
+# value, or protocol objects a call understands directly.
+_PASS_THROUGH = (_core.Object, _core.String, _core.Bytes, _core.Device, bool, Number, ctypes.c_void_p, dtype)
+_PROTOCOLS = ("__cuda_stream__", "__tvm_ffi_opaque_ptr__", "__dlpack_device__", "__tvm_ffi_int__",
+              "__tvm_ffi_float__")
+
+
+def convert(value: Any) -> Any:
+    """The FFI value a call would pass for ``value``.
+
+    ``str``/``bytes`` -> ``core.String``/``core.Bytes``; ``list``/``tuple`` -> ``Array``;
+    ``dict`` -> ``Map``; callables -> ``Function``; exceptions -> ``core.Error``; NumPy/PyTorch
+    dtypes -> :class:`tvm_ffi.dtype`; FFI objects, numbers, ``None`` and devices as they are.
+
+    >>> type(tvm_ffi.convert("hello")), type(tvm_ffi.convert(lambda x: x))
+    (<class 'tvm_ffi.core.String'>, <class 'tvm_ffi.core.Function'>)
+    """
+    if value is None or isinstance(value, _PASS_THROUGH):
+        return value
+    if isinstance(value, str):
+        return _core.String(value)
+    if isinstance(value, (bytes, bytearray)):
+        return _core.Bytes(bytes(value))
+    if isinstance(value, BaseException):
+        return _core._convert_to_ffi_error(value)
+    if hasattr(value, "__tvm_ffi_object__"):
+        return value.__tvm_ffi_object__()
+    if isinstance(value, (list, tuple, dict)) or hasattr(value, "__dlpack__"):
+        return _core._convert(value)
+    if callable(value) and not isinstance(value, type):
+        return _core._convert_to_ffi_func(value)
+    if dtype.is_dtype(value):
+        return dtype(value)
+    if any(hasattr(value, name) for name in _PROTOCOLS):
+        return value
+    return _to_opaque(value)
+
+
+def _to_opaque(value: Any) -> Any:
+    """``value`` wrapped as an ``OpaquePyObject`` when _core offers that, else as a call passes it."""
+    wrap = getattr(_core, "_convert_to_opaque_object", None)
+    return wrap(value) if wrap is not None else _core._convert(value)
+
+
+def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> _core.Function:
+    """Wraps a Python callable as a :class:`tvm_ffi.Function` callable from any language.
+
+    ``tensor_cls`` (deliver tensor arguments as that framework's tensors) is not supported yet.
+    """
+    if not callable(pyfunc):
+        raise TypeError(f"convert_func: expected a callable, got {type(pyfunc).__name__}")
+    if tensor_cls is not None:
+        if not hasattr(tensor_cls, "__dlpack_c_exchange_api__"):
+            raise TypeError(f"convert_func: tensor_cls {tensor_cls!r} has no __dlpack_c_exchange_api__")
+        raise NotImplementedError("convert_func: tensor_cls is not supported yet")
+    return _core._convert_to_ffi_func(pyfunc)

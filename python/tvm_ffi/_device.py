@@ -1,0 +1,53 @@
+"""Devices: the DLPack device-type enum and the ``device()`` constructor.
+
+``tvm_ffi.Device`` itself is the C type ``_core.Device`` (it is passed by value on every call);
+this module only adds the user-facing helpers around it.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from . import _core
+
+__all__ = ["DLDeviceType", "Device", "device"]
+
+Device = _core.Device
+
+
+class DLDeviceType(IntEnum):
+    """``DLDeviceType`` codes of DLPack (the ``device_type`` of a ``DLDevice``)."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
+
+def device(device_type: str | int | DLDeviceType | _core.Device, index: int | None = None) -> _core.Device:
+    """Makes a :class:`Device` from a name (``"cuda"``, ``"cuda:1"``) or a ``DLDeviceType`` code.
+
+    ``index`` defaults to 0, or to the index written in the name; a ``Device`` is returned as is.
+
+    >>> tvm_ffi.device("cuda:1") == tvm_ffi.device("cuda", 1) == tvm_ffi.device(DLDeviceType.kDLCUDA, 1)
+    True
+    """
+    if isinstance(device_type, _core.Device):
+        if index is not None and index != device_type.index:
+            raise ValueError(f"device({device_type!r}, index={index}): that device has index {device_type.index}")
+        return device_type
+    if isinstance(device_type, IntEnum):
+        device_type = int(device_type)
+    return _core.Device(device_type, index)

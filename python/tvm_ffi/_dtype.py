@@ -1,0 +1,248 @@
+"""``tvm_ffi.dtype``: a data type that is also a plain ``str``.
+
+A ``dtype`` compares, hashes and prints like its text (``dtype("float32") == "float32"``) so it can
+go wherever other array libraries expect a dtype string, and carries the parsed ``DLDataType`` in
+``_tvm_ffi_dtype`` (a ``_core.DataType``) so calls pass it without parsing again.
+
+NumPy and PyTorch dtypes are accepted as well; neither framework is imported here: a value is
+only recognised as theirs when that framework is already in ``sys.modules``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from enum import IntEnum
+from typing import Any
+
+from . import _core
+
+__all__ = ["DataTypeCode", "dtype"]
+
+
+class DataTypeCode(IntEnum):
+    """``DLDataTypeCode``: the ``code`` field of a ``DLDataType``."""
+
+    INT = 0
+    UINT = 1
+    FLOAT = 2
+    HANDLE = 3
+    BFLOAT = 4
+    COMPLEX = 5
+    BOOL = 6
+    Float8E3M4 = 7
+    Float8E4M3 = 8
+    Float8E4M3B11FNUZ = 9
+    Float8E4M3FN = 10
+    Float8E4M3FNUZ = 11
+    Float8E5M2 = 12
+    Float8E5M2FNUZ = 13
+    Float8E8M0FNU = 14
+    Float6E2M3FN = 15
+    Float6E3M2FN = 16
+    Float4E2M1FN = 17
+
+
+# Type codes whose name carries the bit width ("int8"), and those whose name fixes it ("float8_e5m2").
+_SIZED_NAMES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
+_FIXED_NAMES = {
+    7: "float8_e3m4", 8: "float8_e4m3", 9: "float8_e4m3b11fnuz", 10: "float8_e4m3fn", 11: "float8_e4m3fnuz",
+    12: "float8_e5m2", 13: "float8_e5m2fnuz", 14: "float8_e8m0fnu", 15: "float6_e2m3fn", 16: "float6_e3m2fn",
+    17: "float4_e2m1fn",
+}
+_INTEGER_CODES = frozenset({0, 1})
+_FLOAT_CODES = frozenset({2, 4, *_FIXED_NAMES})
+# PyTorch spells a few names differently from the DLPack dtype grammar.
+_TORCH_RENAMES = {"float4_e2m1fn_x2": "float4_e2m1fnx2"}
+
+
+def _text_of_triple(code: int, bits: int, lanes: int) -> str:
+    """Dtype text for a DLPack ``(code, bits, lanes)`` triple (checked by parsing it back)."""
+    if code in _SIZED_NAMES:
+        text = f"{_SIZED_NAMES[code]}{bits}"
+    elif code in _FIXED_NAMES:
+        text = _FIXED_NAMES[code]
+    elif code == DataTypeCode.BOOL:
+        text = "bool" if bits == 8 else f"bool{bits}"
+    elif code == DataTypeCode.HANDLE:
+        text = "handle" if (bits, lanes) != (0, 0) else ""
+    else:
+        raise ValueError(f"dtype: unsupported DLPack type code {code} in ({code}, {bits}, {lanes})")
+    if lanes > 1:
+        text += f"x{lanes}"
+    return text
+
+
+def _numpy_text(value: Any) -> str | None:
+    """Dtype text of a NumPy dtype or scalar type, or None when ``value`` is not NumPy's."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    if not isinstance(value, np.dtype):
+        if not (isinstance(value, type) and issubclass(value, np.generic)):
+            return None
+        value = np.dtype(value)
+    # NumPy's names ("float32", "int8", "bool") and those of ml_dtypes' extension types
+    # ("bfloat16", "float8_e5m2", ...) are already dtype strings of ours.
+    return str(value.name)
+
+
+def _torch_text(value: Any) -> str | None:
+    """Dtype text of a ``torch.dtype``, or None when ``value`` is not PyTorch's."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.dtype):
+        return None
+    name = str(value).rpartition(".")[2]
+    return _TORCH_RENAMES.get(name, name)
+
+
+def _text_of(value: Any) -> str:
+    """Dtype text for anything ``dtype()`` accepts."""
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, _core.DataType):
+        return str(value)
+    for convert in (_numpy_text, _torch_text):
+        text = convert(value)
+        if text is not None:
+            return text
+    dlpack_data_type = getattr(value, "__dlpack_data_type__", None)
+    if dlpack_data_type is not None:
+        return _text_of_triple(*dlpack_data_type())
+    raise TypeError(
+        f"dtype() expects a dtype string, a NumPy or PyTorch dtype, or an object with __dlpack_data_type__, "
+        f"got {type(value).__name__}: {value!r}"
+    )
+
+
+class dtype(str):
+    """A data type such as ``"float32"`` or ``"int8x4"``; a ``str`` holding a parsed ``DLDataType``.
+
+    >>> f32 = tvm_ffi.dtype("float32")
+    >>> f32 == "float32", f32.bits, f32.lanes, f32.itemsize
+    (True, 32, 1, 4)
+    >>> tvm_ffi.dtype(numpy.dtype("int8")), tvm_ffi.dtype.from_dlpack_data_type((2, 16, 1))
+    (dtype('int8'), dtype('float16'))
+    """
+
+    __slots__ = ("_tvm_ffi_dtype",)
+    _tvm_ffi_dtype: _core.DataType
+
+    def __new__(cls, value: Any) -> dtype:
+        """Parses ``value`` (ValueError for an unknown dtype string)."""
+        if type(value) is str:  # the common case first: results of calls come back this way
+            text, parsed = value, _core.DataType(value)
+        elif type(value) is cls:
+            return value
+        else:
+            text = _text_of(value)
+            parsed = value if isinstance(value, _core.DataType) else _core.DataType(text)
+        self = str.__new__(cls, text)
+        self._tvm_ffi_dtype = parsed
+        return self
+
+    @classmethod
+    def from_dlpack_data_type(cls, data_type: tuple[int, int, int]) -> dtype:
+        """The dtype of a DLPack ``(type_code, bits, lanes)`` triple."""
+        code, bits, lanes = (int(x) for x in data_type)
+        result = cls(_text_of_triple(code, bits, lanes))
+        if (result.type_code, result.bits, result.lanes) != (code, bits, lanes):
+            raise ValueError(f"dtype: ({code}, {bits}, {lanes}) is not a valid DLPack data type")
+        return result
+
+    def with_lanes(self, lanes: int) -> dtype:
+        """The same scalar type with ``lanes`` lanes (``float32`` -> ``float32x4``)."""
+        return type(self).from_dlpack_data_type((self.type_code, self.bits, lanes))
+
+    def __repr__(self) -> str:
+        return f"dtype('{str.__str__(self)}')"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str.__str__(self),))
+
+    @property
+    def type_code(self) -> int:
+        """``DLDataTypeCode`` of the scalar type (see :class:`DataTypeCode`)."""
+        return self._tvm_ffi_dtype.type_code
+
+    @property
+    def bits(self) -> int:
+        """Bits of one lane."""
+        return self._tvm_ffi_dtype.bits
+
+    @property
+    def lanes(self) -> int:
+        """Number of lanes (1 for scalars)."""
+        return self._tvm_ffi_dtype.lanes
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes of one element, all lanes together."""
+        return self._tvm_ffi_dtype.itemsize
+
+    @property
+    def is_bool(self) -> builtins.bool:
+        """True for ``bool``."""
+        return self.type_code == DataTypeCode.BOOL
+
+    @property
+    def is_integer(self) -> builtins.bool:
+        """True for signed and unsigned integers."""
+        return self.type_code in _INTEGER_CODES
+
+    @property
+    def is_float(self) -> builtins.bool:
+        """True for every floating-point code (float, bfloat, float8/6/4 variants)."""
+        return self.type_code in _FLOAT_CODES
+
+    @property
+    def is_handle(self) -> builtins.bool:
+        """True for opaque handles (``handle``, ``void``)."""
+        return self.type_code == DataTypeCode.HANDLE
+
+    @staticmethod
+    def is_dtype(value: Any) -> builtins.bool:
+        """True when ``dtype(value)`` would succeed."""
+        try:
+            dtype(value)
+        except (TypeError, ValueError):
+            return False
+        return True
+
+
+_core._set_class_dtype(dtype)
+
+# Predefined dtypes, exported as tvm_ffi.float32 etc. (`bool` shadows the builtin only here).
+bool = dtype("bool")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float16 = dtype("float16")
+float32 = dtype("float32")
+float64 = dtype("float64")
+bfloat16 = dtype("bfloat16")
+float8_e3m4 = dtype("float8_e3m4")
+float8_e4m3 = dtype("float8_e4m3")
+float8_e4m3b11fnuz = dtype("float8_e4m3b11fnuz")
+float8_e4m3fn = dtype("float8_e4m3fn")
+float8_e4m3fnuz = dtype("float8_e4m3fnuz")
+float8_e5m2 = dtype("float8_e5m2")
+float8_e5m2fnuz = dtype("float8_e5m2fnuz")
+float8_e8m0fnu = dtype("float8_e8m0fnu")
+float6_e2m3fn = dtype("float6_e2m3fn")
+float6_e3m2fn = dtype("float6_e3m2fn")
+float4_e2m1fn = dtype("float4_e2m1fn")
+float4_e2m1fnx2 = dtype("float4_e2m1fnx2")
+
+DTYPE_LITERALS = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "bfloat16", "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+    "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float4_e2m1fnx2",
+)
+"""Names of the predefined dtypes above."""

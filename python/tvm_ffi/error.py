@@ -1,0 +1,169 @@
+"""Errors across the FFI boundary: kind <-> exception class mapping, and backtraces as tracebacks.
+
+An FFI error carries a ``kind`` (e.g. ``"ValueError"``), a message and a backtrace: text lines
+``  File "<file>", line <n>, in <func>``, most recent call first. When an error reaches Python,
+``_core`` raises the exception class registered for its kind and calls the hook here that turns
+the backtrace into real traceback entries, so C and C++ frames show up in Python tracebacks.
+In the other direction a Python traceback becomes backtrace text for the C side.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from typing import Any, Callable, TypeVar, overload
+
+from . import _core
+
+__all__ = ["TracebackManager", "register_error"]
+
+_E = TypeVar("_E", bound=type)
+
+_FRAME_LINE = re.compile(r'\s*File "(?P<file>.+?)", line (?P<line>-?\d+), in (?P<func>.+?)\s*$')
+
+
+def parse_backtrace(backtrace: str) -> list[tuple[str, int, str]]:
+    """The ``(file, line, function)`` frames of backtrace text, in the order written."""
+    frames = []
+    for line in backtrace.splitlines():
+        match = _FRAME_LINE.match(line)
+        if match is not None:
+            frames.append((match["file"], int(match["line"]), match["func"]))
+    return frames
+
+
+_parse_backtrace = parse_backtrace  # the reference package's name for it
+
+# Frames are made by evaluating `frame(\n)` with frame = sys._getframe: the evaluating frame
+# returns itself. The call spans two lines, so traceback printers show the source line (when the
+# file exists) without column markers, which would be meaningless for a foreign frame.
+_FRAME_SOURCE = "frame(\n)"
+# Bytecode offset of that call; the same for every copy of the code object.
+_FRAME_LASTI = eval(compile(_FRAME_SOURCE, "<tvm_ffi>", "eval"), {"frame": sys._getframe}).f_lasti
+
+
+class TracebackManager:
+    """Builds Python traceback entries for frames that never ran in Python (C, C++, CUDA...).
+
+    A traceback entry needs a real frame object; one is made by evaluating a tiny code object
+    whose file name, function name and first line are those of the foreign frame. The code objects
+    are cached per frame, since the same C functions raise again and again.
+    """
+
+    def __init__(self, max_cached: int = 4096) -> None:
+        self._codes: dict[tuple[str, int, str], types.CodeType] = {}
+        self._max_cached = max_cached
+
+    def _code_for(self, filename: str, lineno: int, func: str) -> types.CodeType:
+        key = (filename, lineno, func)
+        code = self._codes.get(key)
+        if code is None:
+            code = compile(_FRAME_SOURCE, filename, "eval").replace(co_name=func, co_firstlineno=max(lineno, 1))
+            if len(self._codes) >= self._max_cached:
+                self._codes.clear()
+            self._codes[key] = code
+        return code
+
+    def make_frame(self, filename: str, lineno: int, func: str) -> types.FrameType:
+        """A finished frame object that reports ``func`` in ``filename``."""
+        return eval(self._code_for(filename, lineno, func), {"frame": sys._getframe})
+
+    def prepend_frames(
+        self, tb: types.TracebackType | None, frames: list[tuple[str, int, str]]
+    ) -> types.TracebackType | None:
+        """``tb`` with ``frames`` (most recent first) placed before it, outermost first."""
+        for filename, lineno, func in frames:
+            tb = types.TracebackType(tb, self.make_frame(filename, lineno, func), _FRAME_LASTI, lineno)
+        try:
+            return tb
+        finally:
+            # The new frames link back (f_back) to this frame: holding the chain here would make
+            # a cycle that keeps every caller's locals alive until the next garbage collection.
+            del tb
+
+
+_TRACEBACK_MANAGER = TracebackManager()
+
+
+def _with_append_backtrace(error: BaseException, backtrace: str) -> BaseException:
+    """Hook for _core (C -> Python): adds the frames of ``backtrace`` to ``error``'s traceback."""
+    frames = parse_backtrace(backtrace)
+    if not frames:
+        return error
+    tb = _TRACEBACK_MANAGER.prepend_frames(error.__traceback__, frames)
+    try:
+        return error.with_traceback(tb)
+    finally:
+        # Same reason as in prepend_frames: no cycle error -> traceback -> frame -> this frame.
+        del error, tb
+
+
+def _traceback_to_backtrace_str(tb: types.TracebackType | None) -> str:
+    """Hook for _core (Python -> C): backtrace text of a traceback, most recent call first."""
+    lines = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+        tb = tb.tb_next
+    lines.reverse()
+    return "".join(lines)
+
+
+_core._set_error_hooks(_with_append_backtrace, _traceback_to_backtrace_str)
+
+
+@overload
+def register_error(name_or_cls: _E, cls: None = None) -> _E: ...
+
+
+@overload
+def register_error(name_or_cls: str | None = None, cls: None = None) -> Callable[[_E], _E]: ...
+
+
+@overload
+def register_error(name_or_cls: str | None, cls: _E) -> _E: ...
+
+
+def register_error(name_or_cls: str | type | None = None, cls: type | None = None) -> Any:
+    """Maps the FFI error kind ``name`` to the exception class ``cls``, in both directions.
+
+    An FFI error of that kind is raised in Python as ``cls``; a ``cls`` raised in a Python callback
+    reaches C as an error of that kind. Forms: ``register_error("Kind", Cls)``, ``@register_error``
+    (kind = class name) and ``@register_error("Kind")``.
+
+    >>> @tvm_ffi.register_error
+    ... class MyError(RuntimeError): ...
+    """
+    if isinstance(name_or_cls, type):
+        if cls is not None:
+            raise TypeError("register_error(cls, cls2): give the kind as a string: register_error('Kind', cls)")
+        return _register(name_or_cls.__name__, name_or_cls)
+    if name_or_cls is not None and not isinstance(name_or_cls, str):
+        raise TypeError(f"register_error: expected an error kind (str) or a class, got {type(name_or_cls).__name__}")
+    kind = name_or_cls
+    if cls is not None:
+        return _register(kind if kind is not None else cls.__name__, cls)
+
+    def decorator(error_cls: _E) -> _E:
+        return _register(kind if kind is not None else error_cls.__name__, error_cls)
+
+    return decorator
+
+
+def _register(kind: str, cls: _E) -> _E:
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        raise TypeError(f"register_error({kind!r}, ...): expected an exception class, got {cls!r}")
+    if not kind:
+        raise ValueError("register_error: the error kind must be a non-empty string")
+    _core.ERROR_NAME_TO_TYPE[kind] = cls
+    _core.ERROR_TYPE_TO_NAME[cls] = kind
+    return cls
+
+
+for _builtin in (
+    RuntimeError, ValueError, TypeError, AttributeError, KeyError, IndexError, AssertionError, MemoryError,
+    NotImplementedError,
+):
+    register_error(_builtin)
+del _builtin

@@ -1,0 +1,174 @@
+"""Modules: shared libraries of exported FFI functions, and the system library.
+
+A kernel library exports each function ``f`` as the C symbol ``__tvm_ffi_f``;
+``load_module(path)`` opens it and ``mod.f`` / ``mod["f"]`` / ``mod.get_function("f")`` return it
+as a :class:`tvm_ffi.Function`. A function keeps its library loaded while it is alive, even
+after the module object is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any, ClassVar
+
+from . import _core, _ffi_api
+from ._field_access import read_field
+from .registry import array_to_list, register_object
+
+__all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]
+
+
+class ModulePropertyMask(IntEnum):
+    """Bits of :meth:`Module.get_property_mask`."""
+
+    BINARY_SERIALIZABLE = 0b001
+    RUNNABLE = 0b010
+    COMPILATION_EXPORTABLE = 0b100
+
+
+@register_object("ffi.Module")
+class Module(_core.Object):
+    """A loaded module (runtime type ``ffi.Module``): functions by name, plus imported modules.
+
+    >>> mod = tvm_ffi.load_module("build/add_one_cpu.so")
+    >>> mod.add_one_cpu(x, y)            # same as mod["add_one_cpu"](x, y)
+    >>> mod.get_function_metadata("add_one_cpu")   # None unless the kernel exported metadata
+
+    Objects returned by a library's functions may need its code to be destroyed: keep the module
+    (or a function of it) alive until they are gone, or load with ``keep_module_alive=True``.
+    """
+
+    entry_name: ClassVar[str] = "main"
+    """Name of the function :meth:`__call__` runs."""
+
+    def __init__(self) -> None:
+        raise TypeError("Module cannot be constructed directly: use tvm_ffi.load_module() or tvm_ffi.system_lib()")
+
+    @property
+    def kind(self) -> str:
+        """What made the module, e.g. ``"library"`` for shared libraries and the system library."""
+        return str(_ffi_api.ModuleGetKind(self))
+
+    @property
+    def imports(self) -> list[Module]:
+        """Modules imported by this one, in import order.
+
+        Read through the reflected field ``imports_``; ``NotImplementedError`` when the runtime
+        does not reflect it.
+        """
+        try:
+            array = read_field(self, "imports_")
+        except AttributeError as err:  # would otherwise fall through to __getattr__("imports")
+            raise NotImplementedError(f"Module.imports: {err}") from None
+        return array_to_list(array)
+
+    def implements_function(self, name: str, query_imports: bool = False) -> bool:
+        """True when the module (or, with ``query_imports``, an import of it) exports ``name``."""
+        return bool(_ffi_api.ModuleImplementsFunction(self, name, query_imports))
+
+    def get_function(self, name: str, query_imports: bool = False) -> _core.Function:
+        """The exported function ``name``; ``AttributeError`` when the module has none."""
+        func = _ffi_api.ModuleGetFunction(self, name, query_imports)
+        if func is None:
+            raise AttributeError(f"Module has no function '{name}' ({self._describe_lookup(name, query_imports)})")
+        return func
+
+    def get_function_metadata(self, name: str, query_imports: bool = False) -> dict[str, Any] | None:
+        """Metadata of ``name`` (``type_schema`` ...), or None when the library exported none."""
+        text = _ffi_api.ModuleGetFunctionMetadata(self, name, query_imports)
+        return None if text is None else json.loads(text)
+
+    def get_function_doc(self, name: str, query_imports: bool = False) -> str | None:
+        """Docstring of ``name``, or None when the library exported none."""
+        text = _ffi_api.ModuleGetFunctionDoc(self, name, query_imports)
+        return str(text) if text else None
+
+    def import_module(self, module: Module) -> None:
+        """Appends ``module`` to the imports (``RuntimeError`` if that would form a cycle)."""
+        if not isinstance(module, Module):
+            raise TypeError(f"Module.import_module: expected a Module, got {type(module).__name__}")
+        _ffi_api.ModuleImportModule(self, module)
+
+    def clear_imports(self) -> None:
+        """Removes all imports."""
+        _ffi_api.ModuleClearImports(self)
+
+    def get_property_mask(self) -> int:
+        """Bitwise OR of :class:`ModulePropertyMask` values."""
+        return int(_ffi_api.ModuleGetPropertyMask(self))
+
+    def is_binary_serializable(self) -> bool:
+        """True when the module can be saved to bytes."""
+        return bool(self.get_property_mask() & ModulePropertyMask.BINARY_SERIALIZABLE)
+
+    def is_runnable(self) -> bool:
+        """True when functions can be fetched from the module."""
+        return bool(self.get_property_mask() & ModulePropertyMask.RUNNABLE)
+
+    def is_compilation_exportable(self) -> bool:
+        """True when the module can be written out as source or object code."""
+        return bool(self.get_property_mask() & ModulePropertyMask.COMPILATION_EXPORTABLE)
+
+    def get_write_formats(self) -> Sequence[str]:
+        """Formats :meth:`write_to_file` accepts."""
+        return [str(x) for x in array_to_list(_ffi_api.ModuleGetWriteFormats(self))]
+
+    def inspect_source(self, fmt: str = "") -> str:
+        """Source code of the module in ``fmt``, when it has any (``""`` otherwise)."""
+        return str(_ffi_api.ModuleInspectSource(self, fmt))
+
+    def write_to_file(self, file_name: str | os.PathLike, fmt: str = "") -> None:
+        """Writes the module to ``file_name``, for module kinds that support it."""
+        _ffi_api.ModuleWriteToFile(self, os.fspath(file_name), fmt)
+
+    def __getattr__(self, name: str) -> _core.Function:
+        # Only called when normal lookup fails; dunder probes (copy, pickle, numpy...) are not
+        # function lookups.
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        func = self.get_function(name)
+        # Cache on the instance: the next access is a plain attribute read.
+        self.__dict__[name] = func
+        return func
+
+    def __getitem__(self, name: str) -> _core.Function:
+        if not isinstance(name, str):
+            raise ValueError(f"Module[...] takes a function name (str), got {type(name).__name__}")
+        return self.get_function(name)
+
+    def __call__(self, *args: Any) -> Any:
+        """Runs the module's entry function ``main``."""
+        return self.get_function(self.entry_name)(*args)
+
+    def _describe_lookup(self, name: str, query_imports: bool) -> str:
+        where = "this module or its imports" if query_imports else "this module"
+        return f"{self.kind} module; no symbol __tvm_ffi_{name} in {where}"
+
+
+def system_lib(symbol_prefix: str = "") -> Module:
+    """The system library: functions of statically linked code, registered by symbol name.
+
+    Code registers ``__tvm_ffi_<name>`` with ``TVMFFIEnvModRegisterSystemLibSymbol``;
+    ``system_lib(prefix)[name]`` finds ``__tvm_ffi_<prefix><name>`` first, then
+    ``__tvm_ffi_<name>``. There is one module per prefix, alive for the whole process.
+    """
+    if not isinstance(symbol_prefix, str):
+        raise TypeError(f"system_lib: symbol_prefix must be a str, got {type(symbol_prefix).__name__}")
+    return _ffi_api.SystemLib(symbol_prefix)
+
+
+def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
+    """Loads the shared library at ``path`` (``.so``, ``.dll``, ``.dylib``) as a :class:`Module`.
+
+    With ``keep_module_alive`` (the default) the library stays loaded for the rest of the
+    process, so objects its functions return can always be destroyed; otherwise it is unloaded
+    once the module and every function taken from it are gone. A missing or unloadable file
+    raises ``RuntimeError`` naming the path.
+    """
+    mod = _ffi_api.ModuleLoadFromFile(os.fspath(path))
+    if keep_module_alive:
+        _ffi_api.ModuleGlobalsAdd(mod)
+    return mod

@@ -1,0 +1,214 @@
+"""The runtime's registries seen from Python: global functions and object types.
+
+Global functions live in one process-wide table keyed by name (``"ffi.Array"``,
+``"testing.add_one"``, ...): C, C++ and Python register and look up functions there. Object
+types are registered by their type key in C or C++; ``register_object`` binds a Python class to
+one so that objects of that type come back from calls as instances of the class.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, Literal, TypeVar, overload
+
+from . import _core
+
+__all__ = [
+    "get_global_func",
+    "get_global_func_metadata",
+    "get_registered_type_keys",
+    "init_ffi_api",
+    "list_global_func_names",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+]
+
+_T = TypeVar("_T", bound=type)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+# ---- object types ----
+
+
+def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
+    """Class decorator: objects of runtime type ``type_key`` come back from calls as this class.
+
+    The type must already be registered in the runtime (by C/C++ code); ``type_key`` defaults to
+    the class name. The class should derive from :class:`tvm_ffi.Object`; subclasses of a
+    registered class are used for derived runtime types that have no class of their own.
+    With ``init=True`` a class that defines no ``__init__`` gets one that raises ``TypeError``,
+    since such objects can only be made by runtime functions.
+
+    >>> @tvm_ffi.register_object("mylib.Point")     # a type the C/C++ library registered
+    ... class Point(tvm_ffi.Object): ...
+    >>> type(mylib_make_point(1, 2))
+    <class 'Point'>
+    """
+    if isinstance(type_key, type):  # used bare: @register_object
+        return _bind_class(type_key, type_key.__name__, init)
+    if type_key is not None and not isinstance(type_key, str):
+        raise TypeError(f"register_object: type_key must be a str, got {type(type_key).__name__}")
+
+    def decorator(cls: _T) -> _T:
+        return _bind_class(cls, type_key if type_key is not None else cls.__name__, init)
+
+    return decorator
+
+
+def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
+    if not isinstance(cls, type):
+        raise TypeError(f"register_object({type_key!r}) decorates classes, got {cls!r}")
+    type_index = _core._object_type_key_to_index(type_key)
+    if type_index is None:
+        raise ValueError(
+            f"register_object: the runtime has no object type `{type_key}` (for {cls.__qualname__}); "
+            "register the type in C/C++ before binding a Python class to it "
+            "(tvm_ffi.registry.get_registered_type_keys() lists the known types)"
+        )
+    _core._register_object_class(type_index, cls)
+    cls.__tvm_ffi_type_key__ = type_key  # type: ignore[attr-defined]
+    cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]
+    if init and issubclass(cls, _core.Object) and not _defines_init(cls):
+        cls.__init__ = _make_no_init(cls)  # type: ignore[misc]
+    return cls
+
+
+def _defines_init(cls: type) -> bool:
+    """True unless ``cls`` inherits the do-nothing ``__init__`` of ``Object``/``object``."""
+    return cls.__init__ not in (object.__init__, _core.Object.__init__)  # type: ignore[misc]
+
+
+def _make_no_init(cls: type) -> Callable[..., None]:
+    name = cls.__name__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            f"`{name}` cannot be constructed directly: its objects are made by runtime functions. "
+            "Define __init__ (e.g. calling self.__init_handle_by_constructor__) to construct it from Python."
+        )
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
+
+
+def get_registered_type_keys() -> list[str]:
+    """Type keys of every type in the runtime's type table (POD types included)."""
+    return [str(key) for key in array_to_list(get_global_func("ffi.GetRegisteredTypeKeys")())]
+
+
+def array_to_list(array: _core.Object) -> list[Any]:
+    """The items of an ``ffi.Array`` (read with the runtime's own accessors)."""
+    size, item = get_global_func("ffi.ArraySize"), get_global_func("ffi.ArrayGetItem")
+    return [item(array, i) for i in range(size(array))]
+
+
+# ---- global functions ----
+
+
+@overload
+def register_global_func(func_name: _F, f: None = None, override: bool = False) -> Any: ...
+
+
+@overload
+def register_global_func(func_name: str, f: None = None, override: bool = False) -> Callable[[_F], Any]: ...
+
+
+@overload
+def register_global_func(func_name: str, f: Callable[..., Any], override: bool = False) -> Any: ...
+
+
+def register_global_func(
+    func_name: str | Callable[..., Any], f: Callable[..., Any] | None = None, override: bool = False
+) -> Any:
+    """Registers ``f`` as the global function ``func_name``; returns the registered ``Function``.
+
+    Forms: ``register_global_func("ns.name", f)``, ``@register_global_func("ns.name")`` and
+    ``@register_global_func`` (named after the function). An existing name raises
+    ``RuntimeError`` unless ``override=True``. The decorated name is bound to the ``Function``.
+
+    >>> @tvm_ffi.register_global_func("demo.add_one")
+    ... def add_one(x): return x + 1
+    >>> tvm_ffi.get_global_func("demo.add_one")(1)
+    2
+    """
+    if not isinstance(func_name, str):
+        if f is not None or not callable(func_name):
+            raise TypeError(
+                f"register_global_func: expected a function name (str), got {type(func_name).__name__}"
+            )
+        f = func_name
+        func_name = getattr(f, "__name__", None)
+        if not isinstance(func_name, str):
+            raise TypeError(f"register_global_func: {f!r} has no __name__; pass the name explicitly")
+    name: str = func_name
+
+    def register(func: Callable[..., Any]) -> Any:
+        if not callable(func):
+            raise TypeError(f"register_global_func({name!r}): expected a callable, got {type(func).__name__}")
+        return _core._register_global_func(name, func, bool(override))
+
+    return register if f is None else register(f)
+
+
+@overload
+def get_global_func(name: str, allow_missing: Literal[False] = False) -> _core.Function: ...
+
+
+@overload
+def get_global_func(name: str, allow_missing: bool) -> _core.Function | None: ...
+
+
+def get_global_func(name: str, allow_missing: bool = False) -> _core.Function | None:
+    """The global function ``name``: a ``Function``, or ``None`` when missing and ``allow_missing``.
+
+    Missing without ``allow_missing`` raises ``ValueError("Cannot find global function <name>")``.
+    """
+    return _core._get_global_func(name, bool(allow_missing))
+
+
+def remove_global_func(name: str) -> bool:
+    """Removes the global function ``name``; True if it was registered."""
+    return bool(get_global_func("ffi.FunctionRemoveGlobal")(name))
+
+
+def list_global_func_names() -> list[str]:
+    """Names of all registered global functions."""
+    names = get_global_func("ffi.FunctionListGlobalNamesFunctor")()
+    return [names(i) for i in range(names(-1))]
+
+
+def get_global_func_metadata(name: str) -> dict[str, Any]:
+    """Metadata of a global function as a dict (e.g. ``type_schema`` JSON); ``{}`` when it has none.
+
+    A missing function raises ``RuntimeError("Global Function is not found: <name>")``.
+    """
+    text = get_global_func("ffi.GetGlobalFuncMetadata")(name)
+    return json.loads(text) if text else {}
+
+
+def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
+    """Sets every global function ``<namespace>.<name>`` as attribute ``<name>`` of a module.
+
+    The module is ``target_module_name`` (default: ``namespace``) and must be imported already;
+    the usual use is ``init_ffi_api("mylib", __name__)`` in a ``_ffi_api.py``. Names with further
+    dots (``mylib.sub.f``) are left for the submodule. A leading ``tvm.`` of the namespace is
+    dropped, as in TVM.
+    """
+    module_name = target_module_name if target_module_name else namespace
+    module = sys.modules.get(module_name)
+    if module is None:
+        raise ValueError(f"init_ffi_api({namespace!r}): module {module_name!r} is not imported")
+    prefix = (namespace[4:] if namespace.startswith("tvm.") else namespace) + "."
+    for full_name in list_global_func_names():
+        if not full_name.startswith(prefix) or "." in full_name[len(prefix) :]:
+            continue
+        short_name = full_name[len(prefix) :]
+        func = get_global_func(full_name)
+        try:
+            func.__name__ = short_name
+        except (AttributeError, TypeError):  # Function objects without a __dict__
+            pass
+        setattr(module, short_name, func)

@@ -1,0 +1,79 @@
+/*
+ * callback.c -- Python callables as FFI functions.
+ *
+ * The function object's resource is a strong reference to the callable. A call may come from
+ * any C thread, with or without the GIL, so it always goes through PyGILState_Ensure. Arguments
+ * arrive as borrowed views and become Python values; the return value becomes an owned Any.
+ * A Python exception becomes the thread's FFI error (error.c), carrying the exception itself so
+ * that Python gets the very same object back when the error returns there.
+ */
+#include "core.h"
+
+static int invoke(PyObject* callable, const TVMFFIAny* args, int32_t num_args,
+                  TVMFFIAny* result) {
+  PyObject* inline_args[CORE_INLINE_ARGS];
+  PyObject** py_args = inline_args;
+  if (num_args < 0) num_args = 0;
+  if (num_args > CORE_INLINE_ARGS) {
+    py_args = (PyObject**)PyMem_Malloc((size_t)num_args * sizeof(PyObject*));
+    if (py_args == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  int32_t made = 0;
+  PyObject* ret = NULL;
+  for (; made < num_args; ++made) {
+    py_args[made] = core_view_to_py(&args[made]);
+    if (py_args[made] == NULL) break;
+  }
+  if (made == num_args) ret = PyObject_Vectorcall(callable, py_args, (size_t)num_args, NULL);
+  for (int32_t i = 0; i < made; ++i) Py_DECREF(py_args[i]);
+  if (py_args != inline_args) PyMem_Free(py_args);
+  if (ret == NULL) return -1;
+  CoreArgSite site = {NULL, -1};
+  int rc = core_py_to_owned_any(ret, result, &site);
+  Py_DECREF(ret);
+  return rc;
+}
+
+static int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
+                                 TVMFFIAny* result) {
+  if (!core_python_alive()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "cannot call a Python function: the interpreter has shut down");
+    return -1;
+  }
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int rc = invoke((PyObject*)self, args, num_args, result);
+  if (rc != 0) core_set_raised_from_pyerr();
+  PyGILState_Release(gil);
+  return rc;
+}
+
+int core_make_py_function(PyObject* callable, TVMFFIObjectHandle* out) {
+  Py_INCREF(callable);
+  if (TVMFFIFunctionCreate(callable, py_callback_safe_call, core_pyobject_deleter, out) != 0) {
+    Py_DECREF(callable);
+    core_raise_from_rc(-1);
+    return -1;
+  }
+  return 0;
+}
+
+/* _convert_to_ffi_func(pyfunc) -> Function */
+PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func) {
+  (void)self;
+  if (PyObject_TypeCheck(func, &CoreFunction_Type)) {
+    Py_INCREF(func);
+    return func;
+  }
+  if (!PyCallable_Check(func)) {
+    PyErr_Format(PyExc_TypeError, "_convert_to_ffi_func() expects a callable, got `%s`",
+                 Py_TYPE(func)->tp_name);
+    return NULL;
+  }
+  TVMFFIObjectHandle handle;
+  if (core_make_py_function(func, &handle) != 0) return NULL;
+  return core_function_from_handle(handle, NULL);
+}

@@ -1,0 +1,269 @@
+/*
+ * core.h -- what the files of the tvm_ffi._core extension share.
+ *
+ * The extension is the per-call hot path between Python and TVMFFIAny (contract:
+ * notes/core_api.md). Everything here has hidden visibility (the whole module is built with
+ * -fvisibility=hidden); only PyInit__core leaves the shared object.
+ *
+ * Conventions:
+ *  - Functions returning int: 0 ok, -1 with a Python exception set.
+ *  - Functions returning PyObject*: a new reference, or NULL with a Python exception set.
+ *  - "owned" Any: holds one strong reference when it is an object; "view": borrowed.
+ */
+#ifndef TVM_FFI_PYTHON_CORE_H_
+#define TVM_FFI_PYTHON_CORE_H_
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
+
+#define CORE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CORE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Up to this many arguments travel in stack arrays: a call allocates nothing. */
+#define CORE_INLINE_ARGS 8
+
+/* ------------------------------------------------------------------------------------------
+ * Python types (object.c, function.c, error.c, string.c, device.c, dtype.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Base of every FFI object wrapper: owns one strong reference to chandle (may be NULL). */
+typedef struct {
+  PyObject_HEAD
+  TVMFFIObjectHandle chandle;
+  PyObject* weakreflist;
+} CoreObject;
+
+/* ffi.Function wrapper: callable through vectorcall. */
+typedef struct {
+  CoreObject base;
+  vectorcallfunc vectorcall;
+  PyObject* name; /* registered global name (str) for messages, or NULL */
+  int release_gil;
+} CoreFunction;
+
+typedef struct {
+  PyObject_HEAD
+  PyObject* obj; /* a CoreObject whose handle slot the callee may steal */
+} CoreRValueRef;
+
+typedef struct {
+  PyObject_HEAD
+  DLDevice device;
+} CoreDevice;
+
+typedef struct {
+  PyObject_HEAD
+  DLDataType dtype;
+} CoreDataType;
+
+/* String: a str subclass remembering the heap string object it came from. */
+typedef struct {
+  PyUnicodeObject base;
+  PyObject* cached; /* CoreObject or Py_None */
+} CoreString;
+
+extern PyTypeObject CoreObject_Type;
+extern PyTypeObject CoreRValueRef_Type;
+extern PyTypeObject CoreOpaque_Type;
+extern PyTypeObject CoreFunction_Type;
+extern PyTypeObject CoreError_Type;
+extern PyTypeObject CoreString_Type;
+/* Bytes is a class made at start-up (bytes cannot carry slots); NULL before init. */
+extern PyTypeObject* core_bytes_type;
+extern PyTypeObject CoreDevice_Type;
+extern PyTypeObject CoreDataType_Type;
+
+static inline int core_is_object(PyObject* v) {
+  return Py_TYPE(v) == &CoreObject_Type || PyType_IsSubtype(Py_TYPE(v), &CoreObject_Type);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Interpreter state
+ * ------------------------------------------------------------------------------------------ */
+
+/* False once the interpreter is finalizing: deleters that run from the runtime's own
+ * teardown must then leak their Python reference instead of taking the GIL. */
+static inline int core_python_alive(void) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
+/* Deleter for FFI objects that hold a strong reference to a Python object: takes the GIL,
+ * since the last FFI reference may go away on any thread. */
+void core_pyobject_deleter(void* handle);
+
+/* ------------------------------------------------------------------------------------------
+ * Temporaries of one call (convert_args.c): released after the call on every path.
+ * Entries are FFI handles or, tagged with the low bit, PyObject references.
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  int size;
+  int cap;
+  uintptr_t* items;
+  uintptr_t inline_items[CORE_INLINE_ARGS];
+} CoreTemps;
+
+static inline void core_temps_init(CoreTemps* t) {
+  t->size = 0;
+  t->cap = CORE_INLINE_ARGS;
+  t->items = t->inline_items;
+}
+
+/* Both steal the reference; on failure they release it and raise MemoryError. */
+int core_temps_push_handle(CoreTemps* t, TVMFFIObjectHandle handle);
+int core_temps_push_py(CoreTemps* t, PyObject* obj);
+void core_temps_release(CoreTemps* t);
+
+/* Where an argument is converted, for error messages: the function name (str or NULL for
+ * "function") and the position of the top-level argument. */
+typedef struct {
+  PyObject* func_name;
+  Py_ssize_t index;
+} CoreArgSite;
+
+/* ------------------------------------------------------------------------------------------
+ * Python -> TVMFFIAny (convert_args.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Writes a view of `value` into *out. `bytes_slot` is storage for a TVMFFIByteArray that must
+ * outlive the call (long bytes). New FFI objects and Python objects the view borrows from go to
+ * `temps`. */
+int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
+                     CoreTemps* temps, const CoreArgSite* site);
+
+/* Converts `value` like an argument and makes the result owned (used for callback results,
+ * _convert and containers). *out is owned on success, None on failure. */
+int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* site);
+
+/* Forgets the per-type classification of slow-path arguments (after the dtype class or the
+ * tensor hook changes). */
+void core_convert_clear_cache(void);
+
+/* Two's complement little-endian bytes of an int (nbytes long), and back (for ffi.BigInt). */
+PyObject* core_int_to_bytes(PyObject* value, size_t nbytes);
+PyObject* core_int_from_bytes(const char* data, size_t size);
+
+/* Wraps a Python callable as an owned FFI function handle. */
+int core_make_py_function(PyObject* callable, TVMFFIObjectHandle* out);
+/* Wraps any Python object as an owned kTVMFFIOpaquePyObject handle. */
+int core_make_opaque(PyObject* obj, TVMFFIObjectHandle* out);
+
+/* Hook for DLPack tensors (issue 4), consulted before the opaque fallback. Returns 1 when it
+ * converted `value` (the owned tensor handle goes to temps), 0 when not a tensor, -1 on error.
+ * NULL until the tensor support installs it. */
+typedef int (*CoreTensorArgHook)(PyObject* value, TVMFFIAny* out, CoreTemps* temps);
+extern CoreTensorArgHook core_tensor_arg_hook;
+
+/* ------------------------------------------------------------------------------------------
+ * TVMFFIAny -> Python (convert_result.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Steals an owned Any (released on failure too). */
+PyObject* core_any_to_py(TVMFFIAny* owned);
+/* Converts a borrowed view (arguments of a Python callback). */
+PyObject* core_view_to_py(const TVMFFIAny* view);
+/* Wraps an owned object handle into its Python class (steals handle). */
+PyObject* core_object_from_handle(TVMFFIObjectHandle handle);
+/* Makes an instance of `cls` (a CoreObject subclass) adopting `handle` (stolen). */
+PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle);
+
+/* ------------------------------------------------------------------------------------------
+ * Function calls (function.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Calls the FFI function `func` with Python arguments (converted as for any call; the GIL is
+ * kept). *result is owned on success. */
+int core_call_py_args_owned(TVMFFIObjectHandle func, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* func_name, TVMFFIAny* result);
+/* Looks up a global function; *out owned or NULL when missing. */
+int core_get_global_handle(const char* name, TVMFFIObjectHandle* out);
+/* Makes a CoreFunction wrapper (steals handle); `name` may be NULL. */
+PyObject* core_function_from_handle(TVMFFIObjectHandle handle, PyObject* name);
+
+/* ------------------------------------------------------------------------------------------
+ * Errors (error.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* After a non-zero return code: raises the Python exception for it and returns NULL. */
+PyObject* core_raise_from_rc(int rc);
+/* Raises a Python exception from an owned Error handle (stolen). Returns NULL. */
+PyObject* core_raise_from_error(TVMFFIObjectHandle error);
+/* Builds (without raising) the Python exception for a borrowed Error handle. */
+PyObject* core_error_to_py_exception(TVMFFIObjectHandle error, PyObject* error_wrapper);
+/* Turns the pending Python exception into an FFI error in the thread-local slot (clears the
+ * Python error). */
+void core_set_raised_from_pyerr(void);
+/* Makes an owned FFI Error handle for a Python exception (kind, message, Python backtrace;
+ * without the exception itself, see error.c). */
+int core_error_from_py_exception(PyObject* exc, TVMFFIObjectHandle* out);
+/* Raises `exc_type` for argument `site`: "<prefix> argument #i when calling `name`: msg". */
+void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const char* fmt, ...);
+
+/* ------------------------------------------------------------------------------------------
+ * Strings, devices, dtypes (string.c, device.c, dtype.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* The cached FFI object of a String/Bytes instance (borrowed), or NULL (no exception). */
+PyObject* core_native_cached_object(PyObject* value);
+/* String/Bytes instance from an owned heap string/bytes handle (stolen). */
+PyObject* core_string_from_handle(TVMFFIObjectHandle handle, int is_bytes);
+PyObject* core_str_from_byte_array(const char* data, size_t size);
+
+PyObject* core_device_new(DLDevice device);
+PyObject* core_dtype_result(DLDataType dtype);
+/* The registered dtype class (borrowed) or NULL. */
+extern PyObject* core_dtype_class;
+/* Reads the DLDataType of a dtype-class instance; -1 with exception when malformed. */
+int core_dtype_instance_value(PyObject* value, DLDataType* out);
+
+/* ------------------------------------------------------------------------------------------
+ * Type index -> Python class (type_table.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Borrowed class for objects of `type_index` (registered, nearest registered ancestor, or
+ * an auto-generated fallback). NULL with exception on failure. */
+PyTypeObject* core_class_for_index(int32_t type_index);
+int core_type_table_init(void);
+
+/* ------------------------------------------------------------------------------------------
+ * Module-level state (module.c)
+ * ------------------------------------------------------------------------------------------ */
+
+/* The _core module object (borrowed), for attributes Python code may rebind. */
+extern PyObject* core_module;
+/* ctypes.c_void_p (borrowed). */
+extern PyObject* core_ctypes_c_void_p;
+/* Interned attribute names used on hot paths. */
+extern PyObject* core_str_cached_object; /* "_tvm_ffi_cached_object" */
+extern PyObject* core_str_dtype_attr;    /* "_tvm_ffi_dtype" */
+extern PyObject* core_str_value;         /* "value" */
+/* An empty tuple (borrowed). */
+extern PyObject* core_empty_tuple;
+
+/* Registration helpers of each file, called once from module init. */
+int core_object_init_types(PyObject* module);
+int core_function_init_types(PyObject* module);
+int core_error_init(PyObject* module);
+int core_string_init_types(PyObject* module);
+int core_device_init_types(PyObject* module);
+int core_dtype_init_types(PyObject* module);
+int core_convert_init(void);
+
+/* Module functions defined in other files, listed in module.c's method table. */
+PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);
+PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func);
+PyObject* core_mod_convert_to_ffi_error(PyObject* self, PyObject* exc);
+PyObject* core_mod_set_class_dtype(PyObject* self, PyObject* cls);
+PyObject* core_mod_register_object_class(PyObject* self, PyObject* args);
+PyObject* core_mod_object_type_key_to_index(PyObject* self, PyObject* key);
+PyObject* core_mod_type_index_to_key(PyObject* self, PyObject* index);
+PyObject* core_mod_type_index_ancestors(PyObject* self, PyObject* index);
+
+#endif /* TVM_FFI_PYTHON_CORE_H_ */

@@ -1,0 +1,265 @@
+/*
+ * device.c -- Device: a DLDevice value with the names of spec/ABI.md section 1.4.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+typedef struct {
+  const char* name;
+  int32_t type;
+} DeviceName;
+
+/* Canonical names first (used for printing), then parser-only aliases. */
+static const DeviceName kDeviceNames[] = {
+    {"cpu", 1},        {"cuda", 2},     {"cuda_host", 3},     {"opencl", 4},   {"vulkan", 7},
+    {"metal", 8},      {"vpi", 9},      {"rocm", 10},         {"rocm_host", 11},
+    {"ext_dev", 12},   {"cuda_managed", 13}, {"oneapi", 14}, {"webgpu", 15},  {"hexagon", 16},
+    {"maia", 17},      {"trn", 18},     {"mps", 8},           {"wgpu", 15},
+};
+static const size_t kNumCanonicalNames = 16;
+
+static const char* device_type_name(int32_t type) {
+  for (size_t i = 0; i < kNumCanonicalNames; ++i) {
+    if (kDeviceNames[i].type == type) return kDeviceNames[i].name;
+  }
+  return NULL;
+}
+
+static int device_type_from_name(const char* name, size_t len, int32_t* out) {
+  for (size_t i = 0; i < sizeof(kDeviceNames) / sizeof(kDeviceNames[0]); ++i) {
+    if (strlen(kDeviceNames[i].name) == len && memcmp(kDeviceNames[i].name, name, len) == 0) {
+      *out = kDeviceNames[i].type;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+PyObject* core_device_new(DLDevice device) {
+  CoreDevice* self = PyObject_New(CoreDevice, &CoreDevice_Type);
+  if (self == NULL) return NULL;
+  self->device = device;
+  return (PyObject*)self;
+}
+
+/* An int-like device index: int, objects with __index__, or numpy-style .item(). */
+static int parse_index(PyObject* index, int32_t* out) {
+  PyObject* as_int = NULL;
+  if (PyIndex_Check(index)) {
+    as_int = PyNumber_Index(index);
+  } else if (PyObject_HasAttrString(index, "item")) {
+    PyObject* item = PyObject_CallMethod(index, "item", NULL);
+    if (item == NULL) return -1;
+    if (PyLong_Check(item)) {
+      as_int = item;
+    } else {
+      Py_DECREF(item);
+    }
+  }
+  if (as_int == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "Invalid device index: expected an int, got `%s`",
+                   Py_TYPE(index)->tp_name);
+    }
+    return -1;
+  }
+  long v = PyLong_AsLong(as_int);
+  Py_DECREF(as_int);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError, "Invalid device index: %ld is out of range", v);
+    return -1;
+  }
+  *out = (int32_t)v;
+  return 0;
+}
+
+/* Raises ValueError("<prefix><text[:len]>"); PyErr_Format has no %.*s before Python 3.12. */
+static int raise_bad_text(const char* prefix, const char* text, size_t len) {
+  PyObject* part = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+  if (part != NULL) {
+    PyErr_Format(PyExc_ValueError, "%s%U", prefix, part);
+    Py_DECREF(part);
+  }
+  return -1;
+}
+
+/* "cuda", "cuda:1" (anything after a space is ignored, as in "cuda:0 (note)"). */
+static int parse_name(PyObject* text, int32_t* type, int32_t* index, int* has_index) {
+  Py_ssize_t size;
+  const char* s = PyUnicode_AsUTF8AndSize(text, &size);
+  if (s == NULL) return -1;
+  const char* space = memchr(s, ' ', (size_t)size);
+  size_t len = space != NULL ? (size_t)(space - s) : (size_t)size;
+  const char* colon = memchr(s, ':', len);
+  size_t name_len = colon != NULL ? (size_t)(colon - s) : len;
+  if (device_type_from_name(s, name_len, type) != 0) {
+    return raise_bad_text("Unknown device: ", s, name_len);
+  }
+  *has_index = 0;
+  if (colon == NULL) return 0;
+  const char* digits = colon + 1;
+  size_t ndigits = len - name_len - 1;
+  char buf[16];
+  char* end = NULL;
+  long v = 0;
+  if (ndigits > 0 && ndigits < sizeof(buf)) {
+    memcpy(buf, digits, ndigits);
+    buf[ndigits] = '\0';
+    v = strtol(buf, &end, 10);
+  }
+  if (end == NULL || *end != '\0' || v < 0 || v > INT32_MAX) {
+    return raise_bad_text("Invalid device index: ", digits, ndigits);
+  }
+  *index = (int32_t)v;
+  *has_index = 1;
+  return 0;
+}
+
+static PyObject* device_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  static char* kwlist[] = {"device_type", "index", NULL};
+  PyObject* device_type;
+  PyObject* index = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:Device", kwlist, &device_type, &index)) {
+    return NULL;
+  }
+  int32_t dev_type = 0, dev_id = 0;
+  int has_index = 0;
+  if (PyUnicode_Check(device_type)) {
+    if (parse_name(device_type, &dev_type, &dev_id, &has_index) != 0) return NULL;
+  } else if (PyIndex_Check(device_type)) {
+    if (parse_index(device_type, &dev_type) != 0) return NULL;
+  } else {
+    PyErr_Format(PyExc_TypeError, "Device type must be a str or an int, got `%s`",
+                 Py_TYPE(device_type)->tp_name);
+    return NULL;
+  }
+  /* An index written in the string ("cuda:1") wins over the argument, as in the reference. */
+  if (index != Py_None && !has_index) {
+    if (parse_index(index, &dev_id) != 0) return NULL;
+  }
+  CoreDevice* self = (CoreDevice*)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  self->device.device_type = (DLDeviceType)dev_type;
+  self->device.device_id = dev_id;
+  return (PyObject*)self;
+}
+
+static void device_dealloc(PyObject* op) { Py_TYPE(op)->tp_free(op); }
+
+static DLDevice device_of(PyObject* op) { return ((CoreDevice*)op)->device; }
+
+static PyObject* device_type_name_method(PyObject* op, PyObject* unused) {
+  (void)unused;
+  const char* name = device_type_name((int32_t)device_of(op).device_type);
+  if (name == NULL) {
+    PyErr_Format(PyExc_ValueError, "Unknown device type %d", (int)device_of(op).device_type);
+    return NULL;
+  }
+  return PyUnicode_FromString(name);
+}
+
+/* The name for printing: unknown device types print as their number. */
+static PyObject* display_name(DLDevice dev) {
+  const char* name = device_type_name((int32_t)dev.device_type);
+  return name != NULL ? PyUnicode_FromString(name)
+                      : PyUnicode_FromFormat("%d", (int)dev.device_type);
+}
+
+static PyObject* device_str(PyObject* op) {
+  PyObject* name = display_name(device_of(op));
+  if (name == NULL) return NULL;
+  PyObject* out = PyUnicode_FromFormat("%U:%d", name, (int)device_of(op).device_id);
+  Py_DECREF(name);
+  return out;
+}
+
+static PyObject* device_repr(PyObject* op) {
+  PyObject* name = display_name(device_of(op));
+  if (name == NULL) return NULL;
+  PyObject* out =
+      PyUnicode_FromFormat("device(type='%U', index=%d)", name, (int)device_of(op).device_id);
+  Py_DECREF(name);
+  return out;
+}
+
+static PyObject* device_richcompare(PyObject* a, PyObject* b, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &CoreDevice_Type)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  DLDevice x = device_of(a), y = device_of(b);
+  int same = x.device_type == y.device_type && x.device_id == y.device_id;
+  return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+static Py_hash_t device_hash(PyObject* op) {
+  PyObject* key = Py_BuildValue("(ii)", (int)device_of(op).device_type,
+                                (int)device_of(op).device_id);
+  if (key == NULL) return -1;
+  Py_hash_t h = PyObject_Hash(key);
+  Py_DECREF(key);
+  return h;
+}
+
+static PyObject* device_reduce(PyObject* op, PyObject* unused) {
+  (void)unused;
+  return Py_BuildValue("(O(ii))", (PyObject*)Py_TYPE(op), (int)device_of(op).device_type,
+                       (int)device_of(op).device_id);
+}
+
+static PyObject* device_dlpack_device_type(PyObject* op, PyObject* unused) {
+  (void)unused;
+  return PyLong_FromLong((long)device_of(op).device_type);
+}
+
+static PyObject* device_get_type(PyObject* op, void* closure) {
+  (void)closure;
+  return device_type_name_method(op, NULL);
+}
+
+static PyObject* device_get_index(PyObject* op, void* closure) {
+  (void)closure;
+  return PyLong_FromLong((long)device_of(op).device_id);
+}
+
+static PyMethodDef device_methods[] = {
+    {"__device_type_name__", device_type_name_method, METH_NOARGS,
+     "Canonical name of the device type, e.g. 'cuda'."},
+    {"dlpack_device_type", device_dlpack_device_type, METH_NOARGS,
+     "The DLDeviceType value as an int."},
+    {"__reduce__", device_reduce, METH_NOARGS, "Pickles as (device_type, index)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef device_getset[] = {
+    {"type", device_get_type, NULL, "Device type name, e.g. 'cuda'.", NULL},
+    {"index", device_get_index, NULL, "Device index.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject CoreDevice_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Device",
+    .tp_basicsize = sizeof(CoreDevice),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Device(device_type, index=None): a DLPack device such as cuda:1.",
+    .tp_new = device_new,
+    .tp_dealloc = device_dealloc,
+    .tp_str = device_str,
+    .tp_repr = device_repr,
+    .tp_richcompare = device_richcompare,
+    .tp_hash = device_hash,
+    .tp_methods = device_methods,
+    .tp_getset = device_getset,
+};
+
+int core_device_init_types(PyObject* module) {
+  if (PyType_Ready(&CoreDevice_Type) < 0) return -1;
+  Py_INCREF(&CoreDevice_Type);
+  if (PyModule_AddObject(module, "Device", (PyObject*)&CoreDevice_Type) < 0) {
+    Py_DECREF(&CoreDevice_Type);
+    return -1;
+  }
+  return 0;
+}

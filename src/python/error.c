@@ -1,0 +1,681 @@
+/*
+ * error.c -- errors in both directions, and the Error type.
+ *
+ * C -> Python: the error kind picks the exception class (ERROR_NAME_TO_TYPE; unknown kinds get
+ * a cached RuntimeError subclass named after the kind), the message is kept as is, the stored
+ * backtrace becomes traceback frames through the hook error.py installs, the Error object rides
+ * along as `exc.__tvm_ffi_error__`, and the cause chain becomes `__cause__`. When the error
+ * started as a Python exception (its extra_context holds that exception), the very same
+ * exception object is raised again, with the frames it picked up on the C side.
+ *
+ * Python -> C: the kind comes from ERROR_TYPE_TO_NAME along the exception's MRO, the message is
+ * str(exc), the backtrace is the Python traceback (most recent call first) plus the C frames,
+ * and for exceptions leaving a callback the exception itself is kept as extra_context.
+ */
+#include <string.h>
+
+#include "core.h"
+
+static PyObject* g_kind_classes = NULL; /* dict: unknown kind -> generated class */
+static PyObject* g_class_kinds = NULL;  /* dict: generated class -> kind */
+static PyObject* g_hook_append = NULL;  /* with_append_backtrace(exc, text) -> exc, or NULL */
+static PyObject* g_hook_to_text = NULL; /* traceback_to_backtrace_str(tb) -> str, or NULL */
+
+/* An error cause chain is a tree walked recursively; bound it against pathological input. */
+enum { kMaxCauseDepth = 64 };
+
+
+/* ---- small helpers ---- */
+
+static PyObject* bytes_to_str(const TVMFFIByteArray* bytes) {
+  return PyUnicode_DecodeUTF8(bytes->data, (Py_ssize_t)bytes->size, "replace");
+}
+
+static int byte_array_equals(const TVMFFIByteArray* bytes, const char* text) {
+  size_t n = strlen(text);
+  return bytes->size == n && memcmp(bytes->data, text, n) == 0;
+}
+
+/* Borrowed module-level dict (error.py mutates these in place; a rebinding is honoured). */
+static PyObject* module_dict_attr(const char* name) {
+  PyObject* value = PyObject_GetAttrString(core_module, name);
+  if (value == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  Py_DECREF(value); /* the module keeps it */
+  return PyDict_Check(value) ? value : NULL;
+}
+
+/* Fetches the pending exception as one normalised object (with its traceback attached). */
+static PyObject* fetch_exception(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  if (type == NULL) return NULL;
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+#endif
+}
+
+void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  PyObject* detail = PyUnicode_FromFormatV(fmt, ap);
+  va_end(ap);
+  if (detail == NULL) return;
+  if (site == NULL || site->index == -2) {
+    PyErr_Format(exc_type, "Cannot convert value to an FFI value: %U", detail);
+  } else if (site->index == -1) {
+    PyErr_Format(exc_type, "Cannot convert the return value of a Python callback: %U", detail);
+  } else if (site->func_name != NULL) {
+    PyErr_Format(exc_type, "Cannot convert argument #%zd when calling `%U`: %U", site->index,
+                 site->func_name, detail);
+  } else {
+    PyErr_Format(exc_type, "Cannot convert argument #%zd when calling function: %U",
+                 site->index, detail);
+  }
+  Py_DECREF(detail);
+}
+
+/* ---- backtrace text <-> Python traceback ---- */
+
+/* Plain-text traceback, most recent call first, when error.py has not installed its hook. */
+static PyObject* native_traceback_text(PyObject* tb) {
+  PyObject* lines = PyList_New(0);
+  if (lines == NULL) return NULL;
+  Py_XINCREF(tb);
+  while (tb != NULL && tb != Py_None) {
+    PyObject* frame = PyObject_GetAttrString(tb, "tb_frame");
+    PyObject* lineno = PyObject_GetAttrString(tb, "tb_lineno");
+    PyObject* code = frame != NULL ? PyObject_GetAttrString(frame, "f_code") : NULL;
+    PyObject* file = code != NULL ? PyObject_GetAttrString(code, "co_filename") : NULL;
+    PyObject* name = code != NULL ? PyObject_GetAttrString(code, "co_name") : NULL;
+    PyObject* line = (file != NULL && name != NULL && lineno != NULL)
+                         ? PyUnicode_FromFormat("  File \"%S\", line %S, in %S\n", file, lineno,
+                                                name)
+                         : NULL;
+    Py_XDECREF(frame);
+    Py_XDECREF(lineno);
+    Py_XDECREF(code);
+    Py_XDECREF(file);
+    Py_XDECREF(name);
+    PyObject* next = line != NULL ? PyObject_GetAttrString(tb, "tb_next") : NULL;
+    Py_DECREF(tb);
+    tb = next;
+    if (line == NULL || PyList_Append(lines, line) != 0) {
+      Py_XDECREF(line);
+      Py_XDECREF(tb);
+      Py_DECREF(lines);
+      return NULL;
+    }
+    Py_DECREF(line);
+  }
+  Py_XDECREF(tb);
+  if (PyList_Reverse(lines) != 0) {
+    Py_DECREF(lines);
+    return NULL;
+  }
+  PyObject* empty = PyUnicode_FromString("");
+  PyObject* out = empty != NULL ? PyUnicode_Join(empty, lines) : NULL;
+  Py_XDECREF(empty);
+  Py_DECREF(lines);
+  return out;
+}
+
+/* The Python frames of an exception as backtrace text (never fails: "" on trouble). */
+static PyObject* exception_backtrace_text(PyObject* exc) {
+  PyObject* tb = PyException_GetTraceback(exc);
+  if (tb == NULL) {
+    tb = Py_None;
+    Py_INCREF(tb);
+  }
+  PyObject* text = g_hook_to_text != NULL ? PyObject_CallOneArg(g_hook_to_text, tb)
+                                          : native_traceback_text(tb);
+  Py_DECREF(tb);
+  if (text == NULL || !PyUnicode_Check(text)) {
+    Py_XDECREF(text);
+    PyErr_Clear();
+    text = PyUnicode_FromString("");
+  }
+  return text;
+}
+
+/* Adds the frames in `text` to exc's traceback; returns the (possibly new) exception. Steals
+ * exc. Failures of the hook keep the exception without the extra frames. */
+static PyObject* append_backtrace(PyObject* exc, PyObject* text) {
+  if (text == NULL || PyUnicode_GET_LENGTH(text) == 0) return exc;
+  if (g_hook_append != NULL) {
+    PyObject* out = PyObject_CallFunctionObjArgs(g_hook_append, exc, text, NULL);
+    if (out != NULL && PyExceptionInstance_Check(out)) {
+      Py_DECREF(exc);
+      return out;
+    }
+    Py_XDECREF(out);
+    PyErr_Clear();
+    return exc;
+  }
+  /* No hook (error.py not loaded): keep the text as a note (Python >= 3.11). */
+  PyObject* note = PyUnicode_FromFormat("FFI backtrace (most recent call first):\n%U", text);
+  if (note != NULL && PyObject_HasAttrString(exc, "add_note")) {
+    PyObject* r = PyObject_CallMethod(exc, "add_note", "O", note);
+    Py_XDECREF(r);
+  }
+  Py_XDECREF(note);
+  PyErr_Clear();
+  return exc;
+}
+
+/* ---- C -> Python ---- */
+
+static PyObject* unknown_kind_class(PyObject* kind) {
+  PyObject* cls = PyDict_GetItemWithError(g_kind_classes, kind);
+  if (cls != NULL) {
+    Py_INCREF(cls);
+    return cls;
+  }
+  if (PyErr_Occurred()) return NULL;
+  cls = PyObject_CallFunction((PyObject*)&PyType_Type, "O(O){s:s,s:O}", kind,
+                              PyExc_RuntimeError, "__module__", "tvm_ffi.error", "__doc__",
+                              kind);
+  if (cls == NULL) return NULL;
+  if (PyDict_SetItem(g_kind_classes, kind, cls) != 0 ||
+      PyDict_SetItem(g_class_kinds, cls, kind) != 0) {
+    Py_DECREF(cls);
+    return NULL;
+  }
+  return cls;
+}
+
+static PyObject* class_for_kind(PyObject* kind) {
+  PyObject* table = module_dict_attr("ERROR_NAME_TO_TYPE");
+  PyObject* cls = table != NULL ? PyDict_GetItemWithError(table, kind) : NULL;
+  if (cls != NULL && PyExceptionClass_Check(cls)) {
+    Py_INCREF(cls);
+    return cls;
+  }
+  PyErr_Clear();
+  return unknown_kind_class(kind);
+}
+
+/* Owned CoreError wrapper for a borrowed error handle. */
+static PyObject* wrap_error(TVMFFIObjectHandle handle) {
+  TVMFFIObjectIncRef(handle);
+  return core_object_from_handle(handle);
+}
+
+/* The original exception of an error that started in Python, or NULL. Borrowed. */
+static PyObject* original_exception(const TVMFFIErrorCell* cell) {
+  TVMFFIObjectHandle ctx = cell->extra_context;
+  if (ctx == NULL || TVMFFIObjectGetTypeIndex(ctx) != kTVMFFIOpaquePyObject) return NULL;
+  PyObject* held = (PyObject*)TVMFFIOpaqueObjectGetCellPtr(ctx)->handle;
+  return (held != NULL && PyExceptionInstance_Check(held)) ? held : NULL;
+}
+
+static PyObject* error_to_exception(TVMFFIObjectHandle handle, PyObject* wrapper, int depth) {
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(handle);
+  PyObject* backtrace = bytes_to_str(&cell->backtrace);
+  if (backtrace == NULL) return NULL;
+
+  PyObject* original = original_exception(cell);
+  if (original != NULL) {
+    /* Its own traceback already has the Python frames stored first in the text: add only
+     * what the C side appended after them. */
+    Py_INCREF(original);
+    PyObject* prefix = exception_backtrace_text(original);
+    PyObject* rest = backtrace;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
+    if (n > 0 && PyUnicode_Tailmatch(backtrace, prefix, 0, n, -1) == 1) {
+      rest = PyUnicode_Substring(backtrace, n, PyUnicode_GET_LENGTH(backtrace));
+      Py_DECREF(backtrace);
+      if (rest == NULL) PyErr_Clear();
+    }
+    Py_DECREF(prefix);
+    PyObject* out = append_backtrace(original, rest);
+    Py_XDECREF(rest);
+    return out;
+  }
+
+  PyObject* kind = bytes_to_str(&cell->kind);
+  PyObject* message = bytes_to_str(&cell->message);
+  PyObject* cls = kind != NULL ? class_for_kind(kind) : NULL;
+  PyObject* exc = (cls != NULL && message != NULL) ? PyObject_CallOneArg(cls, message) : NULL;
+  if (exc != NULL && !PyExceptionInstance_Check(exc)) Py_CLEAR(exc);
+  if (exc == NULL && message != NULL) {
+    /* A registered class that cannot be built from the message: still raise something. */
+    PyErr_Clear();
+    exc = PyObject_CallOneArg(PyExc_RuntimeError, message);
+  }
+  Py_XDECREF(kind);
+  Py_XDECREF(message);
+  Py_XDECREF(cls);
+  if (exc == NULL) {
+    Py_DECREF(backtrace);
+    return NULL;
+  }
+  exc = append_backtrace(exc, backtrace);
+  Py_DECREF(backtrace);
+
+  PyObject* owned_wrapper = wrapper != NULL ? (Py_INCREF(wrapper), wrapper) : wrap_error(handle);
+  if (owned_wrapper == NULL || PyObject_SetAttrString(exc, "__tvm_ffi_error__", owned_wrapper)) {
+    PyErr_Clear();
+  }
+  Py_XDECREF(owned_wrapper);
+
+  TVMFFIObjectHandle cause = cell->cause_chain;
+  if (cause != NULL && depth < kMaxCauseDepth &&
+      TVMFFIObjectGetTypeIndex(cause) == kTVMFFIError) {
+    PyObject* cause_exc = error_to_exception(cause, NULL, depth + 1);
+    if (cause_exc != NULL) {
+      PyException_SetCause(exc, cause_exc); /* steals */
+    } else {
+      PyErr_Clear();
+    }
+  }
+  return exc;
+}
+
+PyObject* core_error_to_py_exception(TVMFFIObjectHandle error, PyObject* error_wrapper) {
+  return error_to_exception(error, error_wrapper, 0);
+}
+
+static PyObject* raise_exception_object(PyObject* exc) {
+  PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+  Py_DECREF(exc);
+  return NULL;
+}
+
+PyObject* core_raise_from_error(TVMFFIObjectHandle error) {
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(error);
+  if (byte_array_equals(&cell->kind, "EnvErrorAlreadySet")) {
+    TVMFFIObjectDecRef(error);
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "FFI call reported EnvErrorAlreadySet but no Python exception is pending");
+    }
+    return NULL;
+  }
+  PyObject* wrapper = core_object_from_handle(error);
+  if (wrapper == NULL) return NULL;
+  PyObject* exc = core_error_to_py_exception(((CoreObject*)wrapper)->chandle, wrapper);
+  Py_DECREF(wrapper);
+  if (exc == NULL) return NULL;
+  return raise_exception_object(exc);
+}
+
+PyObject* core_raise_from_rc(int rc) {
+  TVMFFIObjectHandle error = NULL;
+  TVMFFIErrorMoveFromRaised(&error);
+  if (rc == -2 && PyErr_Occurred()) {
+    if (error != NULL) TVMFFIObjectDecRef(error);
+    return NULL;
+  }
+  if (error != NULL) {
+    /* EnvErrorAlreadySet defers to the pending exception; any other error replaces it. */
+    if (!byte_array_equals(&TVMFFIErrorGetCellPtr(error)->kind, "EnvErrorAlreadySet")) {
+      PyErr_Clear();
+    }
+    return core_raise_from_error(error);
+  }
+  if (!PyErr_Occurred()) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "FFI call failed with return code %d but raised no error", rc);
+  }
+  return NULL;
+}
+
+/* ---- Python -> C ---- */
+
+static PyObject* kind_for_exception(PyObject* exc) {
+  PyObject* table = module_dict_attr("ERROR_TYPE_TO_NAME");
+  PyObject* mro = Py_TYPE(exc)->tp_mro;
+  for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); ++i) {
+    PyObject* base = PyTuple_GET_ITEM(mro, i);
+    PyObject* name = table != NULL ? PyDict_GetItemWithError(table, base) : NULL;
+    if (name == NULL) name = PyDict_GetItemWithError(g_class_kinds, base);
+    if (name != NULL && PyUnicode_Check(name)) {
+      Py_INCREF(name);
+      return name;
+    }
+    PyErr_Clear();
+  }
+  return PyUnicode_FromString("RuntimeError");
+}
+
+static PyObject* exception_message(PyObject* exc) {
+  PyObject* message = PyObject_Str(exc);
+  if (message == NULL) {
+    PyErr_Clear();
+    message = PyUnicode_FromString("<exception str() failed>");
+  }
+  return message;
+}
+
+/* UTF-8 view of a str; invalid text (lone surrogates) is replaced rather than failing. */
+static PyObject* utf8_bytes(PyObject* text) {
+  PyObject* out = PyUnicode_AsEncodedString(text, "utf-8", "replace");
+  if (out == NULL) PyErr_Clear();
+  return out;
+}
+
+static TVMFFIByteArray bytes_view(PyObject* bytes) {
+  TVMFFIByteArray view = {"", 0};
+  if (bytes != NULL) {
+    view.data = PyBytes_AS_STRING(bytes);
+    view.size = (size_t)PyBytes_GET_SIZE(bytes);
+  }
+  return view;
+}
+
+/* Backtrace text for an error leaving Python: Python frames, then (for errors raised into C)
+ * the C frames of the current thread. */
+static PyObject* full_backtrace(PyObject* exc, int with_c_frames) {
+  PyObject* text = exception_backtrace_text(exc);
+  if (text == NULL || !with_c_frames) return text;
+  const TVMFFIByteArray* c_frames = TVMFFIBacktrace(NULL, 0, NULL, 0);
+  if (c_frames == NULL || c_frames->size == 0) return text;
+  PyObject* c_text = bytes_to_str(c_frames);
+  if (c_text == NULL) {
+    PyErr_Clear();
+    return text;
+  }
+  PyObject* out = PyUnicode_Concat(text, c_text);
+  Py_DECREF(c_text);
+  if (out == NULL) {
+    PyErr_Clear();
+    return text;
+  }
+  Py_DECREF(text);
+  return out;
+}
+
+/* `from_callback`: the error leaves a Python callback for its C caller. Only then does it get
+ * the C frames and keep the exception itself (extra_context), so that the caller's Python side
+ * re-raises the same object. Errors made on request (_convert_to_ffi_error, arguments) do not
+ * keep it: the caller holds the Error while the exception's traceback holds the caller's frame,
+ * a cycle through C references that the garbage collector cannot see. */
+static int error_from_exception(PyObject* exc, int from_callback, int depth,
+                                TVMFFIObjectHandle* out) {
+  /* An error that came from C earlier: keep that object (and its identity), refresh its
+   * backtrace from the traceback, which by now holds the C frames as well. */
+  PyObject* attached = PyObject_GetAttrString(exc, "__tvm_ffi_error__");
+  if (attached == NULL) PyErr_Clear();
+  if (attached != NULL && PyObject_TypeCheck(attached, &CoreError_Type) &&
+      ((CoreObject*)attached)->chandle != NULL) {
+    TVMFFIObjectHandle handle = ((CoreObject*)attached)->chandle;
+    PyObject* text = full_backtrace(exc, from_callback);
+    PyObject* text_bytes = text != NULL ? utf8_bytes(text) : NULL;
+    TVMFFIByteArray view = bytes_view(text_bytes);
+    TVMFFIErrorGetCellPtr(handle)->update_backtrace(handle, &view,
+                                                     kTVMFFIBacktraceUpdateModeReplace);
+    Py_XDECREF(text);
+    Py_XDECREF(text_bytes);
+    Py_DECREF(attached);
+    TVMFFIObjectIncRef(handle);
+    *out = handle;
+    return 0;
+  }
+  Py_XDECREF(attached);
+
+  PyObject* kind = kind_for_exception(exc);
+  PyObject* message = exception_message(exc);
+  PyObject* text = full_backtrace(exc, from_callback);
+  PyObject* kind_bytes = kind != NULL ? utf8_bytes(kind) : NULL;
+  PyObject* message_bytes = message != NULL ? utf8_bytes(message) : NULL;
+  PyObject* text_bytes = text != NULL ? utf8_bytes(text) : NULL;
+  Py_XDECREF(kind);
+  Py_XDECREF(message);
+  Py_XDECREF(text);
+
+  TVMFFIObjectHandle cause = NULL;
+  PyObject* cause_exc = PyException_GetCause(exc);
+  if (cause_exc != NULL && depth < kMaxCauseDepth &&
+      error_from_exception(cause_exc, 0, depth + 1, &cause) != 0) {
+    PyErr_Clear();
+    cause = NULL;
+  }
+  Py_XDECREF(cause_exc);
+
+  TVMFFIObjectHandle opaque = NULL;
+  int rc = from_callback ? core_make_opaque(exc, &opaque) : 0;
+  if (rc == 0) {
+    TVMFFIByteArray kind_view = bytes_view(kind_bytes);
+    TVMFFIByteArray message_view = bytes_view(message_bytes);
+    TVMFFIByteArray text_view = bytes_view(text_bytes);
+    if (kind_bytes == NULL) {
+      kind_view.data = "RuntimeError";
+      kind_view.size = strlen(kind_view.data);
+    }
+    if (TVMFFIErrorCreateWithCauseAndExtraContext(&kind_view, &message_view, &text_view, cause,
+                                                  opaque, out) != 0) {
+      PyErr_NoMemory();
+      rc = -1;
+    }
+  }
+  if (opaque != NULL) TVMFFIObjectDecRef(opaque);
+  if (cause != NULL) TVMFFIObjectDecRef(cause);
+  Py_XDECREF(kind_bytes);
+  Py_XDECREF(message_bytes);
+  Py_XDECREF(text_bytes);
+  return rc;
+}
+
+int core_error_from_py_exception(PyObject* exc, TVMFFIObjectHandle* out) {
+  return error_from_exception(exc, 0, 0, out);
+}
+
+void core_set_raised_from_pyerr(void) {
+  PyObject* exc = fetch_exception();
+  TVMFFIObjectHandle error = NULL;
+  if (exc != NULL && error_from_exception(exc, 1, 0, &error) == 0) {
+    TVMFFIErrorSetRaised(error);
+    TVMFFIObjectDecRef(error);
+  } else {
+    PyErr_Clear();
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "a Python callback failed and its exception could not be "
+                                 "converted");
+  }
+  Py_XDECREF(exc);
+}
+
+/* ---- the Error type ---- */
+
+static int error_init(PyObject* op, PyObject* args, PyObject* kwds) {
+  static char* kwlist[] = {"kind", "message", "backtrace", NULL};
+  const char *kind, *message, *backtrace;
+  Py_ssize_t kind_n, message_n, backtrace_n;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "s#s#s#:Error", kwlist, &kind, &kind_n, &message,
+                                   &message_n, &backtrace, &backtrace_n)) {
+    return -1;
+  }
+  TVMFFIByteArray k = {kind, (size_t)kind_n}, m = {message, (size_t)message_n},
+                  b = {backtrace, (size_t)backtrace_n};
+  TVMFFIObjectHandle handle;
+  if (TVMFFIErrorCreate(&k, &m, &b, &handle) != 0) {
+    PyErr_SetString(PyExc_MemoryError, "cannot create an FFI error object");
+    return -1;
+  }
+  CoreObject* self = (CoreObject*)op;
+  TVMFFIObjectHandle old = self->chandle;
+  self->chandle = handle;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  return 0;
+}
+
+static const TVMFFIErrorCell* error_cell(PyObject* op) {
+  TVMFFIObjectHandle handle = ((CoreObject*)op)->chandle;
+  if (handle == NULL) {
+    PyErr_SetString(PyExc_ValueError, "this Error has no FFI handle (NULL)");
+    return NULL;
+  }
+  return TVMFFIErrorGetCellPtr(handle);
+}
+
+static PyObject* error_get_kind(PyObject* op, void* closure) {
+  (void)closure;
+  const TVMFFIErrorCell* cell = error_cell(op);
+  return cell != NULL ? bytes_to_str(&cell->kind) : NULL;
+}
+
+static PyObject* error_get_message(PyObject* op, void* closure) {
+  (void)closure;
+  const TVMFFIErrorCell* cell = error_cell(op);
+  return cell != NULL ? bytes_to_str(&cell->message) : NULL;
+}
+
+static PyObject* error_get_backtrace(PyObject* op, void* closure) {
+  (void)closure;
+  const TVMFFIErrorCell* cell = error_cell(op);
+  return cell != NULL ? bytes_to_str(&cell->backtrace) : NULL;
+}
+
+static PyObject* error_get_extra_context(PyObject* op, void* closure) {
+  (void)closure;
+  const TVMFFIErrorCell* cell = error_cell(op);
+  if (cell == NULL) return NULL;
+  if (cell->extra_context == NULL) Py_RETURN_NONE;
+  TVMFFIAny view;
+  view.type_index = TVMFFIObjectGetTypeIndex(cell->extra_context);
+  view.zero_padding = 0;
+  view.v_obj = (TVMFFIObject*)cell->extra_context;
+  return core_view_to_py(&view);
+}
+
+static PyObject* error_update_backtrace(PyObject* op, PyObject* text) {
+  const TVMFFIErrorCell* cell = error_cell(op);
+  if (cell == NULL) return NULL;
+  Py_ssize_t size;
+  const char* data = PyUnicode_AsUTF8AndSize(text, &size);
+  if (data == NULL) return NULL;
+  TVMFFIByteArray view = {data, (size_t)size};
+  TVMFFIObjectHandle handle = ((CoreObject*)op)->chandle;
+  cell->update_backtrace(handle, &view, kTVMFFIBacktraceUpdateModeReplace);
+  Py_RETURN_NONE;
+}
+
+static PyObject* error_py_error(PyObject* op, PyObject* unused) {
+  (void)unused;
+  if (error_cell(op) == NULL) return NULL;
+  return core_error_to_py_exception(((CoreObject*)op)->chandle, op);
+}
+
+static PyObject* error_reduce(PyObject* op, PyObject* unused) {
+  (void)unused;
+  const TVMFFIErrorCell* cell = error_cell(op);
+  if (cell == NULL) return NULL;
+  return Py_BuildValue("(O(NNN))", (PyObject*)Py_TYPE(op), bytes_to_str(&cell->kind),
+                       bytes_to_str(&cell->message), bytes_to_str(&cell->backtrace));
+}
+
+static PyMethodDef error_methods[] = {
+    {"update_backtrace", error_update_backtrace, METH_O, "Replaces the stored backtrace text."},
+    {"py_error", error_py_error, METH_NOARGS, "The Python exception for this error."},
+    {"__reduce__", error_reduce, METH_NOARGS, "Pickles as (kind, message, backtrace)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef error_getset[] = {
+    {"kind", error_get_kind, NULL, "Error kind, e.g. 'ValueError'.", NULL},
+    {"message", error_get_message, NULL, "Error message.", NULL},
+    {"backtrace", error_get_backtrace, NULL, "Backtrace text, most recent call first.", NULL},
+    {"extra_context", error_get_extra_context, NULL,
+     "Object attached by the raiser (the original exception for Python errors), or None.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject CoreError_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Error",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Error(kind, message, backtrace): an FFI error object.",
+    .tp_init = error_init,
+    .tp_methods = error_methods,
+    .tp_getset = error_getset,
+};
+
+/* ---- module functions ---- */
+
+PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args) {
+  (void)self;
+  PyObject *append, *to_text;
+  if (!PyArg_ParseTuple(args, "OO:_set_error_hooks", &append, &to_text)) return NULL;
+  if ((append != Py_None && !PyCallable_Check(append)) ||
+      (to_text != Py_None && !PyCallable_Check(to_text))) {
+    PyErr_SetString(PyExc_TypeError, "_set_error_hooks() expects two callables (or None)");
+    return NULL;
+  }
+  Py_XSETREF(g_hook_append, append == Py_None ? NULL : (Py_INCREF(append), append));
+  Py_XSETREF(g_hook_to_text, to_text == Py_None ? NULL : (Py_INCREF(to_text), to_text));
+  Py_RETURN_NONE;
+}
+
+PyObject* core_mod_convert_to_ffi_error(PyObject* self, PyObject* exc) {
+  (void)self;
+  if (!PyExceptionInstance_Check(exc)) {
+    PyErr_Format(PyExc_TypeError, "_convert_to_ffi_error() expects an exception, got `%s`",
+                 Py_TYPE(exc)->tp_name);
+    return NULL;
+  }
+  TVMFFIObjectHandle handle;
+  if (core_error_from_py_exception(exc, &handle) != 0) return NULL;
+  return core_object_from_handle(handle);
+}
+
+int core_error_init(PyObject* module) {
+  g_kind_classes = PyDict_New();
+  g_class_kinds = PyDict_New();
+  PyObject* name_to_type = PyDict_New();
+  PyObject* type_to_name = PyDict_New();
+  if (g_kind_classes == NULL || g_class_kinds == NULL || name_to_type == NULL ||
+      type_to_name == NULL) {
+    goto fail;
+  }
+  struct {
+    const char* name;
+    PyObject* cls;
+  } defaults[] = {
+      {"RuntimeError", PyExc_RuntimeError},
+      {"ValueError", PyExc_ValueError},
+      {"TypeError", PyExc_TypeError},
+      {"AttributeError", PyExc_AttributeError},
+      {"KeyError", PyExc_KeyError},
+      {"IndexError", PyExc_IndexError},
+      {"AssertionError", PyExc_AssertionError},
+      {"MemoryError", PyExc_MemoryError},
+      {"NotImplementedError", PyExc_NotImplementedError},
+      {"OverflowError", PyExc_OverflowError},
+      {"ZeroDivisionError", PyExc_ZeroDivisionError},
+      {"OSError", PyExc_OSError},
+  };
+  for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
+    PyObject* cls = defaults[i].cls;
+    PyObject* name = PyUnicode_FromString(defaults[i].name);
+    if (name == NULL || PyDict_SetItem(name_to_type, name, cls) != 0 ||
+        PyDict_SetItem(type_to_name, cls, name) != 0) {
+      Py_XDECREF(name);
+      goto fail;
+    }
+    Py_DECREF(name);
+  }
+  CoreError_Type.tp_base = &CoreObject_Type;
+  if (PyType_Ready(&CoreError_Type) < 0) goto fail;
+  Py_INCREF(&CoreError_Type);
+  if (PyModule_AddObject(module, "Error", (PyObject*)&CoreError_Type) < 0) {
+    Py_DECREF(&CoreError_Type);
+    goto fail;
+  }
+  if (PyModule_AddObject(module, "ERROR_NAME_TO_TYPE", name_to_type) < 0) goto fail;
+  name_to_type = NULL;
+  if (PyModule_AddObject(module, "ERROR_TYPE_TO_NAME", type_to_name) < 0) goto fail;
+  return 0;
+fail:
+  Py_XDECREF(name_to_type);
+  Py_XDECREF(type_to_name);
+  return -1;
+}

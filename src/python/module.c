@@ -1,0 +1,159 @@
+/*
+ * module.c -- tvm_ffi._core: module init and the small module-level functions.
+ *
+ * The extension links libtvm_ffi.so (RPATH $ORIGIN/lib), so importing it alone also loads the
+ * runtime; tvm_ffi/__init__.py loads it first with RTLD_GLOBAL anyway.
+ */
+#include "core.h"
+
+PyObject* core_module = NULL;
+PyObject* core_ctypes_c_void_p = NULL;
+PyObject* core_str_cached_object = NULL;
+PyObject* core_str_dtype_attr = NULL;
+PyObject* core_str_value = NULL;
+PyObject* core_empty_tuple = NULL;
+
+/* _convert(value): the Python view of `value` converted the way an argument is. */
+static PyObject* mod_convert(PyObject* self, PyObject* value) {
+  (void)self;
+  CoreArgSite site = {NULL, -2};
+  TVMFFIAny owned;
+  if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
+  return core_any_to_py(&owned);
+}
+
+/* A stream given as an int address, None, or anything with an int `.value` (c_void_p). */
+static int stream_address(PyObject* stream, void** out) {
+  if (stream == Py_None) {
+    *out = NULL;
+    return 0;
+  }
+  PyObject* addr = PyLong_Check(stream) ? (Py_INCREF(stream), stream)
+                                        : PyObject_GetAttr(stream, core_str_value);
+  if (addr == NULL) return -1;
+  if (addr == Py_None) {
+    *out = NULL;
+  } else if (PyLong_Check(addr)) {
+    *out = PyLong_AsVoidPtr(addr);
+  } else {
+    PyErr_Format(PyExc_TypeError, "stream must be an int address, got `%s`",
+                 Py_TYPE(stream)->tp_name);
+  }
+  Py_DECREF(addr);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject* mod_env_set_current_stream(PyObject* self, PyObject* args) {
+  (void)self;
+  int device_type, device_id;
+  PyObject* stream_obj;
+  if (!PyArg_ParseTuple(args, "iiO:_env_set_current_stream", &device_type, &device_id,
+                        &stream_obj)) {
+    return NULL;
+  }
+  void* stream = NULL;
+  if (stream_address(stream_obj, &stream) != 0) return NULL;
+  TVMFFIStreamHandle previous = NULL;
+  if (TVMFFIEnvSetStream(device_type, device_id, stream, &previous) != 0) {
+    return core_raise_from_rc(-1);
+  }
+  return PyLong_FromVoidPtr(previous);
+}
+
+static PyObject* mod_env_get_current_stream(PyObject* self, PyObject* args) {
+  (void)self;
+  int device_type, device_id;
+  if (!PyArg_ParseTuple(args, "ii:_env_get_current_stream", &device_type, &device_id)) {
+    return NULL;
+  }
+  if (device_type < 0 || device_id < 0) {
+    PyErr_Format(PyExc_ValueError, "device (%d, %d) must have non-negative type and id",
+                 device_type, device_id);
+    return NULL;
+  }
+  return PyLong_FromVoidPtr(TVMFFIEnvGetStream(device_type, device_id));
+}
+
+static PyMethodDef module_methods[] = {
+    {"_convert", mod_convert, METH_O, "Converts a value as an FFI argument and back."},
+    {"_convert_to_ffi_func", core_mod_convert_to_ffi_func, METH_O,
+     "Wraps a Python callable as a Function (callable from any thread)."},
+    {"_convert_to_ffi_error", core_mod_convert_to_ffi_error, METH_O,
+     "The FFI Error for a Python exception."},
+    {"_set_error_hooks", core_mod_set_error_hooks, METH_VARARGS,
+     "_set_error_hooks(with_append_backtrace, traceback_to_backtrace_str)"},
+    {"_set_class_dtype", core_mod_set_class_dtype, METH_O,
+     "Sets the public dtype class used for DataType results."},
+    {"_register_object_class", core_mod_register_object_class, METH_VARARGS,
+     "_register_object_class(type_index, cls): results of that type become cls instances."},
+    {"_object_type_key_to_index", core_mod_object_type_key_to_index, METH_O,
+     "Type index of a type key, or None."},
+    {"_type_index_to_key", core_mod_type_index_to_key, METH_O, "Type key of a type index."},
+    {"_type_index_ancestors", core_mod_type_index_ancestors, METH_O,
+     "Type indices of the ancestors of a type, root first."},
+    {"_env_set_current_stream", mod_env_set_current_stream, METH_VARARGS,
+     "Sets this thread's stream for a device; returns the previous one."},
+    {"_env_get_current_stream", mod_env_get_current_stream, METH_VARARGS,
+     "This thread's stream for a device (0 when unset)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_moduledef = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "tvm_ffi._core",
+    .m_doc = "CPython fast path of tvm_ffi: Function calls and value conversion.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+/* MISSING / KWARGS: the runtime's sentinel objects, or None without the runtime globals. */
+static int add_sentinel(PyObject* module, const char* attr, const char* global_name) {
+  TVMFFIObjectHandle func;
+  if (core_get_global_handle(global_name, &func) != 0) return -1;
+  PyObject* value;
+  if (func == NULL) {
+    Py_INCREF(Py_None);
+    value = Py_None;
+  } else {
+    TVMFFIAny result = {0};
+    int rc = TVMFFIFunctionCall(func, NULL, 0, &result);
+    TVMFFIObjectDecRef(func);
+    value = rc == 0 ? core_any_to_py(&result) : core_raise_from_rc(rc);
+    if (value == NULL) return -1;
+  }
+  return PyModule_AddObject(module, attr, value) < 0 ? (Py_DECREF(value), -1) : 0;
+}
+
+static int init_globals(void) {
+  core_str_cached_object = PyUnicode_InternFromString("_tvm_ffi_cached_object");
+  core_str_dtype_attr = PyUnicode_InternFromString("_tvm_ffi_dtype");
+  core_str_value = PyUnicode_InternFromString("value");
+  core_empty_tuple = PyTuple_New(0);
+  if (core_str_cached_object == NULL || core_str_dtype_attr == NULL || core_str_value == NULL ||
+      core_empty_tuple == NULL) {
+    return -1;
+  }
+  PyObject* ctypes = PyImport_ImportModule("ctypes");
+  if (ctypes == NULL) return -1;
+  core_ctypes_c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
+  Py_DECREF(ctypes);
+  return core_ctypes_c_void_p != NULL ? 0 : -1;
+}
+
+PyMODINIT_FUNC PyInit__core(void) {
+  PyObject* module = PyModule_Create(&core_moduledef);
+  if (module == NULL) return NULL;
+  Py_INCREF(module);
+  core_module = module; /* kept for the process: error tables are read from it */
+  if (init_globals() != 0 || core_convert_init() != 0 || core_object_init_types(module) != 0 ||
+      core_function_init_types(module) != 0 || core_error_init(module) != 0 ||
+      core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
+      core_dtype_init_types(module) != 0 || core_type_table_init() != 0 ||
+      add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
+      add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
+    Py_CLEAR(core_module);
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}

@@ -1,0 +1,296 @@
+/*
+ * object.c -- Object (owner of one FFI handle), ObjectRValueRef and OpaquePyObject.
+ *
+ * A wrapper holds exactly one strong reference to its handle and drops it in tp_dealloc (no
+ * __del__, so wrappers never resurrect). Equality and hashing follow handle identity, so two
+ * wrappers of the same FFI object compare equal.
+ */
+#include "core.h"
+
+/* ---- Python objects kept alive by FFI objects ---- */
+
+void core_pyobject_deleter(void* handle) {
+  /* Past finalization the object is gone with the interpreter; touching it would crash. */
+  if (handle == NULL || !core_python_alive()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF((PyObject*)handle);
+  PyGILState_Release(gil);
+}
+
+int core_make_opaque(PyObject* obj, TVMFFIObjectHandle* out) {
+  Py_INCREF(obj);
+  if (TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, core_pyobject_deleter, out) != 0) {
+    Py_DECREF(obj);
+    core_raise_from_rc(-1);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- Object ---- */
+
+static PyObject* object_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  (void)args;
+  (void)kwds;
+  CoreObject* self = (CoreObject*)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  self->chandle = NULL;
+  self->weakreflist = NULL;
+  return (PyObject*)self;
+}
+
+static void object_dealloc(PyObject* op) {
+  CoreObject* self = (CoreObject*)op;
+  if (self->weakreflist != NULL) PyObject_ClearWeakRefs(op);
+  TVMFFIObjectHandle handle = self->chandle;
+  self->chandle = NULL;
+  if (handle != NULL) TVMFFIObjectDecRef(handle);
+  Py_TYPE(op)->tp_free(op);
+}
+
+static const char* object_type_key(TVMFFIObjectHandle handle, Py_ssize_t* size) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(TVMFFIObjectGetTypeIndex(handle));
+  *size = (Py_ssize_t)info->type_key.size;
+  return info->type_key.data;
+}
+
+static PyObject* object_repr(PyObject* op) {
+  CoreObject* self = (CoreObject*)op;
+  if (self->chandle == NULL) {
+    return PyUnicode_FromFormat("<%s object with NULL handle>", Py_TYPE(op)->tp_name);
+  }
+  Py_ssize_t size;
+  const char* key = object_type_key(self->chandle, &size);
+  PyObject* key_str = PyUnicode_DecodeUTF8(key, size, "replace");
+  if (key_str == NULL) return NULL;
+  PyObject* out = PyUnicode_FromFormat("<%U object at %p>", key_str, self->chandle);
+  Py_DECREF(key_str);
+  return out;
+}
+
+static PyObject* object_richcompare(PyObject* a, PyObject* b, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !core_is_object(b)) Py_RETURN_NOTIMPLEMENTED;
+  TVMFFIObjectHandle ha = ((CoreObject*)a)->chandle;
+  TVMFFIObjectHandle hb = ((CoreObject*)b)->chandle;
+  /* Two empty wrappers are only equal to themselves. */
+  int same = (ha == NULL || hb == NULL) ? a == b : ha == hb;
+  if (op == Py_NE) same = !same;
+  return PyBool_FromLong(same);
+}
+
+static Py_hash_t object_hash(PyObject* op) {
+  void* key = ((CoreObject*)op)->chandle;
+  if (key == NULL) key = op;
+  /* Pointers are 16-byte aligned: drop the always-zero bits, rotate them to the top. */
+  size_t bits = (size_t)key;
+  Py_hash_t h = (Py_hash_t)((bits >> 4) | (bits << (8 * sizeof(size_t) - 4)));
+  return h == -1 ? -2 : h;
+}
+
+static PyObject* object_chandle(PyObject* op, PyObject* unused) {
+  (void)unused;
+  return PyLong_FromVoidPtr(((CoreObject*)op)->chandle);
+}
+
+static PyObject* object_same_as(PyObject* op, PyObject* other) {
+  if (!core_is_object(other)) Py_RETURN_FALSE;
+  return PyBool_FromLong(((CoreObject*)op)->chandle == ((CoreObject*)other)->chandle);
+}
+
+static void object_adopt(CoreObject* self, TVMFFIObjectHandle handle) {
+  TVMFFIObjectHandle old = self->chandle;
+  self->chandle = handle;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+}
+
+static PyObject* object_init_handle_by_constructor(PyObject* op, PyObject* args) {
+  Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+  if (nargs < 1) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__init_handle_by_constructor__() needs the constructor Function first");
+    return NULL;
+  }
+  PyObject* ctor = PyTuple_GET_ITEM(args, 0);
+  if (!PyObject_TypeCheck(ctor, &CoreFunction_Type) || ((CoreObject*)ctor)->chandle == NULL) {
+    PyErr_Format(PyExc_TypeError,
+                 "__init_handle_by_constructor__() expects a tvm_ffi Function, got `%s`",
+                 Py_TYPE(ctor)->tp_name);
+    return NULL;
+  }
+  TVMFFIAny result;
+  if (core_call_py_args_owned(((CoreObject*)ctor)->chandle, &PyTuple_GET_ITEM(args, 1),
+                              nargs - 1, ((CoreFunction*)ctor)->name, &result) != 0) {
+    return NULL;
+  }
+  if (result.type_index < kTVMFFIStaticObjectBegin || result.v_obj == NULL) {
+    PyObject* got = core_any_to_py(&result);
+    PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
+                 Py_TYPE(op)->tp_name, got != NULL ? Py_TYPE(got)->tp_name : "?");
+    Py_XDECREF(got);
+    return NULL;
+  }
+  object_adopt((CoreObject*)op, result.v_obj);
+  Py_RETURN_NONE;
+}
+
+static PyObject* object_move_handle_from(PyObject* op, PyObject* other) {
+  if (!core_is_object(other)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__() expects an FFI Object, got `%s`",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  if (other == op) Py_RETURN_NONE;
+  TVMFFIObjectHandle handle = ((CoreObject*)other)->chandle;
+  ((CoreObject*)other)->chandle = NULL;
+  object_adopt((CoreObject*)op, handle);
+  Py_RETURN_NONE;
+}
+
+static PyObject* object_move(PyObject* op, PyObject* unused) {
+  (void)unused;
+  return PyObject_CallOneArg((PyObject*)&CoreRValueRef_Type, op);
+}
+
+static PyObject* object_reduce(PyObject* op, PyObject* unused) {
+  (void)unused;
+  PyErr_Format(PyExc_TypeError,
+               "cannot pickle '%s' object: FFI objects pickle only when their class defines "
+               "__reduce__",
+               Py_TYPE(op)->tp_name);
+  return NULL;
+}
+
+static int object_require_handle(CoreObject* self) {
+  if (CORE_LIKELY(self->chandle != NULL)) return 0;
+  PyErr_Format(PyExc_ValueError, "this `%s` has no FFI handle (NULL)", Py_TYPE(self)->tp_name);
+  return -1;
+}
+
+static PyObject* object_get_type_index(PyObject* op, void* closure) {
+  (void)closure;
+  CoreObject* self = (CoreObject*)op;
+  if (object_require_handle(self) != 0) return NULL;
+  return PyLong_FromLong(TVMFFIObjectGetTypeIndex(self->chandle));
+}
+
+static PyObject* object_get_type_key(PyObject* op, void* closure) {
+  (void)closure;
+  CoreObject* self = (CoreObject*)op;
+  if (object_require_handle(self) != 0) return NULL;
+  Py_ssize_t size;
+  const char* key = object_type_key(self->chandle, &size);
+  return PyUnicode_DecodeUTF8(key, size, "replace");
+}
+
+static PyMethodDef object_methods[] = {
+    {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
+    {"same_as", object_same_as, METH_O, "True when both wrap the same FFI object."},
+    {"__init_handle_by_constructor__", object_init_handle_by_constructor, METH_VARARGS,
+     "Calls the constructor Function with the arguments and adopts the returned object."},
+    {"__move_handle_from__", object_move_handle_from, METH_O,
+     "Takes the handle of another Object, leaving it empty."},
+    {"_move", object_move, METH_NOARGS,
+     "An ObjectRValueRef: passing it lets the callee take this object's reference."},
+    {"__reduce__", object_reduce, METH_NOARGS, "FFI objects are not picklable by default."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef object_getset[] = {
+    {"type_index", object_get_type_index, NULL, "Runtime type index of the wrapped object.",
+     NULL},
+    {"type_key", object_get_type_key, NULL, "Runtime type key of the wrapped object.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject CoreObject_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Object",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Base class of every FFI object: owns one reference to a runtime object.",
+    .tp_new = object_new,
+    .tp_dealloc = object_dealloc,
+    .tp_repr = object_repr,
+    .tp_richcompare = object_richcompare,
+    .tp_hash = object_hash,
+    .tp_weaklistoffset = offsetof(CoreObject, weakreflist),
+    .tp_methods = object_methods,
+    .tp_getset = object_getset,
+};
+
+/* ---- ObjectRValueRef ---- */
+
+static PyObject* rvalue_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
+  static char* kwlist[] = {"obj", NULL};
+  PyObject* obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:ObjectRValueRef", kwlist, &obj)) return NULL;
+  if (!core_is_object(obj)) {
+    PyErr_Format(PyExc_TypeError, "ObjectRValueRef() expects an FFI Object, got `%s`",
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  CoreRValueRef* self = (CoreRValueRef*)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  Py_INCREF(obj);
+  self->obj = obj;
+  return (PyObject*)self;
+}
+
+static void rvalue_dealloc(PyObject* op) {
+  Py_CLEAR(((CoreRValueRef*)op)->obj);
+  Py_TYPE(op)->tp_free(op);
+}
+
+static PyMemberDef rvalue_members[] = {
+    {"obj", T_OBJECT, offsetof(CoreRValueRef, obj), READONLY, "The object to be moved."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+PyTypeObject CoreRValueRef_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.ObjectRValueRef",
+    .tp_basicsize = sizeof(CoreRValueRef),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Marks an Object as movable: the callee may take over its reference.",
+    .tp_new = rvalue_new,
+    .tp_dealloc = rvalue_dealloc,
+    .tp_members = rvalue_members,
+};
+
+/* ---- OpaquePyObject ---- */
+
+static PyObject* opaque_pyobject(PyObject* op, PyObject* unused) {
+  (void)unused;
+  CoreObject* self = (CoreObject*)op;
+  if (object_require_handle(self) != 0) return NULL;
+  PyObject* held = (PyObject*)TVMFFIOpaqueObjectGetCellPtr(self->chandle)->handle;
+  if (held == NULL) Py_RETURN_NONE;
+  Py_INCREF(held);
+  return held;
+}
+
+static PyMethodDef opaque_methods[] = {
+    {"pyobject", opaque_pyobject, METH_NOARGS, "The Python object this FFI object holds."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject CoreOpaque_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.OpaquePyObject",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "FFI object holding an arbitrary Python object.",
+    .tp_methods = opaque_methods,
+};
+
+int core_object_init_types(PyObject* module) {
+  CoreOpaque_Type.tp_base = &CoreObject_Type;
+  PyTypeObject* types[] = {&CoreObject_Type, &CoreRValueRef_Type, &CoreOpaque_Type};
+  const char* names[] = {"Object", "ObjectRValueRef", "OpaquePyObject"};
+  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
+    if (PyType_Ready(types[i]) < 0) return -1;
+    Py_INCREF(types[i]);
+    if (PyModule_AddObject(module, names[i], (PyObject*)types[i]) < 0) {
+      Py_DECREF(types[i]);
+      return -1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * register.c -- puts every fixture into the global registry when the library is loaded.
+ *
+ * The runtime (a DT_NEEDED dependency) runs its own constructors first, so the registry and
+ * the built-in globals such as ffi.Array exist by the time this constructor runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/ffi/extra/c_env_api.h>
+
+#include "testing_internal.h"
+
+/* Link anchor with the reference's name and signature: C++ tests call it to force the link. */
+TESTING_EXPORT int TVMFFITestingDummyTarget(void);
+int TVMFFITestingDummyTarget(void) {
+  return 0;
+}
+
+/* Safe call of every typed fixture: checks the count, then runs the body. */
+static int typed_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  const TestingFixture* fx = (const TestingFixture*)self;
+  if (num_args != fx->num_params) return testing_arity_mismatch(fx, num_args);
+  return fx->body(fx, args, result);
+}
+
+/* Builds `{"type_schema":"<schema as a JSON string>"}` (malloc'ed; NULL when out of memory). */
+static char* schema_metadata(const char* schema) {
+  static const char kPrefix[] = "{\"type_schema\":\"";
+  static const char kSuffix[] = "\"}";
+  size_t escaped = 0;
+  for (const char* p = schema; *p; ++p) escaped += (*p == '"' || *p == '\\') ? 2 : 1;
+  char* out = (char*)malloc(sizeof(kPrefix) - 1 + escaped + sizeof(kSuffix));
+  if (out == NULL) return NULL;
+  char* w = out;
+  memcpy(w, kPrefix, sizeof(kPrefix) - 1);
+  w += sizeof(kPrefix) - 1;
+  for (const char* p = schema; *p; ++p) {
+    if (*p == '"' || *p == '\\') *w++ = '\\';
+    *w++ = *p;
+  }
+  memcpy(w, kSuffix, sizeof(kSuffix)); /* includes the NUL */
+  return out;
+}
+
+/* A constructor cannot raise: report the pending error on stderr and carry on with the rest. */
+static void report_failure(const char* what, const char* name) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) {
+    fprintf(stderr, "libtvm_ffi_testing: %s %s failed\n", what, name);
+    return;
+  }
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  fprintf(stderr, "libtvm_ffi_testing: %s %s failed: %.*s: %.*s\n", what, name,
+          (int)cell->kind.size, cell->kind.data, (int)cell->message.size, cell->message.data);
+  TVMFFIObjectDecRef(err);
+}
+
+static void register_fixture(const TestingFixture* fx) {
+  TVMFFISafeCallType call = fx->packed != NULL ? fx->packed : typed_call;
+  TVMFFIObjectHandle func = NULL;
+  if (TVMFFIFunctionCreate((void*)fx, call, NULL, &func) != 0) {
+    report_failure("creating", fx->name);
+    return;
+  }
+  char* metadata = schema_metadata(fx->schema);
+  if (metadata == NULL) {
+    fprintf(stderr, "libtvm_ffi_testing: out of memory registering %s\n", fx->name);
+    TVMFFIObjectDecRef(func);
+    return;
+  }
+  TVMFFIMethodInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name.data = fx->name;
+  info.name.size = strlen(fx->name);
+  info.doc.data = "";
+  info.metadata.data = metadata;
+  info.metadata.size = strlen(metadata);
+  info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  info.method.type_index = kTVMFFIFunction;
+  info.method.v_obj = (TVMFFIObject*)func;
+  /* The registry copies the strings and takes its own reference to the function. */
+  if (TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0) != 0) report_failure("registering", fx->name);
+  free(metadata);
+  TVMFFIObjectDecRef(func);
+}
+
+__attribute__((constructor)) static void testing_register_all(void) {
+  for (int i = 0; i < kTestingNumCoreFixtures; ++i) register_fixture(&kTestingCoreFixtures[i]);
+  for (int i = 0; i < kTestingNumArrayFixtures; ++i) register_fixture(&kTestingArrayFixtures[i]);
+  /* Statically linked style: reachable as system_lib("testing.")["add_one"]. */
+  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one",
+                                      (void*)&testing_add_one_safe_call);
+}

@@ -1,0 +1,88 @@
+/*
+ * testing_internal.h -- what the files of libtvm_ffi_testing.so share.
+ *
+ * Every fixture is described by one static TestingFixture. The descriptor doubles as the
+ * `self` pointer of the function object, so argument checks can name the function and render
+ * its signature in the reference's mismatch messages without any per-call state.
+ */
+#ifndef TVM_FFI_TESTING_INTERNAL_H_
+#define TVM_FFI_TESTING_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <tvm/ffi/c_api.h>
+
+/* Marks the symbols that must stay visible (the library is built with hidden visibility). */
+#define TESTING_EXPORT __attribute__((visibility("default")))
+
+struct TestingFixture;
+
+/* Body of a typed fixture: the argument count is already checked against num_params. */
+typedef int (*TestingBody)(const struct TestingFixture* fx, const TVMFFIAny* args,
+                           TVMFFIAny* result);
+
+typedef struct TestingFixture {
+  const char* name;      /* global registry name, e.g. "testing.add_one" */
+  const char* signature; /* as rendered in mismatch errors; NULL for packed fixtures */
+  const char* schema;    /* type_schema JSON (the wheel's named_args shape) */
+  int32_t num_params;    /* typed fixtures only */
+  TestingBody body;      /* typed fixtures: called after the arity check */
+  TVMFFISafeCallType packed; /* packed fixtures: registered as is, no checks */
+} TestingFixture;
+
+/* Building blocks of type_schema JSON (the wheel's `named_args` shape, ABI.md 7.1). */
+#define SCHEMA_FN(ret, params) \
+  "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" ret "],\"params\":[" params "]}}"
+#define T_INT "{\"type\":\"int\"}"
+#define T_BOOL "{\"type\":\"bool\"}"
+#define T_NONE "{\"type\":\"None\"}"
+#define T_STR "{\"type\":\"ffi.String\"}"
+#define T_OBJECT "{\"type\":\"ffi.Object\"}"
+#define T_TENSOR "{\"type\":\"ffi.Tensor\"}"
+#define T_ARRAY_ANY "{\"type\":\"ffi.Array\",\"args\":[{\"type\":\"Any\"}]}"
+#define T_OPT_DLTENSOR "{\"type\":\"Optional\",\"args\":[{\"type\":\"DLTensor*\"}]}"
+#define SCHEMA_PACKED "{\"type\":\"ffi.Function\"}"
+
+/* Tables of fixtures, one per source file; register.c registers them all at load time. */
+extern const TestingFixture kTestingCoreFixtures[];
+extern const int kTestingNumCoreFixtures;
+extern const TestingFixture kTestingArrayFixtures[];
+extern const int kTestingNumArrayFixtures;
+
+/* The add-one safe call behind get_add_one_c_symbol and the system-library entry. */
+int testing_add_one_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
+                              TVMFFIAny* result);
+
+/* ---- args.c: raising errors, reading arguments, writing results ---- */
+
+/* Raises a printf-formatted error of `kind`. Always returns -1. */
+int testing_raise(const char* kind, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* TypeError "Mismatched type on argument #i when calling: `sig`. Expected `T` but got `U`". */
+int testing_type_mismatch(const TestingFixture* fx, int index, const char* expected,
+                          int32_t actual_type_index);
+
+/* TypeError "Mismatched number of arguments when calling: `sig`. Expected n but got m arguments". */
+int testing_arity_mismatch(const TestingFixture* fx, int32_t num_args);
+
+/* Type key of a type index as a (pointer, length) pair, for messages. */
+TVMFFIByteArray testing_type_key(int32_t type_index);
+
+/* True when type_index is `ancestor` or derives from it. */
+bool testing_is_instance(int32_t type_index, int32_t ancestor);
+
+/* Argument readers for typed fixtures; each raises a mismatch TypeError on failure. */
+int testing_arg_int(const TestingFixture* fx, const TVMFFIAny* args, int index, int64_t* out);
+int testing_arg_str(const TestingFixture* fx, const TVMFFIAny* args, int index,
+                    TVMFFIByteArray* out);
+int testing_arg_object(const TestingFixture* fx, const TVMFFIAny* args, int index,
+                       TVMFFIObject** out);
+/* A Tensor object, or None (*out = NULL). */
+int testing_arg_tensor_or_none(const TestingFixture* fx, const TVMFFIAny* args, int index,
+                               TVMFFIObject** out);
+
+/* Result writers: the caller zero-initialised *result, these fill it. */
+void testing_ret_int(TVMFFIAny* result, int64_t value);
+void testing_ret_bool(TVMFFIAny* result, bool value);
+
+#endif /* TVM_FFI_TESTING_INTERNAL_H_ */

@@ -1,0 +1,116 @@
+"""The package's top level: explicit conversion (convert, convert_func), the sentinels, the
+`tvm_ffi.core` alias, and the names every user imports."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import sys
+
+import pytest
+import tvm_ffi
+from leakcheck import no_ffi_leaks  # noqa: F401
+from tvm_ffi import core
+
+
+def test_convert_strings_and_bytes_keep_their_ffi_object() -> None:
+    for value, cls in (("hi", core.String), ("x" * 100, core.String), (b"hi", core.Bytes), (b"y" * 100, core.Bytes)):
+        converted = tvm_ffi.convert(value)
+        assert type(converted) is cls and converted == value
+    assert tvm_ffi.convert(bytearray(b"abc")) == b"abc"
+
+
+def test_convert_plain_values_pass_through() -> None:
+    ptr = ctypes.c_void_p(0x1234)
+    dev = tvm_ffi.device("cuda:0")
+    for value in (1, 2.5, True, None, ptr, dev, tvm_ffi.float32):
+        assert tvm_ffi.convert(value) is value
+    func = tvm_ffi.get_global_func("ffi.String")
+    assert tvm_ffi.convert(func) is func  # FFI objects as they are
+
+
+def test_convert_callables_and_exceptions() -> None:
+    f = tvm_ffi.convert(lambda x: x + 1)
+    assert isinstance(f, tvm_ffi.Function) and f(1) == 2
+    err = tvm_ffi.convert(KeyError("k"))
+    assert isinstance(err, core.Error) and err.kind == "KeyError"
+
+
+def test_convert_sequences_become_arrays() -> None:
+    arr = tvm_ffi.convert([1, "two", 3.0])
+    assert isinstance(arr, tvm_ffi.Object) and arr.type_key == "ffi.Array"
+    assert tvm_ffi.registry.array_to_list(arr) == [1, "two", 3.0]
+    assert tvm_ffi.registry.array_to_list(tvm_ffi.convert((4, 5))) == [4, 5]
+
+
+def test_convert_protocols() -> None:
+    class HasObject:
+        def __init__(self, obj: tvm_ffi.Object) -> None:
+            self.obj = obj
+
+        def __tvm_ffi_object__(self) -> tvm_ffi.Object:
+            return self.obj
+
+    class HasDataType:
+        def __dlpack_data_type__(self) -> tuple[int, int, int]:
+            return (2, 16, 1)
+
+    func = tvm_ffi.get_global_func("ffi.String")
+    assert tvm_ffi.convert(HasObject(func)) is func
+    assert tvm_ffi.convert(HasDataType()) == "float16"
+
+
+def test_convert_other_objects_are_opaque() -> None:
+    payload = object()
+    converted = tvm_ffi.convert(payload)
+    if isinstance(converted, core.OpaquePyObject):  # when _core can wrap explicitly
+        assert converted.pyobject() is payload
+    else:
+        assert converted is payload
+    # passed to C as an opaque object, and the very same object comes back
+    arr = tvm_ffi.convert([payload])
+    assert tvm_ffi.registry.array_to_list(arr)[0] is payload
+
+
+def test_convert_func() -> None:
+    calls = []
+    f = tvm_ffi.convert_func(lambda *args: calls.append(args) or len(args))
+    assert isinstance(f, tvm_ffi.Function)
+    assert f(1, "a", None) == 3 and calls == [(1, "a", None)]
+    with pytest.raises(TypeError, match="expected a callable, got int"):
+        tvm_ffi.convert_func(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="has no __dlpack_c_exchange_api__"):
+        tvm_ffi.convert_func(print, tensor_cls=int)
+
+
+def test_sentinels() -> None:
+    assert isinstance(tvm_ffi.MISSING, tvm_ffi.Object) and isinstance(tvm_ffi.KWARGS, tvm_ffi.Object)
+    assert not tvm_ffi.MISSING.same_as(tvm_ffi.KWARGS)
+    assert tvm_ffi.MISSING.same_as(tvm_ffi.get_global_func("ffi.GetInvalidObject")())
+    assert tvm_ffi.KWARGS.same_as(tvm_ffi.get_global_func("ffi.GetKwargsObject")())
+
+
+def test_core_is_the_extension_module() -> None:
+    import tvm_ffi.core as core_module
+
+    assert core_module is tvm_ffi._core is tvm_ffi.core
+    assert core.String is tvm_ffi._core.String and core.Object is tvm_ffi.Object
+    assert core.Function is tvm_ffi.Function and core.Device is tvm_ffi.Device
+
+
+def test_top_level_names() -> None:
+    for name in tvm_ffi.__all__:
+        assert hasattr(tvm_ffi, name), name
+    assert tvm_ffi.__version__ == "0.1.16" and tvm_ffi.__version_tuple__ == (0, 1, 16)
+    assert isinstance(tvm_ffi.LIB, ctypes.CDLL)
+    assert issubclass(tvm_ffi.Function, tvm_ffi.Object) and issubclass(tvm_ffi.Module, tvm_ffi.Object)
+    assert tvm_ffi.registry.register_object is tvm_ffi.register_object
+    assert tvm_ffi.error.register_error is tvm_ffi.register_error
+    assert tvm_ffi.module.load_module is tvm_ffi.load_module
+
+
+def test_config_mode_skips_native_code() -> None:
+    code = ("import sys; sys.argv[0] = 'tvm-ffi-config'; import tvm_ffi; "
+            "print('tvm_ffi._core' in sys.modules, hasattr(tvm_ffi, 'Function'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
