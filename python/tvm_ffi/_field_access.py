@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _core, libinfo
 
-__all__ = ["read_field"]
+__all__ = ["field_reader", "read_field"]
 
 
 class _ByteArray(ctypes.Structure):
@@ -88,6 +88,22 @@ def _make_reader(offset: int, getter_address: int) -> _core.Function:
     return _core.Function.__from_extern_c__(address, keep_alive_object=safe_call)
 
 
+def field_reader(type_index: int, name: str) -> _core.Function:
+    """A function ``reader(obj) -> value`` for field ``name`` of objects of ``type_index``.
+
+    Built once per (type, field) and cached for the process. Raises ``AttributeError`` when the
+    runtime reflects no such field.
+    """
+    reader = _READERS.get((type_index, name))
+    if reader is None:
+        field = _find_field(type_index, name)
+        if field is None or not field.getter:
+            key = _core._type_index_to_key(type_index)
+            raise AttributeError(f"`{key}` has no reflected field `{name}` in this runtime's type table")
+        reader = _READERS.setdefault((type_index, name), _make_reader(field.offset, field.getter))
+    return reader
+
+
 def read_field(obj: _core.Object, name: str) -> Any:
     """The value of reflected field ``name`` of ``obj``.
 
@@ -95,13 +111,4 @@ def read_field(obj: _core.Object, name: str) -> Any:
     """
     if not isinstance(obj, _core.Object) or obj.__chandle__() == 0:
         raise TypeError(f"read_field: expected a live tvm_ffi.Object, got {obj!r}")
-    type_index = obj.type_index
-    reader = _READERS.get((type_index, name))
-    if reader is None:
-        field = _find_field(type_index, name)
-        if field is None or not field.getter:
-            raise AttributeError(
-                f"`{obj.type_key}` has no reflected field `{name}` in this runtime's type table"
-            )
-        reader = _READERS.setdefault((type_index, name), _make_reader(field.offset, field.getter))
-    return reader(obj)
+    return field_reader(obj.type_index, name)(obj)

@@ -15,7 +15,7 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from . import _core, _ffi_api
-from ._field_access import read_field
+from ._field_access import field_reader
 from .registry import array_to_list, register_object
 
 __all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]
@@ -54,16 +54,8 @@ class Module(_core.Object):
 
     @property
     def imports(self) -> list[Module]:
-        """Modules imported by this one, in import order.
-
-        Read through the reflected field ``imports_``; ``NotImplementedError`` when the runtime
-        does not reflect it.
-        """
-        try:
-            array = read_field(self, "imports_")
-        except AttributeError as err:  # would otherwise fall through to __getattr__("imports")
-            raise NotImplementedError(f"Module.imports: {err}") from None
-        return array_to_list(array)
+        """Modules imported by this one, in import order (the runtime's reflected ``imports_``)."""
+        return array_to_list(_read_imports(self))
 
     def implements_function(self, name: str, query_imports: bool = False) -> bool:
         """True when the module (or, with ``query_imports``, an import of it) exports ``name``."""
@@ -158,6 +150,10 @@ def system_lib(symbol_prefix: str = "") -> Module:
     if not isinstance(symbol_prefix, str):
         raise TypeError(f"system_lib: symbol_prefix must be a str, got {type(symbol_prefix).__name__}")
     return _ffi_api.SystemLib(symbol_prefix)
+
+
+# The runtime reflects ffi.Module's `imports_`; its reader is built once, at import.
+_read_imports = field_reader(Module.__tvm_ffi_type_index__, "imports_")  # type: ignore[attr-defined]
 
 
 def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:

@@ -1286,7 +1286,36 @@ static int global_globals_remove(void* self, const TVMFFIAny* args, int32_t num_
   return 0;
 }
 
+/* Getter of the reflected field `imports_`: a consistent snapshot of the import list. */
+static int imports_field_getter(void* field_addr, TVMFFIAny* result) {
+  ModuleObject* m = (ModuleObject*)((char*)field_addr - FFI_MODULE_IMPORTS_OFFSET);
+  *result = ffi_any_from_object(imports_snapshot(m));
+  return 0;
+}
+
+/* Reflects `imports_` (read-only) so frontends can list a module's imports. */
+static void register_imports_field(void) {
+  TVMFFIFieldInfo info;
+  memset(&info, 0, sizeof(info));
+  info.name.data = "imports_";
+  info.name.size = strlen("imports_");
+  info.doc.data = "Modules imported by this module, in import order.";
+  info.doc.size = strlen(info.doc.data);
+  info.metadata.data = "{}";
+  info.metadata.size = 2;
+  info.size = sizeof(TVMFFIObject*);
+  info.alignment = _Alignof(TVMFFIObject*);
+  info.offset = FFI_MODULE_IMPORTS_OFFSET;
+  info.getter = imports_field_getter;
+  info.default_value_or_factory = ffi_any_none();
+  info.field_static_type_index = kTVMFFIArray;
+  if (TVMFFITypeRegisterField(kTVMFFIModule, &info) != 0) {
+    ffi_fatal("runtime start-up", "cannot reflect the imports_ field of ffi.Module");
+  }
+}
+
 void ffi_register_module_globals(void) {
+  register_imports_field();
   ffi_register_builtin("ffi.ModuleLoadFromFile", global_load_from_file);
   ffi_register_builtin(LOADER_FROM_FILE "so", global_load_so);
   ffi_register_builtin("ffi.SystemLib", global_system_lib);
