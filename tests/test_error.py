@@ -7,6 +7,7 @@ import gc
 import traceback
 import uuid
 import weakref
+from pathlib import Path
 
 import pytest
 import tvm_ffi
@@ -99,7 +100,7 @@ def test_c_backtrace_becomes_traceback_entries(mod: tvm_ffi.Module) -> None:
     assert (frames[-1].filename, frames[-1].lineno) == ("kernels/inner.cc", 12)
     assert (frames[-2].filename, frames[-2].lineno) == ("kernels/outer.cc", 30)
     assert "test_c_backtrace_becomes_traceback_entries" in names
-    text = "".join(traceback.format_exception(info.value))
+    text = "".join(traceback.format_exception(info.type, info.value, info.value.__traceback__))
     assert 'File "kernels/inner.cc", line 12, in inner_kernel' in text
 
 
@@ -191,3 +192,15 @@ def test_error_object_view() -> None:
     exc = err.py_error()
     assert isinstance(exc, ValueError) and str(exc) == "message text"
 
+
+
+def test_traceback_with_frames_in_a_shared_library_prints(tmp_path: Path) -> None:
+    """A frame naming a binary .so must print without reading the binary as source."""
+    library = tmp_path / "libkernel.so"
+    library.write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 4)
+    error = tvm_ffi.error._with_append_backtrace(  # type: ignore[attr-defined]
+        ValueError("boom"), f'  File "{library}", line 12, in KernelEntry\n'
+    )
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    assert f'File "{library}", line 12, in KernelEntry' in text
+    assert text.rstrip().endswith("ValueError: boom")

@@ -9,6 +9,7 @@ In the other direction a Python traceback becomes backtrace text for the C side.
 
 from __future__ import annotations
 
+import linecache
 import re
 import sys
 import types
@@ -39,6 +40,8 @@ _parse_backtrace = parse_backtrace  # the reference package's name for it
 # returns itself. The call spans two lines, so traceback printers show the source line (when the
 # file exists) without column markers, which would be meaningless for a foreign frame.
 _FRAME_SOURCE = "frame(\n)"
+# Paths of compiled libraries, which linecache must never try to read.
+_BINARY_FILE = re.compile(r"\.(so(\.[0-9]+)*|dylib|dll|pyd)$")
 # Bytecode offset of that call; the same for every copy of the code object.
 _FRAME_LASTI = eval(compile(_FRAME_SOURCE, "<tvm_ffi>", "eval"), {"frame": sys._getframe}).f_lasti
 
@@ -60,6 +63,11 @@ class TracebackManager:
         code = self._codes.get(key)
         if code is None:
             code = compile(_FRAME_SOURCE, filename, "eval").replace(co_name=func, co_firstlineno=max(lineno, 1))
+            if _BINARY_FILE.search(filename):
+                # Frames inside a shared library name the binary; printing the traceback must not
+                # try to read it as source (Python 3.9's linecache raises on undecodable files).
+                # An entry with mtime None is never revalidated.
+                linecache.cache.setdefault(filename, (0, None, [], filename))
             if len(self._codes) >= self._max_cached:
                 self._codes.clear()
             self._codes[key] = code
