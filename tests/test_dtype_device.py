@@ -125,6 +125,14 @@ def test_dtype_from_numpy(np_dtype: type, expected: str) -> None:
     assert tvm_ffi.convert(np.dtype(np_dtype)) == expected
 
 
+def test_numpy_dtypes_passed_to_functions_arrive_as_dtypes() -> None:
+    make_array = tvm_ffi.get_global_func("ffi.Array")
+    arr = make_array(np.dtype("float32"), np.dtype(np.int8))
+    assert type(arr[0]) is tvm_ffi.dtype and arr[0] == "float32" and arr[1] == "int8"
+    with pytest.raises(ValueError, match="complex64"):
+        make_array(np.dtype(np.complex64))
+
+
 def test_dtype_from_numpy_complex_is_rejected() -> None:
     with pytest.raises(ValueError, match="complex64"):
         tvm_ffi.dtype(np.complex64)

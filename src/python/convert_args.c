@@ -422,6 +422,7 @@ typedef enum {
   kKindReal,
   kKindDataType,
   kKindDTypeClass,
+  kKindFrameworkDType, /* numpy.dtype / torch.dtype: converted through the dtype class */
   kKindDevice,
   kKindNativeStr,
   kKindNativeBytes,
@@ -462,6 +463,16 @@ static int is_subclass(PyTypeObject* type, PyObject* base) {
   return r > 0;
 }
 
+/* True for NumPy's and PyTorch's dtype objects (NumPy 2 gives each dtype its own subclass). */
+static int is_framework_dtype(PyTypeObject* t) {
+  PyObject* mro = t->tp_mro;
+  for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); ++i) {
+    const char* name = ((PyTypeObject*)PyTuple_GET_ITEM(mro, i))->tp_name;
+    if (strcmp(name, "numpy.dtype") == 0 || strcmp(name, "torch.dtype") == 0) return 1;
+  }
+  return 0;
+}
+
 static ArgKind classify(PyTypeObject* t) {
   if (type_has(t, "__tvm_ffi_object__")) return kKindObjectProtocol;
   if (core_tensor_arg_hook != NULL &&
@@ -476,6 +487,7 @@ static ArgKind classify(PyTypeObject* t) {
   if (core_dtype_class != NULL && PyType_IsSubtype(t, (PyTypeObject*)core_dtype_class)) {
     return kKindDTypeClass;
   }
+  if (core_dtype_class != NULL && is_framework_dtype(t)) return kKindFrameworkDType;
   if (PyType_IsSubtype(t, &CoreDevice_Type)) return kKindDevice;
   if (PyType_IsSubtype(t, &CoreString_Type)) return kKindNativeStr;
   if (PyType_IsSubtype(t, core_bytes_type)) return kKindNativeBytes;
@@ -596,6 +608,16 @@ static int convert_slow(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_
     case kKindDTypeClass: {
       DLDataType dtype;
       if (core_dtype_instance_value(value, &dtype) != 0) return -1;
+      set_dtype(out, dtype);
+      return 0;
+    }
+    case kKindFrameworkDType: {
+      PyObject* converted = PyObject_CallOneArg(core_dtype_class, value);
+      if (converted == NULL) return -1;
+      DLDataType dtype;
+      int rc = core_dtype_instance_value(converted, &dtype);
+      Py_DECREF(converted);
+      if (rc != 0) return -1;
       set_dtype(out, dtype);
       return 0;
     }
