@@ -24,6 +24,7 @@ install: $(VENV)/.deps-installed
 
 demo: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/stable_c_abi/raw_compile.sh
+	$(VENV_PY) examples/python_quickstart/quickstart.py
 
 test: install
 	$(VENV)/bin/ruff check $(LINT_DIRS)
