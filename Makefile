@@ -7,7 +7,7 @@ VENV_PY := $(VENV)/bin/python
 BUILD_DEPS := scikit-build-core cmake ninja
 TEST_DEPS := pytest numpy ruff
 # Only the directories that exist are linted.
-LINT_DIRS := $(wildcard python tests benchmarks examples)
+LINT_DIRS := $(wildcard python tests benchmarks examples tools)
 
 .PHONY: demo test install clean
 

@@ -9,45 +9,15 @@ into the environment that holds our package. Putting that directory first on PYT
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-# Keep in step with tests/compat/conftest.py, which shares the directory.
-REFERENCE_REQUIREMENT = "apache-tvm-ffi==0.1.15.post2"
-REFERENCE_PYTHON_DEPS = ("typing-extensions>=4.13",)
 REPO_ROOT = Path(__file__).resolve().parent.parent
-REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+from reference_package import REFPKG_DIR, install_reference  # noqa: E402
 
-
-def install_reference(python: str, target: Path = REFPKG_DIR) -> str | None:
-    """Installs the reference into `target` with `python -m pip` unless it is there already.
-
-    Returns None on success, else pip's error text. The install goes to a staging directory that
-    is renamed into place, so a concurrent test session never sees half a package.
-    """
-    if (target / "tvm_ffi").is_dir():
-        return None
-    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    cmd = [python, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--target",
-           str(staging), REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        shutil.rmtree(staging, ignore_errors=True)
-        return str(err)
-    if proc.returncode != 0 or not (staging / "tvm_ffi").is_dir():
-        shutil.rmtree(staging, ignore_errors=True)
-        return (proc.stderr or proc.stdout).strip()[-2000:] or f"pip exited with {proc.returncode}"
-    if target.exists() and not (target / "tvm_ffi").is_dir():
-        shutil.rmtree(target, ignore_errors=True)  # leftover of an interrupted install
-    try:
-        staging.rename(target)
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)  # another session installed it first
-    return None
+__all__ = ["REFPKG_DIR", "install_reference", "is_reference_module", "ours_env", "reference_env"]
 
 
 def _path_list(value: str | None, drop: Path) -> list[str]:

@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print(f"no case matches {args.filter!r}", file=sys.stderr)
         return 2
-    error = install_reference(args.python)
+    error = install_reference(python=args.python)
     if error is not None:
         print(f"cannot install the reference package into {REFPKG_DIR}:\n{error}", file=sys.stderr)
         return 1

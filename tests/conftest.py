@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# tools/ holds helpers shared by tests and benchmarks (e.g. installing the reference package).
+sys.path.insert(0, str(REPO_ROOT / "tools"))
 INCLUDE_DIR = REPO_ROOT / "include"
 RUNTIME_SOURCES = sorted((REPO_ROOT / "src" / "runtime").rglob("*.c"))
 EXPORTS_MAP = REPO_ROOT / "src" / "runtime" / "exports.map"

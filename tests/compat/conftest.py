@@ -15,18 +15,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, SANITIZER_FLAGS, c_compiler, cxx_compiler, run_checked
-
-REFERENCE_REQUIREMENT = "apache-tvm-ffi==0.1.15.post2"
-# typing-extensions is a runtime dependency of the reference Python package; it goes into the
-# same target directory so `PYTHONPATH=build/refpkg` alone makes `import tvm_ffi` work.
-REFERENCE_PYTHON_DEPS = ["typing-extensions>=4.13"]
-REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
+from conftest import SANITIZER_FLAGS, c_compiler, cxx_compiler, run_checked
+from reference_package import REFERENCE_REQUIREMENT, REFPKG_DIR, install_reference
 
 COMPAT_DIR = Path(__file__).resolve().parent
 KERNELS_DIR = COMPAT_DIR / "kernels"
@@ -59,33 +53,6 @@ class Reference:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.root), env.get("PYTHONPATH")]))
         env.pop("TVM_FFI_TEST_LIB", None)
         return env
-
-
-def install_reference(target: Path) -> str | None:
-    """Installs the reference package into `target` unless already there; returns pip's error."""
-    if (target / "tvm_ffi").is_dir():
-        return None
-    # Install into a private staging directory and rename it into place, so that concurrent
-    # test sessions never see a half-installed package.
-    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check",
-           "--target", str(staging), REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        shutil.rmtree(staging, ignore_errors=True)
-        return str(err)
-    if proc.returncode != 0 or not (staging / "tvm_ffi").is_dir():
-        shutil.rmtree(staging, ignore_errors=True)
-        return (proc.stderr or proc.stdout).strip()[-2000:] or f"pip exited with {proc.returncode}"
-    if target.exists() and not (target / "tvm_ffi").is_dir():
-        shutil.rmtree(target, ignore_errors=True)  # leftover of an interrupted install
-    try:
-        staging.rename(target)
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)  # another session installed it first
-    return None
 
 
 @pytest.fixture(scope="session")

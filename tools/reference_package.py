@@ -1,0 +1,50 @@
+"""The reference package (PyPI apache-tvm-ffi, pinned) as a peer to compare against.
+
+Tests (tests/compat, tests/test_abi_layout.py) and benchmarks install it with
+`pip install --target build/refpkg`, never into the environment that holds our package: putting
+that directory first on PYTHONPATH imports the reference `tvm_ffi`, leaving it out imports ours.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REFERENCE_REQUIREMENT = "apache-tvm-ffi==0.1.15.post2"
+# typing-extensions is a runtime dependency of the reference Python package; it goes into the
+# same target directory so `PYTHONPATH=build/refpkg` alone makes `import tvm_ffi` work.
+REFERENCE_PYTHON_DEPS = ("typing-extensions>=4.13",)
+REPO_ROOT = Path(__file__).resolve().parent.parent
+REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
+
+
+def install_reference(target: Path = REFPKG_DIR, python: str = sys.executable) -> str | None:
+    """Installs the reference into `target` with `python -m pip` unless it is there already.
+
+    Returns None on success, else pip's error text. The install goes to a staging directory that
+    is renamed into place, so a concurrent session never sees half a package.
+    """
+    if (target / "tvm_ffi").is_dir():
+        return None
+    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    cmd = [python, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--target",
+           str(staging), REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        return str(err)
+    if proc.returncode != 0 or not (staging / "tvm_ffi").is_dir():
+        shutil.rmtree(staging, ignore_errors=True)
+        return (proc.stderr or proc.stdout).strip()[-2000:] or f"pip exited with {proc.returncode}"
+    if target.exists() and not (target / "tvm_ffi").is_dir():
+        shutil.rmtree(target, ignore_errors=True)  # leftover of an interrupted install
+    try:
+        staging.rename(target)
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)  # another session installed it first
+    return None
