@@ -65,6 +65,7 @@ if not _running_as_config():
     from . import registry, _ffi_api, module, container
 
     # isort: on
+    from . import stream
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -96,6 +97,7 @@ if not _running_as_config():
         uint32,
         uint64,
     )
+    from ._tensor import Tensor, from_dlpack
     from .container import Array
     from .error import register_error
     from .module import Module, ModulePropertyMask, load_module, system_lib
@@ -109,6 +111,7 @@ if not _running_as_config():
         register_object,
         remove_global_func,
     )
+    from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
     __all__ += [
         "Array",
@@ -120,12 +123,16 @@ if not _running_as_config():
         "Module",
         "ModulePropertyMask",
         "Object",
+        "StreamContext",
+        "Tensor",
         "convert",
         "convert_func",
         "core",
         "device",
         "dtype",
         "error",
+        "from_dlpack",
+        "get_raw_stream",
         "get_global_func",
         "get_global_func_metadata",
         "get_registered_type_keys",
@@ -138,5 +145,8 @@ if not _running_as_config():
         "register_object",
         "registry",
         "remove_global_func",
+        "stream",
         "system_lib",
+        "use_raw_stream",
+        "use_torch_stream",
     ]

@@ -75,6 +75,7 @@ extern PyTypeObject CoreString_Type;
 extern PyTypeObject* core_bytes_type;
 extern PyTypeObject CoreDevice_Type;
 extern PyTypeObject CoreDataType_Type;
+extern PyTypeObject CoreTensor_Type; /* tensor.c: Object subclass for ffi.Tensor */
 
 static inline int core_is_object(PyObject* v) {
   return Py_TYPE(v) == &CoreObject_Type || PyType_IsSubtype(Py_TYPE(v), &CoreObject_Type);
@@ -255,6 +256,8 @@ int core_string_init_types(PyObject* module);
 int core_device_init_types(PyObject* module);
 int core_dtype_init_types(PyObject* module);
 int core_convert_init(void);
+/* tensor.c: the Tensor type, from_dlpack, and the tensor argument hook. */
+int core_tensor_init(PyObject* module);
 
 /* Module functions defined in other files, listed in module.c's method table. */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);

@@ -1,0 +1,122 @@
+"""Per-thread current streams of the FFI environment (``TVMFFIEnvSetStream``).
+
+Kernels read the current stream of their device with ``TVMFFIEnvGetStream``; these helpers set
+it for the current thread within a ``with`` block.
+"""
+
+from __future__ import annotations
+
+from ctypes import c_void_p
+from types import TracebackType
+from typing import Any
+
+from . import _core
+
+__all__ = ["StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream"]
+
+
+def _stream_address(stream: int | c_void_p | None) -> int:
+    if stream is None:
+        return 0
+    if isinstance(stream, c_void_p):
+        return stream.value or 0
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        return stream
+    raise TypeError(
+        f"stream must be an int address or ctypes.c_void_p, got `{type(stream).__name__}` "
+        "(use use_torch_stream for torch streams)"
+    )
+
+
+class StreamContext:
+    """Sets the current stream of a device on entry and restores the previous one on exit.
+
+    The same context may be entered again while active (nesting): each exit restores what its
+    matching entry replaced.
+    """
+
+    def __init__(self, device: _core.Device, stream: int | c_void_p | None) -> None:
+        """Remembers the device and the stream to make current."""
+        if not isinstance(device, _core.Device):
+            raise TypeError(f"device must be a tvm_ffi.Device, got `{type(device).__name__}`")
+        self.device_type = device.dlpack_device_type()
+        self.device_id = device.index
+        self.stream = _stream_address(stream)
+        self._saved: list[int] = []
+
+    def __enter__(self) -> StreamContext:
+        """Makes the stream current for this thread."""
+        self._saved.append(_core._env_set_current_stream(self.device_type, self.device_id, self.stream))
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Restores the stream that was current before the matching entry."""
+        _core._env_set_current_stream(self.device_type, self.device_id, self._saved.pop())
+
+
+def use_raw_stream(device: _core.Device, stream: int | c_void_p) -> StreamContext:
+    """A context making ``stream`` (an address: ``int`` or ``c_void_p``) current for ``device``."""
+    if not isinstance(stream, (int, c_void_p)) or isinstance(stream, bool):
+        raise ValueError(
+            "use_raw_stream only accepts int or c_void_p as stream input, "
+            f"got `{type(stream).__name__}`; use use_torch_stream for torch streams"
+        )
+    return StreamContext(device, stream)
+
+
+def get_raw_stream(device: _core.Device) -> int:
+    """The current stream address of ``device`` on this thread (0 when none is set)."""
+    if not isinstance(device, _core.Device):
+        raise TypeError(f"device must be a tvm_ffi.Device, got `{type(device).__name__}`")
+    return int(_core._env_get_current_stream(device.dlpack_device_type(), device.index))
+
+
+class TorchStreamContext:
+    """Enters a torch stream context and makes torch's current stream the FFI stream too."""
+
+    def __init__(self, context: Any) -> None:
+        """``context``: a ``torch.cuda.Stream``, a ``torch.cuda.graph``, or None (current)."""
+        self.torch_context = context
+        self._ffi: StreamContext | None = None
+
+    def __enter__(self) -> TorchStreamContext:
+        """Enters the torch context, then mirrors its stream into the FFI environment."""
+        import torch  # noqa: PLC0415  (optional dependency)
+
+        if self.torch_context is not None:
+            self.torch_context.__enter__()
+        stream = torch.cuda.current_stream()
+        device = _core.Device("cuda", stream.device.index or 0)
+        self._ffi = StreamContext(device, int(stream.cuda_stream))
+        self._ffi.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Restores the FFI stream, then leaves the torch context."""
+        if self._ffi is not None:
+            self._ffi.__exit__(exc_type, exc, tb)
+            self._ffi = None
+        if self.torch_context is not None:
+            self.torch_context.__exit__(exc_type, exc, tb)
+
+
+def use_torch_stream(context: Any = None) -> TorchStreamContext:
+    """A context that uses a torch CUDA stream (or graph) as the FFI stream of its device.
+
+    Raises ``ImportError`` when torch is not installed.
+    """
+    try:
+        import torch  # noqa: F401, PLC0415  (optional dependency)
+    except ImportError as err:
+        raise ImportError("use_torch_stream requires PyTorch, which is not installed") from err
+    return TorchStreamContext(context)

@@ -1,0 +1,537 @@
+/*
+ * tensor.c -- tvm_ffi Tensor: the C type over ffi.Tensor handles, DLPack capsules in both
+ * directions, from_dlpack, and the argument hook that turns DLPack producers into tensors.
+ *
+ * Import order for a foreign tensor: a C exchange API published by the producer's type
+ * (__dlpack_c_exchange_api__, looked up once per type), else __dlpack__(max_version=(1, 3))
+ * (versioned capsule), else __dlpack__() when the producer rejects max_version with TypeError.
+ * A capsule is renamed "used_..." only after the runtime took ownership, so on any failure the
+ * capsule's own destructor still frees the producer's tensor.
+ */
+#include "core.h"
+
+static const char kCapsuleLegacy[] = "dltensor";
+static const char kCapsuleVersioned[] = "dltensor_versioned";
+static const char kCapsuleLegacyUsed[] = "used_dltensor";
+static const char kCapsuleVersionedUsed[] = "used_dltensor_versioned";
+
+static PyObject* g_str_dlpack = NULL;        /* "__dlpack__" */
+static PyObject* g_str_exchange_api = NULL;  /* "__dlpack_c_exchange_api__" */
+static PyObject* g_kwnames_max_version = NULL; /* ("max_version",) */
+static PyObject* g_max_version = NULL;         /* (1, 3) */
+
+static inline DLTensor* tensor_of(PyObject* self) {
+  return TVMFFITensorGetDLTensorPtr(((CoreObject*)self)->chandle);
+}
+
+/* Methods and getters need a live handle; a bare Tensor.__new__ instance has none. */
+static int check_handle(PyObject* self) {
+  if (((CoreObject*)self)->chandle != NULL) return 0;
+  PyErr_Format(PyExc_ValueError, "this `%s` has no FFI handle (NULL)", Py_TYPE(self)->tp_name);
+  return -1;
+}
+
+static PyObject* int64_tuple(const int64_t* values, int32_t n) {
+  PyObject* tuple = PyTuple_New(n);
+  if (tuple == NULL) return NULL;
+  for (int32_t i = 0; i < n; ++i) {
+    PyObject* item = PyLong_FromLongLong(values[i]);
+    if (item == NULL) {
+      Py_DECREF(tuple);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(tuple, i, item);
+  }
+  return tuple;
+}
+
+/* ---- exchange API lookup (cached per type) ---- */
+
+/* A handful of producer types in practice (numpy.ndarray, torch.Tensor, ...): a small table of
+ * strong type references is enough; when it is full, lookups are simply not cached. */
+#define EXCHANGE_CACHE_SIZE 8
+typedef struct {
+  PyTypeObject* type;
+  const DLPackExchangeAPI* api; /* NULL: the type publishes none */
+} ExchangeEntry;
+static ExchangeEntry g_exchange_cache[EXCHANGE_CACHE_SIZE];
+static int g_exchange_cache_size = 0;
+
+/* Reads the DLPackExchangeAPI* a type publishes (capsule "dlpack_exchange_api" or int address).
+ * *out NULL when the type has none; -1 with an exception when the attribute is malformed. */
+static int read_exchange_api(PyTypeObject* type, const DLPackExchangeAPI** out) {
+  *out = NULL;
+  PyObject* attr = PyObject_GetAttr((PyObject*)type, g_str_exchange_api);
+  if (attr == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  void* ptr = NULL;
+  if (PyCapsule_CheckExact(attr)) {
+    ptr = PyCapsule_GetPointer(attr, "dlpack_exchange_api");
+  } else if (PyLong_Check(attr)) {
+    ptr = PyLong_AsVoidPtr(attr);
+  } else {
+    PyErr_Format(PyExc_TypeError,
+                 "`%s.__dlpack_c_exchange_api__` must be a PyCapsule or an int address, got `%s`",
+                 type->tp_name, Py_TYPE(attr)->tp_name);
+  }
+  Py_DECREF(attr);
+  if (PyErr_Occurred()) return -1;
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)ptr;
+  if (api != NULL && (api->header.version.major != DLPACK_MAJOR_VERSION ||
+                      api->managed_tensor_from_py_object_no_sync == NULL)) {
+    api = NULL; /* unknown table layout: use the Python protocol instead */
+  }
+  *out = api;
+  return 0;
+}
+
+static int exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
+  for (int i = 0; i < g_exchange_cache_size; ++i) {
+    if (g_exchange_cache[i].type == type) {
+      *out = g_exchange_cache[i].api;
+      return 0;
+    }
+  }
+  if (read_exchange_api(type, out) != 0) return -1;
+  if (g_exchange_cache_size < EXCHANGE_CACHE_SIZE) {
+    Py_INCREF(type);
+    g_exchange_cache[g_exchange_cache_size].type = type;
+    g_exchange_cache[g_exchange_cache_size].api = *out;
+    ++g_exchange_cache_size;
+  }
+  return 0;
+}
+
+/* ---- import: Python producer -> owned ffi.Tensor handle ---- */
+
+static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_t alignment,
+                               int32_t contiguous, TVMFFIObjectHandle* out) {
+  if (!PyCapsule_CheckExact(capsule)) {
+    PyErr_Format(PyExc_TypeError, "`%s.__dlpack__()` must return a PyCapsule, got `%s`",
+                 producer->tp_name, Py_TYPE(capsule)->tp_name);
+    return -1;
+  }
+  const char* name = PyCapsule_GetName(capsule);
+  if (name == NULL && PyErr_Occurred()) return -1;
+  int rc;
+  if (name != NULL && strcmp(name, kCapsuleVersioned) == 0) {
+    DLManagedTensorVersioned* mt = PyCapsule_GetPointer(capsule, kCapsuleVersioned);
+    if (mt == NULL) return -1;
+    if (mt->version.major != DLPACK_MAJOR_VERSION) {
+      PyErr_Format(PyExc_BufferError, "unsupported DLPack version %u.%u from `%s` (expected %d.x)",
+                   mt->version.major, mt->version.minor, producer->tp_name,
+                   DLPACK_MAJOR_VERSION);
+      return -1;
+    }
+    rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
+    if (rc == 0 && PyCapsule_SetName(capsule, kCapsuleVersionedUsed) != 0) goto fail_owned;
+  } else if (name != NULL && strcmp(name, kCapsuleLegacy) == 0) {
+    DLManagedTensor* mt = PyCapsule_GetPointer(capsule, kCapsuleLegacy);
+    if (mt == NULL) return -1;
+    rc = TVMFFITensorFromDLPack(mt, alignment, contiguous, out);
+    if (rc == 0 && PyCapsule_SetName(capsule, kCapsuleLegacyUsed) != 0) goto fail_owned;
+  } else {
+    PyErr_Format(PyExc_ValueError,
+                 "`%s.__dlpack__()` returned a capsule named '%s', expected 'dltensor' or "
+                 "'dltensor_versioned' (a capsule can be consumed only once)",
+                 producer->tp_name, name != NULL ? name : "");
+    return -1;
+  }
+  if (rc != 0) {
+    core_raise_from_rc(rc);
+    return -1;
+  }
+  return 0;
+fail_owned:
+  /* The tensor owns the managed struct now; releasing it frees it once. */
+  TVMFFIObjectDecRef(*out);
+  *out = NULL;
+  return -1;
+}
+
+/* Calls value.__dlpack__(max_version=(1, 3)), falling back on value.__dlpack__() for producers
+ * that predate max_version (they raise TypeError on the keyword). Method calls avoid making a
+ * bound method per call. */
+static PyObject* call_dlpack(PyObject* value) {
+  PyObject* args[3] = {NULL, value, g_max_version};
+  PyObject* capsule = PyObject_VectorcallMethod(g_str_dlpack, args + 1,
+                                                1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                                g_kwnames_max_version);
+  if (capsule == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    capsule = PyObject_CallMethodNoArgs(value, g_str_dlpack);
+  }
+  return capsule;
+}
+
+/* Converts any DLPack producer into an owned tensor handle. Returns 0, or -1 with exception;
+ * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0. */
+static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
+                         TVMFFIObjectHandle* out, int* not_tensor) {
+  PyTypeObject* type = Py_TYPE(value);
+  const DLPackExchangeAPI* api;
+  if (exchange_api_of(type, &api) != 0) return -1;
+  if (api != NULL) {
+    DLManagedTensorVersioned* mt = NULL;
+    if (api->managed_tensor_from_py_object_no_sync(value, &mt) != 0 || mt == NULL) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_RuntimeError, "`%s` exchange API failed to export a tensor",
+                     type->tp_name);
+      }
+      return -1;
+    }
+    int rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
+    if (rc != 0) {
+      if (mt->deleter != NULL) mt->deleter(mt);
+      core_raise_from_rc(rc);
+      return -1;
+    }
+    return 0;
+  }
+  /* A type-level lookup (cached by CPython): dunder protocols live on the type. */
+  if (_PyType_Lookup(type, g_str_dlpack) == NULL) {
+    if (not_tensor != NULL) {
+      *not_tensor = 1;
+      return 0;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "from_dlpack expects an object supporting the DLPack protocol (__dlpack__), "
+                 "got `%s`",
+                 type->tp_name);
+    return -1;
+  }
+  PyObject* capsule = call_dlpack(value);
+  if (capsule == NULL) return -1;
+  int rc = import_from_capsule(capsule, type, alignment, contiguous, out);
+  Py_DECREF(capsule);
+  return rc;
+}
+
+static PyObject* wrap_tensor(TVMFFIObjectHandle handle) {
+  PyTypeObject* cls = core_class_for_index(kTVMFFITensor);
+  if (cls == NULL) {
+    TVMFFIObjectDecRef(handle);
+    return NULL;
+  }
+  return core_object_new_of_class(cls, handle);
+}
+
+/* from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) */
+static PyObject* mod_from_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  static char* kwlist[] = {"ext_tensor", "require_alignment", "require_contiguous", NULL};
+  PyObject* value;
+  int alignment = 0, contiguous = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip:from_dlpack", kwlist, &value, &alignment,
+                                   &contiguous)) {
+    return NULL;
+  }
+  if (alignment < 0) {
+    PyErr_Format(PyExc_ValueError, "require_alignment must be >= 0, got %d", alignment);
+    return NULL;
+  }
+  TVMFFIObjectHandle handle = NULL;
+  if (import_tensor(value, alignment, contiguous, &handle, NULL) != 0) return NULL;
+  return wrap_tensor(handle);
+}
+
+/* ---- argument hook ---- */
+
+static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
+  TVMFFIObjectHandle handle = NULL;
+  int not_tensor = 0;
+  if (import_tensor(value, 0, 0, &handle, &not_tensor) != 0) return -1;
+  if (not_tensor) return 0;
+  /* The temporary tensor (and through it the producer) is released after the call. */
+  if (core_temps_push_handle(temps, handle) != 0) return -1;
+  out->type_index = kTVMFFITensor;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  out->v_obj = (TVMFFIObject*)handle;
+  return 1;
+}
+
+/* ---- export: capsules ---- */
+
+static void legacy_capsule_destructor(PyObject* capsule) {
+  /* Renamed "used_dltensor" once a consumer took ownership: then it is not ours to free. */
+  if (!PyCapsule_IsValid(capsule, kCapsuleLegacy)) return;
+  DLManagedTensor* mt = PyCapsule_GetPointer(capsule, kCapsuleLegacy);
+  if (mt != NULL && mt->deleter != NULL) mt->deleter(mt);
+}
+
+static void versioned_capsule_destructor(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, kCapsuleVersioned)) return;
+  DLManagedTensorVersioned* mt = PyCapsule_GetPointer(capsule, kCapsuleVersioned);
+  if (mt != NULL && mt->deleter != NULL) mt->deleter(mt);
+}
+
+static PyObject* make_legacy_capsule(PyObject* self) {
+  DLManagedTensor* mt = NULL;
+  if (TVMFFITensorToDLPack(((CoreObject*)self)->chandle, &mt) != 0) return core_raise_from_rc(-1);
+  PyObject* capsule = PyCapsule_New(mt, kCapsuleLegacy, legacy_capsule_destructor);
+  if (capsule == NULL) mt->deleter(mt);
+  return capsule;
+}
+
+static PyObject* make_versioned_capsule(PyObject* self) {
+  DLManagedTensorVersioned* mt = NULL;
+  if (TVMFFITensorToDLPackVersioned(((CoreObject*)self)->chandle, &mt) != 0) {
+    return core_raise_from_rc(-1);
+  }
+  PyObject* capsule = PyCapsule_New(mt, kCapsuleVersioned, versioned_capsule_destructor);
+  if (capsule == NULL) mt->deleter(mt);
+  return capsule;
+}
+
+static PyObject* tensor_to_dlpack(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  return make_legacy_capsule(self);
+}
+
+static PyObject* tensor_to_dlpack_versioned(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  return make_versioned_capsule(self);
+}
+
+static PyObject* tensor_dlpack_device(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  DLDevice dev = tensor_of(self)->device;
+  return Py_BuildValue("(ii)", (int)dev.device_type, (int)dev.device_id);
+}
+
+/* Reads an optional (int, int) keyword of __dlpack__. */
+static int int_pair(PyObject* obj, const char* what, long* a, long* b) {
+  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2) {
+    PyErr_Format(PyExc_TypeError, "__dlpack__: %s must be a tuple of two ints, got `%s`", what,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  *a = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
+  if (*a == -1 && PyErr_Occurred()) return -1;
+  *b = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+  if (*b == -1 && PyErr_Occurred()) return -1;
+  return 0;
+}
+
+/* __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): no copies and no
+ * cross-device export; the stream is accepted and ignored (no synchronization is needed for the
+ * tensors this package hands out: the producer's stream owns the data). */
+static PyObject* tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static char* kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
+  PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO:__dlpack__", kwlist, &stream,
+                                   &max_version, &dl_device, &copy)) {
+    return NULL;
+  }
+  if (check_handle(self) != 0) return NULL;
+  DLDevice dev = tensor_of(self)->device;
+  if (dl_device != Py_None) {
+    long type, id;
+    if (int_pair(dl_device, "dl_device", &type, &id) != 0) return NULL;
+    if (type != dev.device_type || id != dev.device_id) {
+      PyErr_Format(PyExc_BufferError,
+                   "__dlpack__: cannot export to device (%ld, %ld), the tensor is on (%d, %d)",
+                   type, id, (int)dev.device_type, (int)dev.device_id);
+      return NULL;
+    }
+  }
+  if (copy != Py_None) {
+    int want_copy = PyObject_IsTrue(copy);
+    if (want_copy < 0) return NULL;
+    if (want_copy) {
+      PyErr_SetString(PyExc_BufferError, "__dlpack__: copy=True is not supported");
+      return NULL;
+    }
+  }
+  if (max_version != Py_None) {
+    long major, minor;
+    if (int_pair(max_version, "max_version", &major, &minor) != 0) return NULL;
+    if (major >= 1) return make_versioned_capsule(self);
+  }
+  return make_legacy_capsule(self);
+}
+
+/* ---- properties and methods ---- */
+
+static PyObject* tensor_get_shape(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  DLTensor* t = tensor_of(self);
+  return int64_tuple(t->shape, t->ndim);
+}
+
+static PyObject* tensor_get_strides(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  DLTensor* t = tensor_of(self);
+  if (t->strides != NULL || t->ndim == 0) return int64_tuple(t->strides, t->ndim);
+  /* NULL strides mean compact row-major. */
+  PyObject* tuple = PyTuple_New(t->ndim);
+  if (tuple == NULL) return NULL;
+  int64_t stride = 1;
+  for (int32_t i = t->ndim - 1; i >= 0; --i) {
+    PyObject* item = PyLong_FromLongLong(stride);
+    if (item == NULL) {
+      Py_DECREF(tuple);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(tuple, i, item);
+    stride *= t->shape[i];
+  }
+  return tuple;
+}
+
+static PyObject* tensor_get_ndim(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  return PyLong_FromLong(tensor_of(self)->ndim);
+}
+
+static PyObject* tensor_get_dtype(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  return core_dtype_result(tensor_of(self)->dtype);
+}
+
+static PyObject* tensor_get_device(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  return core_device_new(tensor_of(self)->device);
+}
+
+static PyObject* tensor_get_byte_offset(PyObject* self, void* closure) {
+  (void)closure;
+  if (check_handle(self) != 0) return NULL;
+  return PyLong_FromUnsignedLongLong(tensor_of(self)->byte_offset);
+}
+
+static PyObject* tensor_data_ptr(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  return PyLong_FromVoidPtr(tensor_of(self)->data);
+}
+
+static PyObject* tensor_numel(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  DLTensor* t = tensor_of(self);
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->ndim; ++i) n *= t->shape[i];
+  return PyLong_FromLongLong(n);
+}
+
+static PyObject* tensor_size(PyObject* self, PyObject* arg) {
+  if (check_handle(self) != 0) return NULL;
+  DLTensor* t = tensor_of(self);
+  long idx = PyLong_AsLong(arg);
+  if (idx == -1 && PyErr_Occurred()) return NULL;
+  long pos = idx < 0 ? idx + t->ndim : idx;
+  if (pos < 0 || pos >= t->ndim) {
+    PyErr_Format(PyExc_IndexError, "size: dimension %ld out of range for a %d-d tensor", idx,
+                 (int)t->ndim);
+    return NULL;
+  }
+  return PyLong_FromLongLong(t->shape[pos]);
+}
+
+/* Row-major compact, ignoring the strides of extent-1 dimensions (as DLPack consumers do). */
+static PyObject* tensor_is_contiguous(PyObject* self, PyObject* unused) {
+  (void)unused;
+  if (check_handle(self) != 0) return NULL;
+  DLTensor* t = tensor_of(self);
+  if (t->strides == NULL) Py_RETURN_TRUE;
+  for (int32_t i = 0; i < t->ndim; ++i) {
+    if (t->shape[i] == 0) Py_RETURN_TRUE; /* no elements: any strides will do */
+  }
+  int64_t expected = 1;
+  for (int32_t i = t->ndim - 1; i >= 0; --i) {
+    if (t->shape[i] != 1 && t->strides[i] != expected) Py_RETURN_FALSE;
+    expected *= t->shape[i];
+  }
+  Py_RETURN_TRUE;
+}
+
+static PyObject* tensor_repr(PyObject* self) {
+  if (((CoreObject*)self)->chandle == NULL) {
+    return PyUnicode_FromFormat("<%s with NULL handle>", Py_TYPE(self)->tp_name);
+  }
+  PyObject* shape = tensor_get_shape(self, NULL);
+  PyObject* dtype = shape != NULL ? tensor_get_dtype(self, NULL) : NULL;
+  PyObject* device = dtype != NULL ? tensor_get_device(self, NULL) : NULL;
+  PyObject* out = device != NULL ? PyUnicode_FromFormat("<Tensor shape=%R dtype=%S device=%S>",
+                                                        shape, dtype, device)
+                                 : NULL;
+  Py_XDECREF(shape);
+  Py_XDECREF(dtype);
+  Py_XDECREF(device);
+  return out;
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", tensor_get_shape, NULL, "Extents, a tuple of ints.", NULL},
+    {"strides", tensor_get_strides, NULL, "Strides in elements, a tuple of ints.", NULL},
+    {"ndim", tensor_get_ndim, NULL, "Number of dimensions.", NULL},
+    {"dtype", tensor_get_dtype, NULL, "Element type (tvm_ffi.dtype).", NULL},
+    {"device", tensor_get_device, NULL, "Device holding the data.", NULL},
+    {"byte_offset", tensor_get_byte_offset, NULL, "Offset of the first element in bytes.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef tensor_methods[] = {
+    {"data_ptr", tensor_data_ptr, METH_NOARGS, "The data pointer (without byte_offset) as int."},
+    {"numel", tensor_numel, METH_NOARGS, "Number of elements."},
+    {"size", tensor_size, METH_O, "Extent of one dimension (negative counts from the end)."},
+    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "True when compact row-major."},
+    {"_to_dlpack", tensor_to_dlpack, METH_NOARGS, "A legacy 'dltensor' capsule."},
+    {"_to_dlpack_versioned", tensor_to_dlpack_versioned, METH_NOARGS,
+     "A 'dltensor_versioned' capsule."},
+    {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)."},
+    {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a capsule."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject CoreTensor_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Tensor",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "An n-dimensional array object (ffi.Tensor) that speaks DLPack.",
+    .tp_repr = tensor_repr,
+    .tp_methods = tensor_methods,
+    .tp_getset = tensor_getset,
+};
+
+static PyMethodDef tensor_module_methods[] = {
+    {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) -> Tensor"},
+    {NULL, NULL, 0, NULL},
+};
+
+int core_tensor_init(PyObject* module) {
+  g_str_dlpack = PyUnicode_InternFromString("__dlpack__");
+  g_str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+  g_kwnames_max_version = Py_BuildValue("(s)", "max_version");
+  g_max_version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+  if (g_str_dlpack == NULL || g_str_exchange_api == NULL || g_kwnames_max_version == NULL ||
+      g_max_version == NULL) {
+    return -1;
+  }
+  CoreTensor_Type.tp_base = &CoreObject_Type;
+  if (PyType_Ready(&CoreTensor_Type) < 0) return -1;
+  Py_INCREF(&CoreTensor_Type);
+  if (PyModule_AddObject(module, "Tensor", (PyObject*)&CoreTensor_Type) < 0) {
+    Py_DECREF(&CoreTensor_Type);
+    return -1;
+  }
+  if (PyModule_AddFunctions(module, tensor_module_methods) < 0) return -1;
+  core_tensor_arg_hook = tensor_arg_hook;
+  core_convert_clear_cache();
+  return 0;
+}

@@ -1,0 +1,470 @@
+"""tvm_ffi.Tensor and from_dlpack: zero-copy DLPack exchange with NumPy (and PyTorch if present)."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import weakref
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import tvm_ffi
+from conftest import c_compiler, run_checked
+from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
+from tvm_ffi import libinfo
+
+REPO = Path(__file__).resolve().parents[1]
+ADD_ONE_SOURCE = REPO / "examples" / "stable_c_abi" / "src" / "add_one_cpu.c"
+
+
+# ---- a DLPack producer written with ctypes, to count deleter calls ----
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    pass
+
+
+LEGACY_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
+VERSIONED_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
+DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", LEGACY_DELETER)]
+DLManagedTensorVersioned._fields_ = [
+    ("major", ctypes.c_uint32),
+    ("minor", ctypes.c_uint32),
+    ("manager_ctx", ctypes.c_void_p),
+    ("deleter", VERSIONED_DELETER),
+    ("flags", ctypes.c_uint64),
+    ("dl_tensor", DLTensor),
+]
+
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+
+class CountingProducer:
+    """Exports a float64 buffer through DLPack and counts how often the consumer frees it."""
+
+    def __init__(self, values: list[float], *, versioned: bool, byte_offset: int = 0) -> None:
+        self.buffer = (ctypes.c_double * len(values))(*values)
+        self.shape = (ctypes.c_int64 * 1)(len(values) - byte_offset // 8)
+        self.strides = (ctypes.c_int64 * 1)(1)
+        self.deleted = 0
+        self.versioned = versioned
+        self.byte_offset = byte_offset
+
+    def _fill(self, t: DLTensor) -> None:
+        t.data = ctypes.addressof(self.buffer)
+        t.device = DLDevice(1, 0)
+        t.ndim = 1
+        t.dtype = DLDataType(2, 64, 1)
+        t.shape = self.shape
+        t.strides = self.strides
+        t.byte_offset = self.byte_offset
+
+    def _on_delete(self, _: Any) -> None:
+        self.deleted += 1
+
+    def make_capsule(self) -> Any:
+        if self.versioned:
+            self.managed = DLManagedTensorVersioned(major=1, minor=0)
+            self.managed.deleter = self._deleter = VERSIONED_DELETER(self._on_delete)
+            name = b"dltensor_versioned"
+        else:
+            self.managed = DLManagedTensor()
+            self.managed.deleter = self._deleter = LEGACY_DELETER(self._on_delete)
+            name = b"dltensor"
+        self._fill(self.managed.dl_tensor)
+        return _capsule_new(ctypes.addressof(self.managed), name, None)
+
+
+class VersionedProducer(CountingProducer):
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None) -> Any:
+        assert max_version is not None and max_version[0] >= 1
+        return self.make_capsule()
+
+
+class LegacyProducer(CountingProducer):
+    """A pre-1.0 producer: __dlpack__ takes no max_version (TypeError on it)."""
+
+    def __dlpack__(self) -> Any:
+        return self.make_capsule()
+
+
+# ---- Tensor properties ----
+
+
+def test_tensor_properties_mirror_the_numpy_array() -> None:
+    a = np.arange(12, dtype="float32").reshape(3, 4)
+    t = tvm_ffi.from_dlpack(a)
+    assert isinstance(t, tvm_ffi.Tensor) and isinstance(t, tvm_ffi.Object)
+    assert t.shape == (3, 4)
+    assert t.strides == (4, 1)
+    assert t.ndim == 2
+    assert t.dtype == tvm_ffi.dtype("float32")
+    assert t.device == tvm_ffi.device("cpu", 0)
+    assert t.data_ptr() == a.ctypes.data
+    assert t.byte_offset == 0
+    assert t.numel() == 12
+    assert t.size(0) == 3 and t.size(-1) == 4
+    assert t.is_contiguous()
+    assert t.__dlpack_device__() == (1, 0)
+    assert repr(t) == "<Tensor shape=(3, 4) dtype=float32 device=cpu:0>"
+    with pytest.raises(IndexError):
+        t.size(2)
+
+
+def test_non_contiguous_view_keeps_its_strides() -> None:
+    a = np.arange(24, dtype="int32").reshape(4, 6)
+    view = a[::2, 1::2]
+    t = tvm_ffi.from_dlpack(view)
+    assert t.shape == (2, 3)
+    assert t.strides == (12, 2)
+    assert not t.is_contiguous()
+    assert t.data_ptr() == view.ctypes.data
+    np.testing.assert_array_equal(np.from_dlpack(t), view)
+    transposed = tvm_ffi.from_dlpack(a.T)
+    assert transposed.strides == (1, 6) and not transposed.is_contiguous()
+
+
+def test_zero_dim_and_empty_arrays() -> None:
+    scalar = tvm_ffi.from_dlpack(np.array(2.5))
+    assert scalar.shape == () and scalar.strides == () and scalar.ndim == 0
+    assert scalar.numel() == 1 and scalar.is_contiguous()
+    assert np.from_dlpack(scalar) == 2.5
+    empty = tvm_ffi.from_dlpack(np.zeros((0, 3), dtype="int8"))
+    assert empty.shape == (0, 3) and empty.numel() == 0 and empty.is_contiguous()
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"],
+)
+def test_dtypes_round_trip(dtype: str) -> None:
+    a = (np.arange(6) % 2).astype(dtype).reshape(2, 3)
+    t = tvm_ffi.from_dlpack(a)
+    assert t.dtype == tvm_ffi.dtype(dtype)
+    back = np.from_dlpack(t)
+    assert back.dtype == a.dtype
+    np.testing.assert_array_equal(back, a)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_data_round_trips(dtype: str) -> None:
+    a = np.array([1 + 2j, 3 - 4j], dtype=dtype)
+    np.testing.assert_array_equal(np.from_dlpack(tvm_ffi.from_dlpack(a)), a)
+
+
+# ---- zero copy and lifetime ----
+
+
+def test_zero_copy_in_both_directions() -> None:
+    a = np.zeros(4, dtype="float64")
+    t = tvm_ffi.from_dlpack(a)
+    b = np.from_dlpack(t)
+    b[1] = 7.0
+    assert a[1] == 7.0
+    a[2] = 5.0
+    assert b[2] == 5.0
+    assert b.ctypes.data == a.ctypes.data == t.data_ptr()
+
+
+def test_producer_may_die_first() -> None:
+    a = np.arange(5, dtype="int64")
+    alive = weakref.ref(a)
+    t = tvm_ffi.from_dlpack(a)
+    del a
+    assert alive() is not None  # the tensor keeps the array alive
+    np.testing.assert_array_equal(np.from_dlpack(t), np.arange(5))
+    del t
+    assert alive() is None  # released exactly when the tensor goes
+
+
+def test_consumer_outlives_the_tensor() -> None:
+    before = live_objects()
+    t = tvm_ffi.from_dlpack(np.arange(3, dtype="int16"))
+    view = np.from_dlpack(t)
+    del t
+    assert live_objects() == before + 1  # the NumPy view holds the tensor
+    np.testing.assert_array_equal(view, [0, 1, 2])
+    del view
+    assert live_objects() == before
+
+
+def test_dlpack_capsule_names_follow_max_version() -> None:
+    t = tvm_ffi.from_dlpack(np.ones(2))
+    assert "dltensor" in repr(t.__dlpack__())
+    assert '"dltensor_versioned"' in repr(t.__dlpack__(max_version=(1, 0)))
+    assert '"dltensor"' in repr(t.__dlpack__(max_version=(0, 8)))
+    assert '"dltensor"' in repr(t._to_dlpack())
+    assert '"dltensor_versioned"' in repr(t._to_dlpack_versioned())
+    assert '"dltensor"' in repr(t.__dlpack__(stream=None, dl_device=(1, 0), copy=False))
+
+
+def test_dlpack_rejects_copies_and_other_devices() -> None:
+    t = tvm_ffi.from_dlpack(np.ones(2))
+    with pytest.raises(BufferError, match="copy"):
+        t.__dlpack__(copy=True)
+    with pytest.raises(BufferError, match="device"):
+        t.__dlpack__(dl_device=(2, 0))
+    with pytest.raises(TypeError, match="max_version"):
+        t.__dlpack__(max_version=1)
+
+
+def test_unconsumed_capsule_releases_the_tensor() -> None:
+    before = live_objects()
+    t = tvm_ffi.from_dlpack(np.ones(2))
+    capsules = [t.__dlpack__(), t.__dlpack__(max_version=(1, 1))]
+    del t
+    assert live_objects() == before + 1  # held by the capsules
+    del capsules
+    assert live_objects() == before
+
+
+@pytest.mark.parametrize("producer_class", [VersionedProducer, LegacyProducer])
+def test_foreign_deleter_runs_exactly_once(producer_class: type[CountingProducer]) -> None:
+    producer = producer_class([1.0, 2.0, 3.0], versioned=producer_class is VersionedProducer)
+    t = tvm_ffi.from_dlpack(producer)
+    assert t.shape == (3,) and t.data_ptr() == ctypes.addressof(producer.buffer)
+    view = np.from_dlpack(t)
+    view[0] = 10.0
+    assert producer.buffer[0] == 10.0
+    assert producer.deleted == 0
+    del t
+    assert producer.deleted == 0  # the NumPy view still holds it
+    del view
+    assert producer.deleted == 1
+
+
+def test_byte_offset_is_kept() -> None:
+    producer = VersionedProducer([1.0, 2.0, 3.0, 4.0], versioned=True, byte_offset=16)
+    t = tvm_ffi.from_dlpack(producer)
+    assert t.byte_offset == 16 and t.shape == (2,)
+    assert t.data_ptr() == ctypes.addressof(producer.buffer)
+    np.testing.assert_array_equal(np.from_dlpack(t), [3.0, 4.0])
+    del t
+    assert producer.deleted == 1
+
+
+def test_a_capsule_is_consumed_once() -> None:
+    producer = VersionedProducer([1.0], versioned=True)
+    capsule = producer.make_capsule()
+
+    class Replay:
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            return capsule
+
+    t = tvm_ffi.from_dlpack(Replay())
+    assert '"used_dltensor_versioned"' in repr(capsule)
+    with pytest.raises(ValueError, match="used_dltensor_versioned"):
+        tvm_ffi.from_dlpack(Replay())
+    del t
+    assert producer.deleted == 1
+
+
+# ---- from_dlpack errors and requirements ----
+
+
+def test_from_dlpack_rejects_non_producers() -> None:
+    with pytest.raises(TypeError, match="DLPack.*`object`"):
+        tvm_ffi.from_dlpack(object())
+    with pytest.raises(TypeError, match="`list`"):
+        tvm_ffi.from_dlpack([1, 2])
+
+    class BadProducer:
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            return 42
+
+    with pytest.raises(TypeError, match="PyCapsule"):
+        tvm_ffi.from_dlpack(BadProducer())
+
+
+def test_from_dlpack_requirements() -> None:
+    a = np.arange(12, dtype="float32").reshape(3, 4)
+    assert tvm_ffi.from_dlpack(a, require_contiguous=True).is_contiguous()
+    with pytest.raises(RuntimeError, match="contiguous"):
+        tvm_ffi.from_dlpack(a[:, ::2], require_contiguous=True)
+    raw = np.zeros(64 + 8, dtype="uint8")
+    start = (-raw.ctypes.data) % 64
+    aligned = raw[start : start + 8]
+    assert tvm_ffi.from_dlpack(aligned, require_alignment=64).data_ptr() % 64 == 0
+    with pytest.raises(RuntimeError, match="align"):
+        tvm_ffi.from_dlpack(raw[start + 1 : start + 5], require_alignment=64)
+    with pytest.raises(ValueError, match="require_alignment"):
+        tvm_ffi.from_dlpack(a, require_alignment=-1)
+
+
+def test_read_only_arrays_are_accepted() -> None:
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    t = tvm_ffi.from_dlpack(a)
+    assert t.data_ptr() == a.ctypes.data
+    np.testing.assert_array_equal(np.from_dlpack(t), a)
+
+
+def test_tensor_from_tensor_shares_memory() -> None:
+    a = np.arange(3.0)
+    t = tvm_ffi.from_dlpack(a)
+    again = tvm_ffi.from_dlpack(t)
+    assert again.data_ptr() == t.data_ptr() and not again.same_as(t)
+
+
+# ---- tensors as call arguments ----
+
+
+@pytest.fixture(scope="module")
+def add_one_cpu(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    out = tmp_path_factory.mktemp("add_one") / "add_one_cpu.so"
+    libdir = Path(libinfo.find_libtvm_ffi()).parent
+    includes = [f"-I{path}" for path in libinfo.include_paths()]
+    run_checked(
+        [
+            c_compiler(),
+            "-std=c11",
+            "-O1",
+            "-Wall",
+            "-Werror",
+            "-fPIC",
+            "-shared",
+            *includes,
+            str(ADD_ONE_SOURCE),
+            "-o",
+            str(out),
+            f"-L{libdir}",
+            "-ltvm_ffi",
+        ]
+    )
+    func = tvm_ffi.load_module(out).add_one_cpu
+    yield func
+    del func
+
+
+def test_kernel_takes_numpy_arrays_directly(add_one_cpu: Any) -> None:
+    x = np.arange(5, dtype="float32")
+    y = np.zeros(5, dtype="float32")
+    add_one_cpu(x, y)
+    np.testing.assert_array_equal(y, x + 1)
+    strided = np.zeros(10, dtype="float32")
+    add_one_cpu(x, strided[::2])
+    np.testing.assert_array_equal(strided[::2], x + 1)
+
+
+def test_kernel_takes_tensors(add_one_cpu: Any) -> None:
+    x = np.arange(4, dtype="float32")
+    y = np.zeros(4, dtype="float32")
+    add_one_cpu(tvm_ffi.from_dlpack(x), tvm_ffi.from_dlpack(y))
+    np.testing.assert_array_equal(y, [1, 2, 3, 4])
+    add_one_cpu(tvm_ffi.from_dlpack(y), y)  # mixed
+    np.testing.assert_array_equal(y, [2, 3, 4, 5])
+
+
+def test_kernel_errors_reach_python(add_one_cpu: Any) -> None:
+    with pytest.raises(TypeError, match="float32"):
+        add_one_cpu(np.zeros(3, dtype="int32"), np.zeros(3, dtype="float32"))
+    with pytest.raises(TypeError, match="must be a tensor"):
+        add_one_cpu(1, np.zeros(3, dtype="float32"))
+
+
+def test_argument_temporaries_are_released(add_one_cpu: Any) -> None:
+    x = np.arange(3, dtype="float32")
+    alive = weakref.ref(x)
+    before = live_objects()
+    add_one_cpu(x, np.zeros(3, dtype="float32"))
+    assert live_objects() == before
+    del x
+    assert alive() is None
+
+
+def test_python_callbacks_receive_tensors() -> None:
+    seen: list[Any] = []
+    echo = tvm_ffi.convert_func(lambda value: seen.append(value) or value)
+    a = np.arange(6, dtype="uint8").reshape(2, 3)
+    result = echo(a)
+    assert isinstance(seen[0], tvm_ffi.Tensor)
+    assert isinstance(result, tvm_ffi.Tensor) and result.shape == (2, 3)
+    np.testing.assert_array_equal(np.from_dlpack(result), a)
+    seen.clear()
+    del echo, result
+
+
+def test_convert_makes_a_tensor() -> None:
+    t = tvm_ffi.convert(np.ones((2, 2)))
+    assert isinstance(t, tvm_ffi.Tensor) and t.shape == (2, 2)
+
+
+def test_eight_threads_convert_concurrently(add_one_cpu: Any) -> None:
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            for _ in range(200):
+                x = np.full(16, seed, dtype="float32")
+                y = np.empty(16, dtype="float32")
+                add_one_cpu(x, tvm_ffi.from_dlpack(y))
+                assert (y == seed + 1).all()
+                assert np.from_dlpack(tvm_ffi.from_dlpack(x))[0] == seed
+        except BaseException as err:  # reported in the main thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+# ---- PyTorch (only when installed) ----
+
+
+def test_torch_tensors_zero_copy(add_one_cpu: Any) -> None:
+    torch = pytest.importorskip("torch")
+    x = torch.arange(4, dtype=torch.float32)
+    t = tvm_ffi.from_dlpack(x)
+    assert t.shape == (4,) and t.dtype == tvm_ffi.dtype("float32") and t.data_ptr() == x.data_ptr()
+    back = torch.from_dlpack(t)
+    back[0] = 42.0
+    assert x[0].item() == 42.0
+    y = torch.zeros(4)
+    add_one_cpu(x, y)
+    assert y.tolist() == [43.0, 2.0, 3.0, 4.0]
+    assert not tvm_ffi.from_dlpack(x[::2]).is_contiguous()
+
+
+def test_torch_exchange_api_skips_the_python_protocol() -> None:
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
+        pytest.skip("this torch has no C exchange API")
+
+    class NoPythonDLPack(torch.Tensor):
+        def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("the C exchange API should be used")
+
+    x = torch.arange(3, dtype=torch.int32).as_subclass(NoPythonDLPack)
+    t = tvm_ffi.from_dlpack(x)
+    assert t.shape == (3,) and t.data_ptr() == x.data_ptr()
