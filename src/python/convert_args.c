@@ -269,51 +269,6 @@ static int cached_global(TVMFFIObjectHandle* slot, const char* name) {
   return core_get_global_handle(name, slot);
 }
 
-/* Converts `n` Python values and calls `func` with them; *out gets the owned result. */
-static int call_with_converted(TVMFFIObjectHandle func, PyObject* const* items, Py_ssize_t n,
-                               TVMFFIAny* result, const CoreArgSite* site) {
-  TVMFFIAny inline_values[CORE_INLINE_ARGS];
-  TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
-  TVMFFIAny* values = inline_values;
-  TVMFFIByteArray* bytes = inline_bytes;
-  if (n > INT32_MAX) {
-    core_raise_arg_error(PyExc_ValueError, site, "container of %zd items is too large", n);
-    return -1;
-  }
-  if (n > CORE_INLINE_ARGS) {
-    values = (TVMFFIAny*)PyMem_Malloc((size_t)n * sizeof(TVMFFIAny));
-    bytes = (TVMFFIByteArray*)PyMem_Malloc((size_t)n * sizeof(TVMFFIByteArray));
-    if (values == NULL || bytes == NULL) {
-      PyMem_Free(values);
-      PyMem_Free(bytes);
-      PyErr_NoMemory();
-      return -1;
-    }
-  }
-  CoreTemps temps;
-  core_temps_init(&temps);
-  int rc = 0;
-  for (Py_ssize_t i = 0; i < n && rc == 0; ++i) {
-    rc = core_convert_arg(items[i], &values[i], &bytes[i], &temps, site);
-  }
-  if (rc == 0) {
-    result->type_index = kTVMFFINone;
-    result->zero_padding = 0;
-    result->v_uint64 = 0;
-    int call_rc = TVMFFIFunctionCall(func, values, (int32_t)n, result);
-    if (call_rc != 0) {
-      core_raise_from_rc(call_rc);
-      rc = -1;
-    }
-  }
-  core_temps_release(&temps);
-  if (values != inline_values) {
-    PyMem_Free(values);
-    PyMem_Free(bytes);
-  }
-  return rc;
-}
-
 static int convert_sequence(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
                             const CoreArgSite* site) {
   if (cached_global(&g_array_func, "ffi.Array") != 0) return -1;
@@ -328,8 +283,8 @@ static int convert_sequence(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
   int rc = -1;
   if (Py_EnterRecursiveCall(" while converting a nested list/tuple") == 0) {
     TVMFFIAny array;
-    rc = call_with_converted(g_array_func, &PyTuple_GET_ITEM(items, 0), PyTuple_GET_SIZE(items),
-                             &array, site);
+    rc = core_call_converted(g_array_func, &PyTuple_GET_ITEM(items, 0), PyTuple_GET_SIZE(items), NULL,
+                             site, 0, &array);
     Py_LeaveRecursiveCall();
     if (rc == 0) rc = set_owned_temp(out, &array, temps);
   }
@@ -360,7 +315,7 @@ static int convert_dict(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
   int rc = -1;
   if (Py_EnterRecursiveCall(" while converting a nested dict") == 0) {
     TVMFFIAny map;
-    rc = call_with_converted(g_map_func, &PyTuple_GET_ITEM(flat, 0), 2 * n, &map, site);
+    rc = core_call_converted(g_map_func, &PyTuple_GET_ITEM(flat, 0), 2 * n, NULL, site, 0, &map);
     Py_LeaveRecursiveCall();
     if (rc == 0) rc = set_owned_temp(out, &map, temps);
   }

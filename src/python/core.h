@@ -139,6 +139,13 @@ typedef struct {
 int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
                      CoreTemps* temps, const CoreArgSite* site);
 
+/* Converts `nargs` Python values and calls `handle` with them; *result is owned on success.
+ * Conversion errors name `items_site` when given (the elements of one container argument),
+ * else each value's own position in a call of `name` (function.c). */
+int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* name, const CoreArgSite* items_site, int release_gil,
+                        TVMFFIAny* result);
+
 /* Converts `value` like an argument and makes the result owned (used for callback results,
  * _convert and containers). *out is owned on success, None on failure. */
 int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* site);

@@ -17,17 +17,23 @@
 
 /* ---- calling ---- */
 
-/* Converts args and calls handle; *result is owned on success. */
-static inline int call_converted(TVMFFIObjectHandle handle, PyObject* const* args,
-                                 Py_ssize_t nargs, PyObject* name, int release_gil,
-                                 TVMFFIAny* result) {
+/* Converts args and calls handle; *result is owned on success. Conversion errors name
+ * `items_site` when given (elements of one container argument), else each argument's own
+ * position in a call of `name`. (The compiler inlines it into the vectorcall path below.) */
+int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args,
+                        Py_ssize_t nargs, PyObject* name, const CoreArgSite* items_site,
+                        int release_gil, TVMFFIAny* result) {
   TVMFFIAny inline_values[CORE_INLINE_ARGS];
   TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
   TVMFFIAny* values = inline_values;
   TVMFFIByteArray* bytes = inline_bytes;
   if (CORE_UNLIKELY(nargs > CORE_INLINE_ARGS)) {
     if (nargs > INT32_MAX) {
-      PyErr_Format(PyExc_ValueError, "too many arguments (%zd)", nargs);
+      if (items_site != NULL) {
+        core_raise_arg_error(PyExc_ValueError, items_site, "container of %zd items is too large", nargs);
+      } else {
+        PyErr_Format(PyExc_ValueError, "too many arguments (%zd)", nargs);
+      }
       return -1;
     }
     values = (TVMFFIAny*)PyMem_Malloc((size_t)nargs * sizeof(TVMFFIAny));
@@ -42,10 +48,11 @@ static inline int call_converted(TVMFFIObjectHandle handle, PyObject* const* arg
   CoreTemps temps;
   core_temps_init(&temps);
   CoreArgSite site = {name, 0};
+  const CoreArgSite* item_site = items_site != NULL ? items_site : &site;
   int rc = 0;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     site.index = i;
-    if (CORE_UNLIKELY(core_convert_arg(args[i], &values[i], &bytes[i], &temps, &site) != 0)) {
+    if (CORE_UNLIKELY(core_convert_arg(args[i], &values[i], &bytes[i], &temps, item_site) != 0)) {
       rc = -1;
       break;
     }
@@ -78,7 +85,7 @@ static inline int call_converted(TVMFFIObjectHandle handle, PyObject* const* arg
 
 int core_call_py_args_owned(TVMFFIObjectHandle func, PyObject* const* args, Py_ssize_t nargs,
                             PyObject* func_name, TVMFFIAny* result) {
-  return call_converted(func, args, nargs, func_name, 0, result);
+  return core_call_converted(func, args, nargs, func_name, NULL, 0, result);
 }
 
 static PyObject* function_display_name(CoreFunction* self) {
@@ -112,7 +119,7 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
     return NULL;
   }
   TVMFFIAny result;
-  if (call_converted(handle, args, PyVectorcall_NARGS(nargsf), self->name, self->release_gil,
+  if (core_call_converted(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
                      &result) != 0) {
     return NULL;
   }
