@@ -218,11 +218,22 @@ def test_self_containing_list_fails_cleanly() -> None:
         echo(loop)
 
 
-def test_dict_needs_ffi_map() -> None:
-    if _core._get_global_func("ffi.Map", True) is not None:
-        pytest.skip("the runtime has ffi.Map")
-    with pytest.raises(TypeError, match="dict arguments are not supported yet"):
-        echo({"a": 1})
+def test_dicts_become_maps() -> None:
+    size = _core._get_global_func("ffi.MapSize", False)
+    get = _core._get_global_func("ffi.MapGetItem", False)
+    m = echo({"a": 1, "a longer key": [2, 3], 7: None})
+    assert m.type_key == "ffi.Map" and size(m) == 3
+    assert get(m, "a") == 1 and get(m, 7) is None
+    assert _core._get_global_func("ffi.ArraySize", False)(get(m, "a longer key")) == 2
+    with pytest.raises(KeyError):
+        get(m, "missing")
+
+    class BadInt:
+        def __tvm_ffi_int__(self) -> str:
+            return "not an int"
+
+    with pytest.raises(TypeError, match="argument #0"):  # an element error names the dict argument
+        echo({"bad": BadInt()})
 
 
 def test_callables_become_functions() -> None:

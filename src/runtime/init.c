@@ -3,6 +3,7 @@
  * type table first (kernels' static initialisers query it as soon as they are loaded), then
  * the built-in global functions of each area.
  */
+#include "container/container_internal.h"
 #include "internal.h"
 #include "type_registry_internal.h"
 
@@ -13,6 +14,7 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_string_globals();
   ffi_register_object_globals();
   ffi_register_container_globals();
+  ffi_register_map_list_globals();
   ffi_register_tensor_globals();
   ffi_register_module_globals();
 }

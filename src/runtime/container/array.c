@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "../internal.h"
+#include "container_internal.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -52,38 +52,6 @@ int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out) {
   }
   *out = &arr->header;
   return 0;
-}
-
-/* ---- equality used by ffi.ArrayContains (spec/ABI.md section 4.4, AnyEqual) ---- */
-
-/* 0 = not string-like, 1 = string family (RawStr, SmallStr, Str), 2 = bytes family. */
-static int string_family(int32_t type_index) {
-  switch (type_index) {
-    case kTVMFFIRawStr:
-    case kTVMFFISmallStr:
-    case kTVMFFIStr:
-      return 1;
-    case kTVMFFIByteArrayPtr:
-    case kTVMFFISmallBytes:
-    case kTVMFFIBytes:
-      return 2;
-    default:
-      return 0;
-  }
-}
-
-/* `elem` is an owned element; `value` may still be a view (raw string, byte array pointer),
- * which compares by content like the owned string it stands for. */
-static bool any_equal(const TVMFFIAny* elem, const TVMFFIAny* value) {
-  if (elem->type_index == value->type_index && elem->zero_padding == value->zero_padding &&
-      elem->v_uint64 == value->v_uint64) {
-    return true;
-  }
-  int family = string_family(elem->type_index);
-  if (family == 0 || family != string_family(value->type_index)) return false;
-  TVMFFIByteArray a, b;
-  if (!ffi_string_view(elem, &a) || !ffi_string_view(value, &b)) return false;
-  return a.size == b.size && (a.size == 0 || memcmp(a.data, b.data, a.size) == 0);
 }
 
 /* ---- global functions ---- */
@@ -143,9 +111,13 @@ static int global_array_contains(void* self, const TVMFFIAny* args, int32_t num_
   static const char* kName = "ffi.ArrayContains";
   ArrayObject* arr;
   if (ffi_check_num_args(kName, num_args, 2) != 0 || array_arg(kName, args, &arr) != 0) return -1;
+  /* The needle may be a view (raw string, byte array); its owned form compares like a key. */
+  TVMFFIAny needle;
+  if (TVMFFIAnyViewToOwnedAny(&args[1], &needle) != 0) return -1;
   bool found = false;
   const TVMFFIAny* items = array_items(arr);
-  for (int64_t i = 0; i < arr->cell.size && !found; ++i) found = any_equal(&items[i], &args[1]);
+  for (int64_t i = 0; i < arr->cell.size && !found; ++i) found = ffi_any_equal(&items[i], &needle);
+  ffi_any_release(&needle);
   ffi_ret_bool(result, found);
   return 0;
 }

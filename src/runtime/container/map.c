@@ -1,0 +1,743 @@
+/*
+ * container/map.c -- ffi.Map (type index 72, never mutated after construction here) and
+ * ffi.Dict (76, mutated in place), one object layout for both (spec/ABI.md section 4.4).
+ *
+ * Kernels built against the reference headers read these objects and, for Dict, insert and
+ * erase inline, so the layouts and the probing are reproduced exactly:
+ *  - small layout (bit 63 of slots set): data -> `slots & ~tag` key/value pairs of 32 bytes,
+ *    scanned linearly, kept in insertion order;
+ *  - dense layout: data -> blocks of 16 metadata bytes + 16 items (key, value, prev, next);
+ *    a key's chain starts at its Fibonacci-hashed home slot and continues by probe-table jumps;
+ *    prev/next link the items in insertion order.
+ * Every object is allocated with the 80-byte dense body, because a kernel may switch a small
+ * Dict to dense in place. Storage is malloc'ed and freed through data_deleter; storage a kernel
+ * installed is freed through the deleter it installed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "container_internal.h"
+
+#define SMALL_TAG ((uint64_t)1 << 63)
+#define SMALL_INIT_CAPACITY 2
+#define SMALL_MAX_CAPACITY 4
+#define BLOCK_SLOTS 16
+#define META_EMPTY 0xFF
+#define META_PROTECTED 0xFE
+#define META_CHAIN_BIT 0x80
+#define META_JUMP_MASK 0x7F
+#define NUM_JUMPS 126
+#define NO_INDEX UINT64_MAX
+#define FIB_MULT 11400714819323198485ULL
+
+typedef struct {
+  TVMFFIObject header;
+  void* data;
+  uint64_t size;
+  uint64_t slots;
+  void (*data_deleter)(void*);
+  uint32_t fib_shift; /* dense only, like the three fields below */
+  uint32_t padding;
+  uint64_t iter_head;
+  uint64_t iter_tail;
+} MapObject;
+
+typedef struct {
+  TVMFFIAny key;
+  TVMFFIAny value;
+} MapPair;
+
+typedef struct {
+  TVMFFIAny key;
+  TVMFFIAny value;
+  uint64_t prev;
+  uint64_t next;
+} MapItem;
+
+typedef struct {
+  uint8_t meta[BLOCK_SLOTS];
+  MapItem items[BLOCK_SLOTS];
+} MapBlock;
+
+_Static_assert(offsetof(MapObject, data) == 24 && offsetof(MapObject, slots) == 40, "map base");
+_Static_assert(offsetof(MapObject, fib_shift) == 56 && offsetof(MapObject, iter_tail) == 72,
+               "dense fields at +56..+80");
+_Static_assert(sizeof(MapPair) == 32 && sizeof(MapItem) == 48, "pair/item sizes");
+_Static_assert(sizeof(MapBlock) == 784, "block size");
+
+static const uint64_t kProbe[NUM_JUMPS] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120,
+    136, 153, 171, 190, 210, 231, 253, 276, 300, 325, 351, 378, 406, 435, 465, 496, 528, 561, 595,
+    630, 666, 703, 741, 780, 820, 861, 903, 946, 990, 1035, 1081, 1128, 1176, 1225, 1275, 1326,
+    1378, 1431, 1485, 1540, 1596, 1653, 1711, 1770, 1830, 1891, 1953, 2016, 2080, 2145, 2211, 2278,
+    2346, 2415, 2485, 2556, 2628, 8515, 19110, 42778, 96141, 216153, 486591, 1092981, 2458653,
+    5532801, 12442566, 27993903, 62983476, 141717030, 318844378, 717352503, 1614057336,
+    3631522476ULL, 8170957530ULL, 18384510628ULL, 41364789378ULL, 93070452520ULL,
+    209408356380ULL, 471168559170ULL, 1060128894105ULL, 2385289465695ULL, 5366898840628ULL,
+    12075518705635ULL, 27169915244790ULL, 61132312065111ULL, 137547689707000ULL,
+    309482283181501ULL, 696335127828753ULL, 1566753995631385ULL, 3525196511162271ULL,
+    7931691992677701ULL, 17846306936293605ULL, 40154190677507445ULL, 90346928918121501ULL,
+    203280589587557251ULL, 457381325854679626ULL, 1029107982097042876ULL,
+    2315492959180353330ULL, 5209859154120846435ULL};
+
+/* ---- layout accessors ---- */
+
+static bool map_is_small(const MapObject* m) { return (m->slots & SMALL_TAG) != 0; }
+static uint64_t small_capacity(const MapObject* m) { return m->slots & ~SMALL_TAG; }
+static MapPair* small_pairs(const MapObject* m) { return (MapPair*)m->data; }
+
+static uint8_t* slot_meta(const MapObject* m, uint64_t i) {
+  return &((MapBlock*)m->data)[i / BLOCK_SLOTS].meta[i % BLOCK_SLOTS];
+}
+static MapItem* slot_item(const MapObject* m, uint64_t i) {
+  return &((MapBlock*)m->data)[i / BLOCK_SLOTS].items[i % BLOCK_SLOTS];
+}
+static bool slot_is_head(const MapObject* m, uint64_t i) {
+  return (*slot_meta(m, i) & META_CHAIN_BIT) == 0;
+}
+static uint64_t home_slot(const MapObject* m, const TVMFFIAny* key) {
+  return (FIB_MULT * ffi_any_hash(key)) >> m->fib_shift;
+}
+/* Follows the chain link of slot i; false at the end of the chain. */
+static bool slot_next(const MapObject* m, uint64_t* i) {
+  uint8_t jump = *slot_meta(m, *i) & META_JUMP_MASK;
+  if (jump == 0) return false;
+  *i = (*i + kProbe[jump]) & (m->slots - 1);
+  return true;
+}
+static void slot_set_jump(MapObject* m, uint64_t i, uint8_t jump) {
+  uint8_t* meta = slot_meta(m, i);
+  *meta = (uint8_t)((*meta & META_CHAIN_BIT) | jump);
+}
+
+/* ---- insertion-order list of the dense layout ---- */
+
+static void iter_push_back(MapObject* m, uint64_t i) {
+  MapItem* item = slot_item(m, i);
+  item->prev = m->iter_tail;
+  item->next = NO_INDEX;
+  if (m->iter_tail != NO_INDEX) slot_item(m, m->iter_tail)->next = i;
+  else m->iter_head = i;
+  m->iter_tail = i;
+}
+
+static void iter_remove(MapObject* m, uint64_t i) {
+  MapItem* item = slot_item(m, i);
+  if (item->prev != NO_INDEX) slot_item(m, item->prev)->next = item->next;
+  else m->iter_head = item->next;
+  if (item->next != NO_INDEX) slot_item(m, item->next)->prev = item->prev;
+  else m->iter_tail = item->prev;
+}
+
+/* The item that moved from slot src to slot dst takes src's place in the order. */
+static void iter_relink(MapObject* m, uint64_t src, uint64_t dst) {
+  MapItem* item = slot_item(m, dst);
+  if (item->prev != NO_INDEX) slot_item(m, item->prev)->next = dst;
+  else m->iter_head = dst;
+  if (item->next != NO_INDEX) slot_item(m, item->next)->prev = dst;
+  else m->iter_tail = dst;
+  (void)src;
+}
+
+/* ---- storage ---- */
+
+static void release_storage(MapObject* m) {
+  if (m->data_deleter != NULL) m->data_deleter(m->data);
+  m->data = NULL;
+  m->data_deleter = NULL;
+}
+
+/* Releases every key and value and the storage; leaves an empty small map of capacity 0. */
+static void map_destroy(void* self) {
+  MapObject* m = (MapObject*)self;
+  if (map_is_small(m)) {
+    for (uint64_t i = 0; i < m->size; ++i) {
+      ffi_any_release(&small_pairs(m)[i].key);
+      ffi_any_release(&small_pairs(m)[i].value);
+    }
+  } else if (m->data != NULL) {
+    for (uint64_t i = 0; i < m->slots; ++i) {
+      uint8_t meta = *slot_meta(m, i);
+      if (meta == META_EMPTY || meta == META_PROTECTED) continue;
+      ffi_any_release(&slot_item(m, i)->key);
+      ffi_any_release(&slot_item(m, i)->value);
+    }
+  }
+  release_storage(m);
+  m->size = 0;
+  m->slots = SMALL_TAG;
+}
+FFI_DEFINE_DELETER(map_deleter, map_destroy)
+
+/* Installs an empty small buffer of `capacity` pairs (old storage already released). */
+static int small_alloc(MapObject* m, uint64_t capacity) {
+  m->data = malloc((size_t)capacity * sizeof(MapPair));
+  if (m->data == NULL) return ffi_raise("MemoryError", "ffi.Map: out of memory");
+  m->data_deleter = ffi_container_buffer_free;
+  m->slots = SMALL_TAG | capacity;
+  m->size = 0;
+  return 0;
+}
+
+static int map_new(int32_t type_index, MapObject** out) {
+  MapObject* m = (MapObject*)ffi_object_alloc(sizeof(MapObject), type_index, map_deleter);
+  if (m == NULL) return -1;
+  if (small_alloc(m, SMALL_INIT_CAPACITY) != 0) {
+    ffi_decref(&m->header);
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+/* Table size for `capacity` entries: a power of two above it with room to spare. */
+static void table_size(uint64_t capacity, uint32_t* fib_shift, uint64_t* slots) {
+  uint32_t shift = 64;
+  uint64_t n = 1;
+  for (uint64_t c = capacity; c != 0; c >>= 1) {
+    shift -= 1;
+    n <<= 1;
+  }
+  if (n < capacity * 2) {
+    shift -= 1;
+    n <<= 1;
+  }
+  *fib_shift = shift;
+  *slots = n;
+}
+
+/* A fresh empty dense storage; on success the fields of `out` describe it. */
+static int dense_alloc(MapObject* out, uint64_t slots, uint32_t fib_shift) {
+  size_t blocks = (size_t)((slots + BLOCK_SLOTS - 1) / BLOCK_SLOTS);
+  MapBlock* data = (MapBlock*)malloc(blocks * sizeof(MapBlock));
+  if (data == NULL) return ffi_raise("MemoryError", "ffi.Map: out of memory for %" PRIu64 " slots", slots);
+  for (size_t b = 0; b < blocks; ++b) memset(data[b].meta, META_EMPTY, BLOCK_SLOTS);
+  out->data = data;
+  out->data_deleter = ffi_container_buffer_free;
+  out->slots = slots;
+  out->fib_shift = fib_shift;
+  out->size = 0;
+  out->iter_head = out->iter_tail = NO_INDEX;
+  return 0;
+}
+
+/* ---- lookup ---- */
+
+/* Position of key (pair index or slot), or NO_INDEX. */
+static uint64_t map_find(const MapObject* m, const TVMFFIAny* key) {
+  if (map_is_small(m)) {
+    for (uint64_t i = 0; i < m->size; ++i) {
+      if (ffi_any_equal(key, &small_pairs(m)[i].key)) return i;
+    }
+    return NO_INDEX;
+  }
+  if (m->size == 0 || m->data == NULL) return NO_INDEX;
+  uint64_t i = home_slot(m, key);
+  if (!slot_is_head(m, i)) return NO_INDEX;
+  do {
+    if (ffi_any_equal(key, &slot_item(m, i)->key)) return i;
+  } while (slot_next(m, &i));
+  return NO_INDEX;
+}
+
+static TVMFFIAny* map_value_at(MapObject* m, uint64_t pos) {
+  return map_is_small(m) ? &small_pairs(m)[pos].value : &slot_item(m, pos)->value;
+}
+
+/* ---- dense insertion (the probing of section 4.4) ---- */
+
+static bool dense_full(const MapObject* m) {
+  return (double)(m->size + 1) > (double)m->slots * 0.99;
+}
+
+/* First empty slot reachable from i by one probe jump. */
+static bool next_empty(const MapObject* m, uint64_t i, uint8_t* jump, uint64_t* out) {
+  for (uint8_t j = 1; j < NUM_JUMPS; ++j) {
+    uint64_t candidate = (i + kProbe[j]) & (m->slots - 1);
+    if (*slot_meta(m, candidate) == META_EMPTY) {
+      *jump = j;
+      *out = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The chain element that links to slot `target`. */
+static uint64_t chain_prev(const MapObject* m, uint64_t target) {
+  uint64_t i = home_slot(m, &slot_item(m, target)->key);
+  uint64_t next = i;
+  while (slot_next(m, &next) && next != target) i = next;
+  return i;
+}
+
+/* Slot `target` holds a member of another key's chain: move that chain tail elsewhere so the
+ * new key can start its own chain there. False when there is no room (caller rehashes). */
+static bool dense_evict_and_place(MapObject* m, uint64_t target, uint64_t* out) {
+  uint64_t r = target, w = chain_prev(m, target);
+  bool first = true;
+  for (;;) {
+    uint8_t jump;
+    uint64_t empty;
+    if (!next_empty(m, w, &jump, &empty)) return false;
+    uint8_t r_meta = *slot_meta(m, r);
+    *slot_item(m, empty) = *slot_item(m, r);
+    *slot_meta(m, empty) = META_CHAIN_BIT;
+    iter_relink(m, r, empty);
+    /* The target stays reserved so later moves of this chain cannot land on it. */
+    *slot_meta(m, r) = first ? META_PROTECTED : META_EMPTY;
+    first = false;
+    slot_set_jump(m, w, jump);
+    w = empty;
+    uint8_t step = r_meta & META_JUMP_MASK;
+    if (step == 0) break;
+    r = (r + kProbe[step]) & (m->slots - 1);
+  }
+  *slot_meta(m, target) = 0;
+  *out = target;
+  return true;
+}
+
+/* Finds or makes the slot of key. *fresh tells whether it was made (key/value then unset).
+ * False when the table needs to grow first. */
+static bool dense_try_insert(MapObject* m, const TVMFFIAny* key, uint64_t* out, bool* fresh) {
+  uint64_t i = home_slot(m, key);
+  *fresh = true;
+  uint8_t meta = *slot_meta(m, i);
+  if (meta == META_EMPTY) {
+    *slot_meta(m, i) = 0;
+    *out = i;
+    return true;
+  }
+  if ((meta & META_CHAIN_BIT) != 0) return !dense_full(m) && dense_evict_and_place(m, i, out);
+  uint64_t tail = i;
+  do {
+    if (ffi_any_equal(key, &slot_item(m, i)->key)) {
+      *fresh = false;
+      *out = i;
+      return true;
+    }
+    tail = i;
+  } while (slot_next(m, &i));
+  if (dense_full(m)) return false;
+  uint8_t jump;
+  if (!next_empty(m, tail, &jump, out)) return false;
+  *slot_meta(m, *out) = META_CHAIN_BIT;
+  slot_set_jump(m, tail, jump);
+  return true;
+}
+
+/* Places a key known to be absent into a dense table that has room (rehash helper). */
+static bool dense_place(MapObject* m, TVMFFIAny key, TVMFFIAny value) {
+  uint64_t slot;
+  bool fresh;
+  if (!dense_try_insert(m, &key, &slot, &fresh)) return false;
+  slot_item(m, slot)->key = key;
+  slot_item(m, slot)->value = value;
+  iter_push_back(m, slot);
+  m->size += 1;
+  return true;
+}
+
+/* Rebuilds m as a dense table of `slots` slots, moving every entry in iteration order.
+ * Doubles again if probing runs out of room (can only happen with pathological hashes). */
+static int dense_rebuild(MapObject* m, uint64_t slots, uint32_t fib_shift) {
+  for (;;) {
+    MapObject fresh;
+    if (dense_alloc(&fresh, slots, fib_shift) != 0) return -1;
+    bool ok = true;
+    if (map_is_small(m)) {
+      for (uint64_t i = 0; i < m->size && ok; ++i) {
+        ok = dense_place(&fresh, small_pairs(m)[i].key, small_pairs(m)[i].value);
+      }
+    } else {
+      for (uint64_t i = m->iter_head; i != NO_INDEX && ok; i = slot_item(m, i)->next) {
+        ok = dense_place(&fresh, slot_item(m, i)->key, slot_item(m, i)->value);
+      }
+    }
+    if (ok) {
+      release_storage(m); /* entries were moved, not copied */
+      m->data = fresh.data;
+      m->data_deleter = fresh.data_deleter;
+      m->slots = fresh.slots;
+      m->fib_shift = fresh.fib_shift;
+      m->iter_head = fresh.iter_head;
+      m->iter_tail = fresh.iter_tail;
+      return 0;
+    }
+    free(fresh.data);
+    slots *= 2;
+    fib_shift -= 1;
+  }
+}
+
+/* Moves the small pairs into a new malloc'ed buffer of `capacity`. */
+static int small_grow(MapObject* m, uint64_t capacity) {
+  MapPair* data = (MapPair*)malloc((size_t)capacity * sizeof(MapPair));
+  if (data == NULL) return ffi_raise("MemoryError", "ffi.Map: out of memory");
+  if (m->size > 0) memcpy(data, m->data, (size_t)m->size * sizeof(MapPair));
+  uint64_t size = m->size;
+  release_storage(m);
+  m->data = data;
+  m->data_deleter = ffi_container_buffer_free;
+  m->slots = SMALL_TAG | capacity;
+  m->size = size;
+  return 0;
+}
+
+/* Inserts or overwrites; steals key and value (released on failure too). */
+static int map_insert(MapObject* m, TVMFFIAny key, TVMFFIAny value) {
+  uint64_t pos = map_find(m, &key);
+  if (pos != NO_INDEX) {
+    TVMFFIAny old = *map_value_at(m, pos);
+    *map_value_at(m, pos) = value;
+    ffi_any_release(&old);
+    ffi_any_release(&key);
+    return 0;
+  }
+  int rc = 0;
+  if (map_is_small(m)) {
+    uint64_t cap = small_capacity(m);
+    if (m->size < cap) {
+      small_pairs(m)[m->size].key = key;
+      small_pairs(m)[m->size].value = value;
+      m->size += 1;
+      return 0;
+    }
+    if (cap < SMALL_MAX_CAPACITY) {
+      uint64_t grown = cap * 2 < SMALL_INIT_CAPACITY ? SMALL_INIT_CAPACITY : cap * 2;
+      rc = small_grow(m, grown > SMALL_MAX_CAPACITY ? SMALL_MAX_CAPACITY : grown);
+      if (rc == 0) return map_insert(m, key, value);
+    } else {
+      uint32_t shift;
+      uint64_t slots;
+      table_size(m->size * 2 > SMALL_MAX_CAPACITY * 2 ? m->size * 2 : SMALL_MAX_CAPACITY * 2,
+                 &shift, &slots);
+      rc = dense_rebuild(m, slots, shift);
+    }
+  }
+  while (rc == 0 && !dense_place(m, key, value)) {
+    rc = dense_rebuild(m, m->slots * 2, m->fib_shift - 1);
+  }
+  if (rc != 0) {
+    ffi_any_release(&key);
+    ffi_any_release(&value);
+  }
+  return rc;
+}
+
+/* Removes the entry at pos (found by map_find). */
+static void map_erase_at(MapObject* m, uint64_t pos) {
+  TVMFFIAny key, value;
+  if (map_is_small(m)) {
+    MapPair* pairs = small_pairs(m);
+    key = pairs[pos].key;
+    value = pairs[pos].value;
+    memmove(&pairs[pos], &pairs[pos + 1], (size_t)(m->size - pos - 1) * sizeof(MapPair));
+    m->size -= 1;
+  } else {
+    key = slot_item(m, pos)->key;
+    value = slot_item(m, pos)->value;
+    m->size -= 1;
+    iter_remove(m, pos);
+    uint64_t last = pos, prev = pos;
+    if (!slot_next(m, &last)) {
+      /* pos ends its chain: unlink it from its predecessor. */
+      if (!slot_is_head(m, pos)) slot_set_jump(m, chain_prev(m, pos), 0);
+      *slot_meta(m, pos) = META_EMPTY;
+    } else {
+      /* Keep the chain compact: the chain's last element moves into pos. */
+      for (uint64_t probe = last; slot_next(m, &probe);) {
+        prev = last;
+        last = probe;
+      }
+      slot_item(m, pos)->key = slot_item(m, last)->key;
+      slot_item(m, pos)->value = slot_item(m, last)->value;
+      slot_item(m, pos)->prev = slot_item(m, last)->prev;
+      slot_item(m, pos)->next = slot_item(m, last)->next;
+      iter_relink(m, last, pos);
+      *slot_meta(m, last) = META_EMPTY;
+      slot_set_jump(m, prev, 0);
+    }
+  }
+  ffi_any_release(&key); /* last: the entry might own the map */
+  ffi_any_release(&value);
+}
+
+/* ---- iteration: positions in order ---- */
+
+static uint64_t map_first(const MapObject* m) {
+  if (m->size == 0) return NO_INDEX;
+  return map_is_small(m) ? 0 : m->iter_head;
+}
+
+static uint64_t map_after(const MapObject* m, uint64_t pos) {
+  if (map_is_small(m)) return pos + 1 < m->size ? pos + 1 : NO_INDEX;
+  return slot_item(m, pos)->next;
+}
+
+static bool map_pos_valid(const MapObject* m, uint64_t pos) {
+  if (pos == NO_INDEX) return false;
+  if (map_is_small(m)) return pos < m->size;
+  if (pos >= m->slots) return false;
+  uint8_t meta = *slot_meta(m, pos);
+  return meta != META_EMPTY && meta != META_PROTECTED;
+}
+
+static TVMFFIAny* map_key_at(MapObject* m, uint64_t pos) {
+  return map_is_small(m) ? &small_pairs(m)[pos].key : &slot_item(m, pos)->key;
+}
+
+/* ---- argument helpers and messages ---- */
+
+/* Map* readers accept a Dict as well (both are "mappings"); Dict* writers only a Dict. */
+static int mapping_arg(const char* fname, const TVMFFIAny* args, int32_t i, bool dict_only,
+                       MapObject** out) {
+  int32_t t = args[i].type_index;
+  int32_t want = dict_only ? kTVMFFIDict : (t == kTVMFFIDict ? kTVMFFIDict : kTVMFFIMap);
+  TVMFFIObject* obj;
+  if (ffi_arg_object(fname, args, i, want, &obj) != 0) return -1;
+  *out = (MapObject*)obj;
+  return 0;
+}
+
+/* Writes a short rendering of key for a KeyError. */
+static void describe_key(const TVMFFIAny* key, char* buf, size_t n) {
+  TVMFFIByteArray s;
+  if (key->type_index == kTVMFFIInt) {
+    snprintf(buf, n, "%" PRId64, key->v_int64);
+  } else if (key->type_index == kTVMFFIBool) {
+    snprintf(buf, n, "%s", key->v_int64 ? "True" : "False");
+  } else if (key->type_index == kTVMFFIFloat) {
+    snprintf(buf, n, "%g", key->v_float64);
+  } else if (key->type_index == kTVMFFINone) {
+    snprintf(buf, n, "None");
+  } else if (ffi_string_view(key, &s)) {
+    snprintf(buf, n, "'%.*s'", (int)(s.size > 200 ? 200 : s.size), s.data);
+  } else {
+    TVMFFIByteArray tk = ffi_type_key_of(key->type_index);
+    snprintf(buf, n, "<%.*s object>", (int)tk.size, tk.data);
+  }
+}
+
+/* Looks key (a view) up; *pos = NO_INDEX when absent. */
+static int lookup_view(MapObject* m, const TVMFFIAny* view, uint64_t* pos) {
+  TVMFFIAny key;
+  if (TVMFFIAnyViewToOwnedAny(view, &key) != 0) return -1;
+  *pos = map_find(m, &key);
+  ffi_any_release(&key);
+  return 0;
+}
+
+/* ---- global functions ---- */
+
+#define MAP_GLOBAL(fn) \
+  static int fn(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result)
+
+static int construct(const char* fname, int32_t type_index, const TVMFFIAny* args,
+                     int32_t num_args, TVMFFIAny* result) {
+  if (num_args % 2 != 0) {
+    return ffi_raise("ValueError", "%s: expects key/value pairs, got an odd number of arguments (%d)",
+                     fname, (int)num_args);
+  }
+  MapObject* m;
+  if (map_new(type_index, &m) != 0) return -1;
+  for (int32_t i = 0; i < num_args; i += 2) {
+    TVMFFIAny key, value;
+    if (TVMFFIAnyViewToOwnedAny(&args[i], &key) != 0) goto fail;
+    if (TVMFFIAnyViewToOwnedAny(&args[i + 1], &value) != 0) {
+      ffi_any_release(&key);
+      goto fail;
+    }
+    if (map_insert(m, key, value) != 0) goto fail;
+  }
+  ffi_ret_object(result, &m->header);
+  return 0;
+fail:
+  ffi_decref(&m->header);
+  return -1;
+}
+
+MAP_GLOBAL(global_map) {
+  (void)self;
+  return construct("ffi.Map", kTVMFFIMap, args, num_args, result);
+}
+MAP_GLOBAL(global_dict) {
+  (void)self;
+  return construct("ffi.Dict", kTVMFFIDict, args, num_args, result);
+}
+
+static int do_size(const char* fname, bool dict, const TVMFFIAny* args, int32_t num_args,
+                   TVMFFIAny* result) {
+  MapObject* m;
+  if (ffi_check_num_args(fname, num_args, 1) != 0 || mapping_arg(fname, args, 0, dict, &m) != 0) {
+    return -1;
+  }
+  ffi_ret_int(result, (int64_t)m->size);
+  return 0;
+}
+
+/* mode 0: GetItem (KeyError), 1: Count, 2: GetItemOrMissing. */
+static int do_get(const char* fname, bool dict, int mode, const TVMFFIAny* args, int32_t num_args,
+                  TVMFFIAny* result) {
+  MapObject* m;
+  uint64_t pos;
+  if (ffi_check_num_args(fname, num_args, 2) != 0 || mapping_arg(fname, args, 0, dict, &m) != 0 ||
+      lookup_view(m, &args[1], &pos) != 0) {
+    return -1;
+  }
+  if (mode == 1) {
+    ffi_ret_int(result, pos != NO_INDEX ? 1 : 0);
+    return 0;
+  }
+  if (pos != NO_INDEX) return TVMFFIAnyViewToOwnedAny(map_value_at(m, pos), result);
+  if (mode == 2) {
+    TVMFFIByteArray name = {"ffi.GetInvalidObject", strlen("ffi.GetInvalidObject")};
+    TVMFFIObjectHandle f = NULL;
+    if (TVMFFIFunctionGetGlobal(&name, &f) != 0) return -1;
+    if (f == NULL) return ffi_raise("RuntimeError", "%s: ffi.GetInvalidObject is not registered", fname);
+    int rc = TVMFFIFunctionCall(f, NULL, 0, result);
+    TVMFFIObjectDecRef(f);
+    return rc;
+  }
+  char desc[256];
+  describe_key(&args[1], desc, sizeof(desc));
+  return ffi_raise("KeyError", "%s", desc);
+}
+
+MAP_GLOBAL(global_map_size) { (void)self; return do_size("ffi.MapSize", false, args, num_args, result); }
+MAP_GLOBAL(global_dict_size) { (void)self; return do_size("ffi.DictSize", true, args, num_args, result); }
+MAP_GLOBAL(global_map_get_item) { (void)self; return do_get("ffi.MapGetItem", false, 0, args, num_args, result); }
+MAP_GLOBAL(global_dict_get_item) { (void)self; return do_get("ffi.DictGetItem", true, 0, args, num_args, result); }
+MAP_GLOBAL(global_map_count) { (void)self; return do_get("ffi.MapCount", false, 1, args, num_args, result); }
+MAP_GLOBAL(global_dict_count) { (void)self; return do_get("ffi.DictCount", true, 1, args, num_args, result); }
+MAP_GLOBAL(global_map_get_missing) { (void)self; return do_get("ffi.MapGetItemOrMissing", false, 2, args, num_args, result); }
+MAP_GLOBAL(global_dict_get_missing) { (void)self; return do_get("ffi.DictGetItemOrMissing", true, 2, args, num_args, result); }
+
+MAP_GLOBAL(global_dict_set_item) {
+  (void)self;
+  static const char* kName = "ffi.DictSetItem";
+  MapObject* m;
+  TVMFFIAny key, value;
+  if (ffi_check_num_args(kName, num_args, 3) != 0 || mapping_arg(kName, args, 0, true, &m) != 0 ||
+      TVMFFIAnyViewToOwnedAny(&args[1], &key) != 0) {
+    return -1;
+  }
+  if (TVMFFIAnyViewToOwnedAny(&args[2], &value) != 0) {
+    ffi_any_release(&key);
+    return -1;
+  }
+  ffi_incref(&m->header); /* an overwritten value may hold the last other reference */
+  int rc = map_insert(m, key, value);
+  ffi_decref(&m->header);
+  if (rc != 0) return -1;
+  *result = ffi_any_none();
+  return 0;
+}
+
+MAP_GLOBAL(global_dict_erase) {
+  (void)self;
+  static const char* kName = "ffi.DictErase";
+  MapObject* m;
+  uint64_t pos;
+  if (ffi_check_num_args(kName, num_args, 2) != 0 || mapping_arg(kName, args, 0, true, &m) != 0 ||
+      lookup_view(m, &args[1], &pos) != 0) {
+    return -1;
+  }
+  /* Absent keys are ignored, like Python's dict.pop(k, None). */
+  if (pos != NO_INDEX) {
+    ffi_incref(&m->header);
+    map_erase_at(m, pos);
+    ffi_decref(&m->header);
+  }
+  *result = ffi_any_none();
+  return 0;
+}
+
+MAP_GLOBAL(global_dict_clear) {
+  (void)self;
+  static const char* kName = "ffi.DictClear";
+  MapObject* m;
+  if (ffi_check_num_args(kName, num_args, 1) != 0 || mapping_arg(kName, args, 0, true, &m) != 0) {
+    return -1;
+  }
+  ffi_incref(&m->header);
+  map_destroy(m);
+  int rc = small_alloc(m, SMALL_INIT_CAPACITY);
+  ffi_decref(&m->header);
+  if (rc != 0) return -1;
+  *result = ffi_any_none();
+  return 0;
+}
+
+/* ---- forward iterator functor ---- */
+
+typedef struct {
+  MapObject* map; /* strong reference */
+  uint64_t pos;
+} MapIterState;
+
+static void iter_state_free(void* self) {
+  MapIterState* state = (MapIterState*)self;
+  ffi_decref(&state->map->header);
+  free(state);
+}
+
+static int iter_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  static const char* kName = "ffi.MapForwardIterFunctor";
+  MapIterState* state = (MapIterState*)self; /* the resource given to TVMFFIFunctionCreate */
+  int64_t op;
+  if (ffi_check_num_args(kName, num_args, 1) != 0 || ffi_arg_int(kName, args, 0, &op) != 0) return -1;
+  if (op < 0 || op > 2) return ffi_raise("ValueError", "%s: op must be 0, 1 or 2, got %lld", kName, (long long)op);
+  if (!map_pos_valid(state->map, state->pos)) {
+    return ffi_raise("IndexError", "%s: iterator is past the end", kName);
+  }
+  if (op == 0) return TVMFFIAnyViewToOwnedAny(map_key_at(state->map, state->pos), result);
+  if (op == 1) return TVMFFIAnyViewToOwnedAny(map_value_at(state->map, state->pos), result);
+  state->pos = map_after(state->map, state->pos);
+  ffi_ret_bool(result, state->pos != NO_INDEX);
+  return 0;
+}
+
+static int make_iter(const char* fname, bool dict, const TVMFFIAny* args, int32_t num_args,
+                     TVMFFIAny* result) {
+  MapObject* m;
+  if (ffi_check_num_args(fname, num_args, 1) != 0 || mapping_arg(fname, args, 0, dict, &m) != 0) {
+    return -1;
+  }
+  MapIterState* state = (MapIterState*)malloc(sizeof(MapIterState));
+  if (state == NULL) return ffi_raise("MemoryError", "%s: out of memory", fname);
+  ffi_incref(&m->header);
+  state->map = m;
+  state->pos = map_first(m);
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionCreate(state, iter_call, iter_state_free, &f) != 0) {
+    iter_state_free(state);
+    return -1;
+  }
+  ffi_ret_object(result, (TVMFFIObject*)f);
+  return 0;
+}
+
+MAP_GLOBAL(global_map_iter) { (void)self; return make_iter("ffi.MapForwardIterFunctor", false, args, num_args, result); }
+MAP_GLOBAL(global_dict_iter) { (void)self; return make_iter("ffi.DictForwardIterFunctor", true, args, num_args, result); }
+
+void ffi_register_map_list_globals(void) {
+  ffi_register_list_globals();
+  ffi_register_builtin("ffi.Map", global_map);
+  ffi_register_builtin("ffi.MapSize", global_map_size);
+  ffi_register_builtin("ffi.MapGetItem", global_map_get_item);
+  ffi_register_builtin("ffi.MapCount", global_map_count);
+  ffi_register_builtin("ffi.MapGetItemOrMissing", global_map_get_missing);
+  ffi_register_builtin("ffi.MapForwardIterFunctor", global_map_iter);
+  ffi_register_builtin("ffi.Dict", global_dict);
+  ffi_register_builtin("ffi.DictSize", global_dict_size);
+  ffi_register_builtin("ffi.DictGetItem", global_dict_get_item);
+  ffi_register_builtin("ffi.DictCount", global_dict_count);
+  ffi_register_builtin("ffi.DictGetItemOrMissing", global_dict_get_missing);
+  ffi_register_builtin("ffi.DictForwardIterFunctor", global_dict_iter);
+  ffi_register_builtin("ffi.DictSetItem", global_dict_set_item);
+  ffi_register_builtin("ffi.DictErase", global_dict_erase);
+  ffi_register_builtin("ffi.DictClear", global_dict_clear);
+}
