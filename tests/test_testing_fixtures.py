@@ -422,37 +422,23 @@ C_DRIVER = r"""
 
 int TVMFFITestingDummyTarget(void);
 
-static int call(const char* name, TVMFFIAny* args, int n, TVMFFIAny* result) {
-  TVMFFIByteArray key = check_ba(name);
-  TVMFFIObjectHandle f = NULL;
-  CHECK(TVMFFIFunctionGetGlobal(&key, &f) == 0 && f != NULL);
-  memset(result, 0, sizeof(*result));
-  int rc = TVMFFIFunctionCall(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
-static TVMFFIAny any_int(int64_t v) { TVMFFIAny a = {0}; a.type_index = kTVMFFIInt; a.v_int64 = v; return a; }
-static TVMFFIAny any_str(const char* s) { TVMFFIAny a = {0}; a.type_index = kTVMFFIRawStr; a.v_c_str = s; return a; }
-static void release(TVMFFIAny* a) { if (a->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(a->v_obj); }
-
 static void test_add_one(void) {
   TVMFFIAny r, a[2] = {any_int(2147483647), any_int(0)};
-  CHECK(call("testing.add_one", a, 1, &r) == 0);
+  CHECK(call_global("testing.add_one", a, 1, &r) == 0);
   CHECK_EQ_INT(r.v_int64, -2147483648LL);
-  CHECK(call("testing.add_one", a, 2, &r) == -1);
+  CHECK(call_global("testing.add_one", a, 2, &r) == -1);
   CHECK_RAISED("TypeError", "Expected 1 but got 2 arguments");
 }
 
 static void test_raise_and_apply(void) {
   TVMFFIAny r, a[3] = {any_str("ValueError"), any_str("a message longer than seven")};
-  CHECK(call("testing.test_raise_error", a, 2, &r) == -1);
+  CHECK(call_global("testing.test_raise_error", a, 2, &r) == -1);
   CHECK_RAISED("ValueError", "a message longer than seven");
   TVMFFIByteArray key = check_ba("testing.test_raise_error");
   TVMFFIAny ap[3] = {{0}, a[0], a[1]};
   ap[0].type_index = kTVMFFIFunction;
   CHECK(TVMFFIFunctionGetGlobal(&key, (TVMFFIObjectHandle*)&ap[0].v_obj) == 0);
-  CHECK(call("testing.apply", ap, 3, &r) == -1);
+  CHECK(call_global("testing.apply", ap, 3, &r) == -1);
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   CHECK(err != NULL);
@@ -460,39 +446,39 @@ static void test_raise_and_apply(void) {
   CHECK_CONTAINS(TVMFFIErrorGetCellPtr(err)->backtrace, "TestApply");
   TVMFFIObjectDecRef(err);
   TVMFFIObjectDecRef(ap[0].v_obj);
-  CHECK(call("testing.apply", ap, 0, &r) == -1);
+  CHECK(call_global("testing.apply", ap, 0, &r) == -1);
   CHECK_RAISED("TypeError", "Cannot convert from type `None` to `ffi.Function`");
 }
 
 static void test_echo_and_use_count(void) {
   TVMFFIAny r, a[1] = {any_str("a string that is not small")};
-  CHECK(call("testing.echo", a, 1, &r) == 0);
+  CHECK(call_global("testing.echo", a, 1, &r) == 0);
   CHECK_EQ_INT(r.type_index, kTVMFFIStr);
   TVMFFIAny held = r;
-  CHECK(call("testing.object_use_count", &held, 1, &r) == 0);
+  CHECK(call_global("testing.object_use_count", &held, 1, &r) == 0);
   CHECK_EQ_INT(r.v_int64, 1);
   release(&held);
-  CHECK(call("testing.echo", a, 0, &r) == -1);
+  CHECK(call_global("testing.echo", a, 0, &r) == -1);
   CHECK_RAISED("TypeError", "at least 1 argument");
 }
 
 static void test_arrays(void) {
   TVMFFIAny r, a[2] = {{0}, any_int(7)};
-  CHECK(call("testing.make_array_with_mixed", a, 2, &r) == 0);
+  CHECK(call_global("testing.make_array_with_mixed", a, 2, &r) == 0);
   CHECK_EQ_INT(r.type_index, kTVMFFIArray);
   release(&r);
-  CHECK(call("testing.make_nested_array_with_tensor", a, 1, &r) == 0);
+  CHECK(call_global("testing.make_nested_array_with_tensor", a, 1, &r) == 0);
   CHECK_EQ_INT(r.type_index, kTVMFFIArray);
   release(&r);
-  CHECK(call("testing.make_empty_array_with_tensor_input", a, 1, &r) == 0);
+  CHECK(call_global("testing.make_empty_array_with_tensor_input", a, 1, &r) == 0);
   release(&r);
-  CHECK(call("testing.make_array_with_tensor", a + 1, 1, &r) == -1);
+  CHECK(call_global("testing.make_array_with_tensor", a + 1, 1, &r) == -1);
   CHECK_RAISED("TypeError", "Expected `ffi.Tensor` but got `int`");
 }
 
 static void test_c_symbols(void) {
   TVMFFIAny r, a[1] = {any_int(41)}, none = {0};
-  CHECK(call("testing.get_mlir_add_one_c_symbol", a, 0, &r) == 0);
+  CHECK(call_global("testing.get_mlir_add_one_c_symbol", a, 0, &r) == 0);
   void (*mlir)(void**) = (void (*)(void**))(intptr_t)r.v_int64;
   void* handle = NULL;
   const TVMFFIAny* args = a;

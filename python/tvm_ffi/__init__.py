@@ -97,6 +97,7 @@ if not _running_as_config():
         uint32,
         uint64,
     )
+    from ._object_convertible import ObjectConvertible
     from ._tensor import Tensor, from_dlpack
     from .container import Array
     from .error import register_error
@@ -123,6 +124,7 @@ if not _running_as_config():
         "Module",
         "ModulePropertyMask",
         "Object",
+        "ObjectConvertible",
         "StreamContext",
         "Tensor",
         "convert",

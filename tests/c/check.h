@@ -114,4 +114,76 @@ static inline int check_no_error_pending(void) {
   return 0;
 }
 
+/* ---- building argument views and calling globals ---- */
+
+static inline TVMFFIAny any_int(int64_t v) {
+  TVMFFIAny a = {0};
+  a.type_index = kTVMFFIInt;
+  a.v_int64 = v;
+  return a;
+}
+
+static inline TVMFFIAny any_bool(int v) {
+  TVMFFIAny a = {0};
+  a.type_index = kTVMFFIBool;
+  a.v_int64 = v != 0;
+  return a;
+}
+
+static inline TVMFFIAny any_float(double v) {
+  TVMFFIAny a = {0};
+  a.type_index = kTVMFFIFloat;
+  a.v_float64 = v;
+  return a;
+}
+
+/* A borrowed raw C string view. */
+static inline TVMFFIAny any_str(const char* s) {
+  TVMFFIAny a = {0};
+  a.type_index = kTVMFFIRawStr;
+  a.v_c_str = s;
+  return a;
+}
+
+/* A borrowed view of an object. */
+static inline TVMFFIAny any_obj(void* obj) {
+  TVMFFIAny a = {0};
+  a.type_index = TVMFFIObjectGetTypeIndex(obj);
+  a.v_obj = (TVMFFIObject*)obj;
+  return a;
+}
+
+/* Calls a global function; *result is owned by the caller on success. -99 when missing. */
+static inline int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  void* f = NULL;
+  TVMFFIByteArray key = check_ba(name);
+  if (TVMFFIFunctionGetGlobal(&key, &f) != 0 || f == NULL) {
+    fprintf(stderr, "global %s is missing\n", name);
+    check_no_error_pending();
+    return -99;
+  }
+  memset(result, 0, sizeof(*result));
+  int rc = TVMFFIFunctionCall(f, args, n, result);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
+/* Releases an owned Any and resets it. */
+static inline void release(TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) TVMFFIObjectDecRef(v->v_obj);
+  memset(v, 0, sizeof(*v));
+}
+
+/* The sequence cell of an Array or List. */
+static inline TVMFFISeqCell* seq(void* obj) {
+  return (TVMFFISeqCell*)((char*)obj + sizeof(TVMFFIObject));
+}
+
+/* Objects made by the runtime and still alive (ffi.LiveObjectCount); -1 when unavailable. */
+static inline int64_t live_objects(void) {
+  TVMFFIAny r;
+  if (call_global("ffi.LiveObjectCount", NULL, 0, &r) != 0 || r.type_index != kTVMFFIInt) return -1;
+  return r.v_int64;
+}
+
 #endif /* TVM_FFI_TESTS_CHECK_H_ */

@@ -22,11 +22,6 @@ static TVMFFIByteArray str_view(const TVMFFIAny* s) {
   return *TVMFFIBytesGetByteArrayPtr(s->v_obj);
 }
 
-static void release(TVMFFIAny* value) {
-  if (value->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value->v_obj);
-  memset(value, 0, sizeof(*value));
-}
-
 #define CHECK_PARSES(text_, code_, bits_, lanes_)             \
   do {                                                        \
     DLDataType got_ = dt(99, 99, 99);                         \

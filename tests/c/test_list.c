@@ -5,54 +5,6 @@
 
 #include "check.h"
 
-static TVMFFIAny any_int(int64_t v) {
-  TVMFFIAny a = {0};
-  a.type_index = kTVMFFIInt;
-  a.v_int64 = v;
-  return a;
-}
-
-static TVMFFIAny any_str(const char* s) {
-  TVMFFIAny a = {0};
-  a.type_index = kTVMFFIRawStr;
-  a.v_c_str = s;
-  return a;
-}
-
-static TVMFFIAny any_obj(void* obj) {
-  TVMFFIAny a = {0};
-  a.type_index = TVMFFIObjectGetTypeIndex(obj);
-  a.v_obj = (TVMFFIObject*)obj;
-  return a;
-}
-
-static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  void* f = NULL;
-  TVMFFIByteArray key = check_ba(name);
-  if (TVMFFIFunctionGetGlobal(&key, &f) != 0 || f == NULL) {
-    fprintf(stderr, "global %s is missing\n", name);
-    check_no_error_pending();
-    return -99;
-  }
-  memset(result, 0, sizeof(*result));
-  int rc = TVMFFIFunctionCall(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
-static void release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) TVMFFIObjectDecRef(v->v_obj);
-  memset(v, 0, sizeof(*v));
-}
-
-static TVMFFISeqCell* seq(void* obj) { return (TVMFFISeqCell*)((char*)obj + sizeof(TVMFFIObject)); }
-
-static int64_t live_objects(void) {
-  TVMFFIAny r;
-  if (call_global("ffi.LiveObjectCount", NULL, 0, &r) != 0) return -1;
-  return r.v_int64;
-}
-
 /* A list of the given ints, or NULL. */
 static void* make_list(const int64_t* values, int n) {
   TVMFFIAny args[16], r;

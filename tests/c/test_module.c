@@ -12,52 +12,7 @@ static const char* g_plugin_dir = ".";
 
 /* ---- small helpers ---- */
 
-static TVMFFIAny any_int(int64_t v) {
-  TVMFFIAny a = {0};
-  a.type_index = kTVMFFIInt;
-  a.v_int64 = v;
-  return a;
-}
-
-static TVMFFIAny any_bool(int v) {
-  TVMFFIAny a = {0};
-  a.type_index = kTVMFFIBool;
-  a.v_int64 = v != 0;
-  return a;
-}
-
-static TVMFFIAny any_str(const char* s) {
-  TVMFFIAny a = {0};
-  a.type_index = kTVMFFIRawStr;
-  a.v_c_str = s;
-  return a;
-}
-
-static TVMFFIAny any_obj(void* obj) {
-  TVMFFIAny a = {0};
-  a.type_index = TVMFFIObjectGetTypeIndex(obj);
-  a.v_obj = (TVMFFIObject*)obj;
-  return a;
-}
-
 /* Calls a global function; *result is owned by the caller on success. */
-static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  void* f = NULL;
-  TVMFFIByteArray key = check_ba(name);
-  if (TVMFFIFunctionGetGlobal(&key, &f) != 0 || f == NULL) {
-    fprintf(stderr, "global %s is missing\n", name);
-    return -99;
-  }
-  memset(result, 0, sizeof(*result));
-  int rc = TVMFFIFunctionCall(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
-static void release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) TVMFFIObjectDecRef(v->v_obj);
-  memset(v, 0, sizeof(*v));
-}
 
 static TVMFFIByteArray string_of(const TVMFFIAny* v) {
   TVMFFIByteArray b = {"", 0};

@@ -246,17 +246,6 @@ static void test_sentinel_objects_are_singletons(void) {
   CHECK(seen[0] != seen[1]);
 }
 
-static int64_t live_objects(void) {
-  void* f = NULL;
-  TVMFFIByteArray name = check_ba("ffi.LiveObjectCount");
-  CHECK_EQ_INT(TVMFFIFunctionGetGlobal(&name, &f), 0);
-  TVMFFIAny result = {0};
-  CHECK_EQ_INT(TVMFFIFunctionCall(f, NULL, 0, &result), 0);
-  CHECK_EQ_INT(result.type_index, kTVMFFIInt);
-  TVMFFIObjectDecRef(f);
-  return result.v_int64;
-}
-
 static void test_live_object_count_tracks_runtime_objects(void) {
   int64_t start = live_objects();
   TVMFFIByteArray text = check_ba("a heap string that is counted");

@@ -68,22 +68,6 @@ static CountedObject* counted_new(void) {
   return obj;
 }
 
-static TVMFFIAny any_object(void* obj) {
-  TVMFFIAny v;
-  memset(&v, 0, sizeof(v));
-  v.type_index = ((TVMFFIObject*)obj)->type_index;
-  v.v_obj = (TVMFFIObject*)obj;
-  return v;
-}
-
-static TVMFFIAny any_int(int64_t x) {
-  TVMFFIAny v;
-  memset(&v, 0, sizeof(v));
-  v.type_index = kTVMFFIInt;
-  v.v_int64 = x;
-  return v;
-}
-
 /* A function whose resource counts calls and its own deletion. */
 typedef struct {
   int calls;
@@ -488,7 +472,7 @@ static void test_field_default_and_setter_are_retained(void) {
   void* setter = counting_function(&setter_state);
   TVMFFIFieldInfo f = make_field("value");
   f.flags = kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitSetterIsFunctionObj;
-  f.default_value_or_factory = any_object(default_obj);
+  f.default_value_or_factory = any_obj(default_obj);
   f.setter = setter;
   CHECK_EQ_INT(TVMFFITypeRegisterField(t, &f), 0);
   CHECK_EQ_INT(check_strong_count(default_obj), 2);
@@ -596,7 +580,7 @@ static void test_methods_retain_their_function(void) {
   m.doc = check_ba("adds one");
   m.metadata = check_ba("{}");
   m.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
-  m.method = any_object(fn);
+  m.method = any_obj(fn);
   CHECK_EQ_INT(TVMFFITypeRegisterMethod(t, &m), 0);
   CHECK_EQ_INT(check_strong_count(fn), 2);
   /* Registering the same name again is allowed (overloads) and takes another reference. */
@@ -730,7 +714,7 @@ static void test_attr_values_are_retained_and_columns_grow_in_place(void) {
   TVMFFIByteArray name = check_ba("__test_attr_objects__");
   int32_t t = alloc_object_type("test.attr.ObjectHolder");
   CountedObject* obj = counted_new();
-  TVMFFIAny v = any_object(obj);
+  TVMFFIAny v = any_obj(obj);
   CHECK_EQ_INT(TVMFFITypeRegisterAttr(t, &name, &v), 0);
   CHECK_EQ_INT(check_strong_count(obj), 2);
   TVMFFIObjectDecRef(obj);
