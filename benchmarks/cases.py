@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-CASE_MODULES = ("cases_call",)
+CASE_MODULES = ("cases_call", "cases_container", "cases_tensor")
 
 # Target for every case: ours takes at most this fraction of the reference's time per call.
 REF_RATIO_TARGET = 0.6

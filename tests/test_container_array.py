@@ -58,3 +58,45 @@ def test_array_pickles_by_value() -> None:
 
 def test_empty_array() -> None:
     assert len(tvm_ffi.Array()) == 0 and list(tvm_ffi.Array()) == []
+
+
+def test_array_slices_with_steps_and_negative_bounds() -> None:
+    arr = tvm_ffi.Array(range(6))
+    assert arr[::2] == [0, 2, 4] and arr[::-1] == [5, 4, 3, 2, 1, 0]
+    assert arr[-2:] == [4, 5] and arr[10:] == []
+    assert list(reversed(arr)) == [5, 4, 3, 2, 1, 0]
+    assert arr.index(3) == 3 and arr.count(1) == 1
+
+
+def test_array_index_error_names_huge_index() -> None:
+    with pytest.raises(IndexError, match=str(2**70)):
+        tvm_ffi.Array([1])[2**70]
+
+
+def test_nested_arrays_are_results_and_arguments() -> None:
+    import tvm_ffi.testing  # noqa: F401
+
+    echo = tvm_ffi.get_global_func("testing.echo")
+    out = echo([[1, 2], ["a", [3.5]]])
+    assert isinstance(out, tvm_ffi.Array) and isinstance(out[1][1], tvm_ffi.Array)
+    assert out == [[1, 2], ["a", [3.5]]]
+    assert echo(out).same_as(out)
+
+
+def test_array_reads_from_many_threads() -> None:
+    import threading
+
+    arr = tvm_ffi.Array([f"item number {i}" for i in range(100)])
+    failures: list[str] = []
+
+    def read() -> None:
+        for _ in range(200):
+            if len(arr) != 100 or arr[42] != "item number 42" or list(arr)[-1] != "item number 99":
+                failures.append("mismatch")
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []

@@ -107,16 +107,6 @@ def test_registered_class_for_results() -> None:
         _core._register_object_class(99999, MyArray)
 
 
-def test_unregistered_types_get_a_named_class() -> None:
-    shape = _core._get_global_func("ffi.Shape", False)(1, 2)
-    cls = type(shape)
-    if cls.__module__ == "ffi" and cls.__name__ == "Shape":
-        assert issubclass(cls, _core.Object)
-        assert type(_core._get_global_func("ffi.Shape", False)()) is cls  # cached
-    else:  # the package registered its own class
-        assert shape.type_key == "ffi.Shape"
-
-
 def test_move_and_rvalue_ref() -> None:
     a = make_array(1)
     b = _core.Object.__new__(_core.Object)

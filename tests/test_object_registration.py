@@ -80,6 +80,8 @@ def test_unregistered_types_get_a_generated_class(mod: tvm_ffi.Module, type_keys
     key, index, _, _ = type_keys
     obj = mod.make_object(index, 3)
     assert isinstance(obj, tvm_ffi.Object) and obj.type_key == key
+    module, _, name = key.rpartition(".")
+    assert (type(obj).__module__, type(obj).__name__) == (module, name)  # named after the type key
     assert mod.object_value(obj) == 3
     assert type(mod.make_object(index, 4)) is type(obj)  # generated once, then cached
 

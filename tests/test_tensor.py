@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import types
 import weakref
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tvm_ffi
+import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
 from conftest import c_compiler, run_checked
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
 from tvm_ffi import libinfo
@@ -468,3 +470,217 @@ def test_torch_exchange_api_skips_the_python_protocol() -> None:
     x = torch.arange(3, dtype=torch.int32).as_subclass(NoPythonDLPack)
     t = tvm_ffi.from_dlpack(x)
     assert t.shape == (3,) and t.data_ptr() == x.data_ptr()
+
+
+# ---- NumPy arrays travel through the buffer protocol: every detail must match __dlpack__ ----
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        "bool",
+        "int8",
+        "uint8",
+        "int16",
+        "uint16",
+        "int32",
+        "uint32",
+        "int64",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ],
+)
+def test_numpy_arrays_match_their_dlpack_export(dtype: str) -> None:
+    a = np.arange(12).astype(dtype).reshape(3, 4)[:, ::2]
+    t = tvm_ffi.from_dlpack(a)
+    if not dtype.startswith("complex"):  # complex dtypes have no dtype string
+        assert str(t.dtype) == dtype
+    assert t.shape == a.shape and t.strides == tuple(s // a.itemsize for s in a.strides)
+    assert t.data_ptr() == a.ctypes.data
+    np.testing.assert_array_equal(np.from_dlpack(t), a)
+
+
+def test_numpy_special_layouts() -> None:
+    reversed_view = np.arange(5, dtype="int32")[::-1]
+    t = tvm_ffi.from_dlpack(reversed_view)
+    assert t.strides == (-1,) and t.data_ptr() == reversed_view.ctypes.data
+    np.testing.assert_array_equal(np.from_dlpack(t), reversed_view)
+    big_endian = np.arange(3, dtype=">i4")
+    with pytest.raises(BufferError):  # not expressible in DLPack: numpy's own error
+        tvm_ffi.from_dlpack(big_endian)
+    record = np.zeros(2, dtype=[("a", "i4"), ("b", "f4")])
+    with pytest.raises(BufferError):
+        tvm_ffi.from_dlpack(record)
+
+
+def test_numpy_array_stays_alive_while_shared() -> None:
+    a = np.zeros(4, dtype="float32")
+    t = tvm_ffi.from_dlpack(a)
+    alive = weakref.ref(a)
+    del a
+    assert alive() is not None
+    del t
+    assert alive() is None
+
+
+# ---- a kernel that allocates through the environment (TVMFFIEnvTensorAlloc) ----
+
+ENV_KERNELS_SOURCE = r"""
+#include <stdint.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
+
+/* alloc_like(x) -> a new tensor shaped like x, from the current env allocator. */
+int __tvm_ffi_alloc_like(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  if (n != 1 || args[0].type_index != kTVMFFITensor) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "alloc_like(x: Tensor)");
+    return -1;
+  }
+  TVMFFIObjectHandle out = NULL;
+  if (TVMFFIEnvTensorAlloc(TVMFFITensorGetDLTensorPtr(args[0].v_obj), &out) != 0) return -1;
+  result->type_index = kTVMFFITensor;
+  result->zero_padding = 0;
+  result->v_obj = (TVMFFIObject*)out;
+  return 0;
+}
+
+/* env_stream(x) -> the env stream of x's device during the call, as an int. */
+int __tvm_ffi_env_stream(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  if (n != 1 || args[0].type_index != kTVMFFITensor) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "env_stream(x: Tensor)");
+    return -1;
+  }
+  DLDevice dev = TVMFFITensorGetDLTensorPtr(args[0].v_obj)->device;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)(intptr_t)TVMFFIEnvGetStream(dev.device_type, dev.device_id);
+  return 0;
+}
+
+/* env_allocator(*args) -> the address of the current env allocator, as an int. */
+int __tvm_ffi_env_allocator(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  (void)args;
+  (void)n;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)(intptr_t)TVMFFIEnvGetDLPackManagedTensorAllocator();
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def env_kernels(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    workdir = tmp_path_factory.mktemp("env_kernels")
+    source = workdir / "env_kernels.c"
+    source.write_text(ENV_KERNELS_SOURCE)
+    out = workdir / "env_kernels.so"
+    libdir = Path(libinfo.find_libtvm_ffi()).parent
+    includes = [f"-I{path}" for path in libinfo.include_paths()]
+    run_checked(
+        [
+            c_compiler(),
+            "-std=c11",
+            "-O1",
+            "-Wall",
+            "-Werror",
+            "-fPIC",
+            "-shared",
+            *includes,
+            str(source),
+            "-o",
+            str(out),
+            f"-L{libdir}",
+            "-ltvm_ffi",
+        ]
+    )
+    module = tvm_ffi.load_module(out)
+    # All functions fetched up front: the leak check counts what a test creates.
+    kernels = types.SimpleNamespace(
+        alloc_like=module.alloc_like,
+        env_allocator=module.env_allocator,
+        env_stream=module.env_stream,
+    )
+    yield kernels
+    del kernels, module
+
+
+def test_env_alloc_uses_the_builtin_cpu_allocator_without_a_framework(env_kernels: Any) -> None:
+    x = np.zeros((2, 3), dtype="int16")
+    y = env_kernels.alloc_like(x)
+    assert isinstance(y, tvm_ffi.Tensor)
+    assert y.shape == (2, 3) and y.dtype == tvm_ffi.dtype("int16") and y.device.type == "cpu"
+    np.from_dlpack(y)[:] = 7  # the memory is real and writable
+    assert int(np.from_dlpack(y).sum()) == 42
+
+
+def _torch_exchange_api_allocator(torch: Any) -> int:
+    """Address of torch's managed_tensor_allocator, read from its exchange-API capsule."""
+    capsule = torch.Tensor.__dlpack_c_exchange_api__
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    table = get_pointer(capsule, b"dlpack_exchange_api")
+    # header (version: 8 bytes, prev_api: 8 bytes), then managed_tensor_allocator
+    return int(ctypes.c_void_p.from_address(table + 16).value or 0)
+
+
+def _torch_with_exchange_api() -> Any:
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
+        pytest.skip("this torch has no C exchange API")
+    return torch
+
+
+def test_torch_call_returns_torch_tensors() -> None:
+    torch = _torch_with_exchange_api()
+    echo = tvm_ffi.get_global_func("testing.echo")
+    x = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    y = echo(x)
+    assert type(y) is torch.Tensor
+    assert y.data_ptr() == x.data_ptr() and y.shape == x.shape
+    t = tvm_ffi.from_dlpack(x)
+    assert isinstance(echo(t), tvm_ffi.Tensor)  # no framework argument: an FFI tensor
+    assert isinstance(echo(np.zeros(2)), tvm_ffi.Tensor)
+
+
+def test_torch_allocator_is_installed_for_the_call_only(env_kernels: Any) -> None:
+    torch = _torch_with_exchange_api()
+    torch_alloc = _torch_exchange_api_allocator(torch)
+    assert torch_alloc != 0
+    before = env_kernels.env_allocator()
+    assert env_kernels.env_allocator(torch.zeros(1)) == torch_alloc
+    assert env_kernels.env_allocator() == before  # restored after the call
+    x = torch.ones(4, 2, dtype=torch.float64)
+    y = env_kernels.alloc_like(x)
+    assert type(y) is torch.Tensor and y.shape == (4, 2) and y.dtype == torch.float64
+    y.fill_(3.0)
+    assert float(y.sum()) == 24.0
+
+
+def test_torch_allocator_is_restored_after_a_failing_call(env_kernels: Any) -> None:
+    torch = _torch_with_exchange_api()
+    before = env_kernels.env_allocator()
+    with pytest.raises(TypeError):
+        env_kernels.alloc_like(torch.zeros(1), 1)
+    assert env_kernels.env_allocator() == before
+
+
+def test_torch_current_stream_is_the_env_stream_during_the_call(env_kernels: Any) -> None:
+    torch = _torch_with_exchange_api()
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA")
+    x = torch.zeros(4, device="cuda")
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        assert env_kernels.env_stream(x) == stream.cuda_stream
+    assert env_kernels.env_stream(x) == torch.cuda.current_stream().cuda_stream
+    assert env_kernels.env_stream(tvm_ffi.from_dlpack(x)) == 0  # no framework: env default
+    assert env_kernels.env_stream(torch.zeros(1)) == 0  # CPU tensors: nothing to set

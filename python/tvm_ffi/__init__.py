@@ -99,7 +99,7 @@ if not _running_as_config():
     )
     from ._object_convertible import ObjectConvertible
     from ._tensor import Tensor, from_dlpack
-    from .container import Array
+    from .container import Array, Dict, List, Map, Shape
     from .error import register_error
     from .module import Module, ModulePropertyMask, load_module, system_lib
     from .registry import (
@@ -116,6 +116,10 @@ if not _running_as_config():
 
     __all__ += [
         "Array",
+        "Dict",
+        "List",
+        "Map",
+        "Shape",
         "KWARGS",
         "MISSING",
         "DLDeviceType",

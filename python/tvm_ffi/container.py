@@ -1,64 +1,54 @@
 """FFI containers as Python collections.
 
-``Array`` is the runtime's immutable sequence (``ffi.Array``). Python lists and tuples passed to
-FFI functions become Arrays automatically; Arrays returned by functions come back as this class.
-Element access goes through the runtime's ``ffi.Array*`` global functions for now.
+``Array`` (immutable) and ``List`` (mutable) are sequences, ``Map`` (immutable) and ``Dict``
+(mutable) are insertion-ordered mappings, and ``Shape`` is a tuple of ints backed by the
+runtime's shape object. Python lists/tuples passed to FFI functions become Arrays and dicts become
+Maps. ``len``, integer indexing and iteration of sequences, and ``len``/lookup of mappings run in
+the C extension (``_core.SeqBase`` / ``_core.MapBase``); everything else calls ``ffi.*`` globals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from collections.abc import (
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    MutableSequence,
+    Sequence,
+)
+from itertools import chain
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from . import _core, _ffi_api
 from .registry import register_object
 
-__all__ = ["Array"]
+__all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
 
-@register_object("ffi.Array")
-class Array(_core.Object, Sequence[Any]):
-    """Immutable sequence of FFI values (runtime type ``ffi.Array``).
+class _Seq(_core.SeqBase):  # type: ignore[misc]
+    """Reading, comparing and printing shared by Array and List."""
 
-    >>> arr = tvm_ffi.Array([1, "two", 3.0])
-    >>> len(arr), arr[1], arr[-1]
-    (3, 'two', 3.0)
-    """
+    __slots__ = ()
 
-    def __init__(self, items: Iterable[Any] = ()) -> None:
-        self.__init_handle_by_constructor__(_ffi_api.Array, *items)
+    if TYPE_CHECKING:  # implemented in C by _core.SeqBase
 
-    def __len__(self) -> int:
-        return int(_ffi_api.ArraySize(self))
+        def __len__(self) -> int: ...
 
-    @overload
-    def __getitem__(self, index: int) -> Any: ...
+        @overload
+        def __getitem__(self, index: SupportsIndex) -> Any: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> list[Any]: ...
+        @overload
+        def __getitem__(self, index: slice) -> list[Any]: ...
 
-    def __getitem__(self, index: int | slice) -> Any:
-        size = len(self)
-        if isinstance(index, slice):
-            return [_ffi_api.ArrayGetItem(self, i) for i in range(*index.indices(size))]
-        if not isinstance(index, int):
-            raise TypeError(f"Array indices must be integers or slices, not {type(index).__name__}")
-        position = index + size if index < 0 else index
-        if not 0 <= position < size:
-            raise IndexError(f"Array index {index} out of range for an Array of size {size}")
-        return _ffi_api.ArrayGetItem(self, position)
+        def __getitem__(self, index: SupportsIndex | slice) -> Any: ...
 
-    def __iter__(self) -> Iterator[Any]:
-        for i in range(len(self)):
-            yield _ffi_api.ArrayGetItem(self, i)
-
-    def __contains__(self, value: object) -> bool:
-        return bool(_ffi_api.ArrayContains(self, value))
+        def __iter__(self) -> Iterator[Any]: ...
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Array) and self.same_as(other):
+        if isinstance(other, _core.Object) and self.same_as(other):
             return True
-        if isinstance(other, (Array, list, tuple)):
+        if isinstance(other, (_Seq, list, tuple)):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
@@ -71,5 +61,273 @@ class Array(_core.Object, Sequence[Any]):
     def __repr__(self) -> str:
         return f"[{', '.join(repr(item) for item in self)}]"
 
+
+@register_object("ffi.Array")
+class Array(_Seq, Sequence[Any]):
+    """Immutable sequence of FFI values (runtime type ``ffi.Array``).
+
+    >>> arr = tvm_ffi.Array([1, "two", 3.0])
+    >>> len(arr), arr[1], arr[-1]
+    (3, 'two', 3.0)
+    """
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self.__init_handle_by_constructor__(_ffi_api.Array, *items)
+
+    def __contains__(self, value: object) -> bool:
+        return bool(_ffi_api.ArrayContains(self, value))
+
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
+
+
+def _position(index: SupportsIndex, size: int, what: str) -> int:
+    """Non-negative position of ``index`` in a sequence of ``size``; IndexError naming it."""
+    i = index.__index__()
+    position = i + size if i < 0 else i
+    if not 0 <= position < size:
+        raise IndexError(f"{what} index {i} out of range for size {size}")
+    return position
+
+
+@register_object("ffi.List")
+class List(_Seq, MutableSequence[Any]):
+    """Mutable sequence of FFI values (runtime type ``ffi.List``), shared by reference.
+
+    >>> lst = tvm_ffi.List([1, 2])
+    >>> lst.append(3); lst[0] = "x"; lst
+    ['x', 2, 3]
+    """
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self.__init_handle_by_constructor__(_ffi_api.List, *items)
+
+    @overload
+    def __setitem__(self, index: SupportsIndex, value: Any) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[Any]) -> None: ...
+
+    def __setitem__(self, index: SupportsIndex | slice, value: Any) -> None:
+        size = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(size)
+            if step == 1:
+                _ffi_api.ListReplaceSlice(self, start, max(start, stop), List(value))
+                return
+            positions = range(start, stop, step)
+            values = list(value)
+            if len(values) != len(positions):
+                raise ValueError(
+                    f"attempt to assign sequence of size {len(values)} "
+                    f"to extended slice of size {len(positions)}"
+                )
+            for position, item in zip(positions, values):
+                _ffi_api.ListSetItem(self, position, item)
+            return
+        _ffi_api.ListSetItem(self, _position(index, size, "List assignment"), value)
+
+    def __delitem__(self, index: SupportsIndex | slice) -> None:
+        size = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(size)
+            if step == 1:
+                if stop > start:
+                    _ffi_api.ListEraseRange(self, start, stop)
+                return
+            for position in sorted(range(start, stop, step), reverse=True):
+                _ffi_api.ListErase(self, position)
+            return
+        _ffi_api.ListErase(self, _position(index, size, "List deletion"))
+
+    def insert(self, index: SupportsIndex, value: Any) -> None:
+        """Inserts ``value`` before ``index`` (clamped to the ends, like ``list.insert``)."""
+        size = len(self)
+        i = index.__index__()
+        position = min(max(i + size if i < 0 else i, 0), size)
+        _ffi_api.ListInsert(self, position, value)
+
+    def append(self, value: Any) -> None:
+        """Adds ``value`` at the end."""
+        _ffi_api.ListAppend(self, value)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        """Adds every item of ``values`` at the end (``lst.extend(lst)`` doubles it)."""
+        size = len(self)
+        _ffi_api.ListReplaceSlice(self, size, size, List(values))
+
+    def pop(self, index: SupportsIndex = -1) -> Any:
+        """Removes and returns the item at ``index`` (the last by default)."""
+        size = len(self)
+        if size == 0:
+            raise IndexError("pop from empty List")
+        return _ffi_api.ListPop(self, _position(index, size, "List pop"))
+
+    def clear(self) -> None:
+        """Removes every item."""
+        _ffi_api.ListClear(self)
+
+    def reverse(self) -> None:
+        """Reverses the items in place."""
+        _ffi_api.ListReverse(self)
+
+    def __contains__(self, value: object) -> bool:
+        return bool(_ffi_api.ListContains(self, value))
+
+    def __reduce__(self) -> Any:
+        return (List, (list(self),))
+
+
+def _flatten_items(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> list[Any]:
+    """``[k0, v0, k1, v1, ...]`` from a mapping or an iterable of pairs."""
+    if isinstance(items, Mapping):
+        return list(chain.from_iterable(items.items()))
+    flat: list[Any] = []
+    for key, value in items:
+        flat.append(key)
+        flat.append(value)
+    return flat
+
+
+class _MapReader(_core.MapBase):  # type: ignore[misc]
+    """Reading, comparing and printing shared by Map and Dict."""
+
+    __slots__ = ()
+    _iter_functor: Any
+    _count: Any
+
+    if TYPE_CHECKING:  # implemented in C by _core.MapBase
+
+        def __len__(self) -> int: ...
+
+        def __getitem__(self, key: Any) -> Any: ...
+
+    def _pairs(self) -> Iterator[tuple[Any, Any]]:
+        if len(self) == 0:
+            return
+        step = type(self)._iter_functor(self)
+        while True:
+            yield step(0), step(1)
+            if not step(2):
+                return
+
+    def __iter__(self) -> Iterator[Any]:
+        for key, _ in self._pairs():
+            yield key
+
+    def __contains__(self, key: object) -> bool:
+        return bool(type(self)._count(self, key))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _core.Object) and self.same_as(other):
+            return True
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        if len(self) != len(other):
+            return False
+        for key, value in self._pairs():
+            if key not in other or other[key] != value:
+                return False
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = _core.Object.__hash__
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._pairs()) + "}"
+
+    def __reduce__(self) -> Any:
+        return (type(self), (list(self._pairs()),))
+
+
+@register_object("ffi.Map")
+class Map(_MapReader, Mapping[Any, Any]):
+    """Immutable, insertion-ordered mapping of FFI values (runtime type ``ffi.Map``).
+
+    >>> m = tvm_ffi.Map({"a": 1, 2: "b"})
+    >>> m["a"], list(m.keys())
+    (1, ['a', 2])
+    """
+
+    _iter_functor = staticmethod(_ffi_api.MapForwardIterFunctor)
+    _count = staticmethod(_ffi_api.MapCount)
+
+    def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None:
+        if type(items) is dict:  # converted in C, the way a dict argument is
+            self.__move_handle_from__(_core._convert(items))
+        else:
+            self.__init_handle_by_constructor__(_ffi_api.Map, *_flatten_items(items))
+
+
+@register_object("ffi.Dict")
+class Dict(_MapReader, MutableMapping[Any, Any]):
+    """Mutable, insertion-ordered mapping of FFI values (``ffi.Dict``), shared by reference.
+
+    >>> d = tvm_ffi.Dict({"a": 1})
+    >>> d["b"] = 2; del d["a"]; d
+    {'b': 2}
+    """
+
+    _iter_functor = staticmethod(_ffi_api.DictForwardIterFunctor)
+    _count = staticmethod(_ffi_api.DictCount)
+
+    def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None:
+        self.__init_handle_by_constructor__(_ffi_api.Dict, *_flatten_items(items))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _ffi_api.DictSetItem(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        if key not in self:
+            raise KeyError(key)
+        _ffi_api.DictErase(self, key)
+
+    def clear(self) -> None:
+        """Removes every entry."""
+        _ffi_api.DictClear(self)
+
+
+class Shape(tuple):  # type: ignore[type-arg]
+    """Tuple of ints backed by the runtime's shape object (``ffi.Shape``).
+
+    >>> s = tvm_ffi.Shape((2, 3))
+    >>> s, s[0]
+    ((2, 3), 2)
+    """
+
+    _tvm_ffi_object: _core.Object
+
+    def __new__(cls, dims: Iterable[SupportsIndex] = ()) -> Shape:
+        """Builds the runtime shape from ``dims``; TypeError for items that are not ints."""
+        values: list[int] = []
+        for position, dim in enumerate(dims):
+            if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+                raise TypeError(
+                    f"Shape dimension #{position} must be an int, got {type(dim).__name__}"
+                )
+            values.append(dim.__index__())
+        made = _ffi_api.Shape(*values)
+        return cls._from_object(tuple(values), getattr(made, "_tvm_ffi_object", made))
+
+    @classmethod
+    def _from_object(cls, dims: tuple[int, ...], obj: _core.Object) -> Shape:
+        """Instance holding ``obj`` (an ffi.Shape object) whose items are ``dims``."""
+        self = tuple.__new__(cls, dims)
+        self._tvm_ffi_object = obj
+        return self
+
+    def __tvm_ffi_object__(self) -> _core.Object:
+        """The runtime shape object, passed when this Shape is an FFI argument."""
+        return self._tvm_ffi_object
+
+    def __repr__(self) -> str:
+        return f"Shape({tuple.__repr__(self)})"
+
+    def __reduce__(self) -> Any:
+        return (Shape, (tuple(self),))
+
+
+_core._set_class_shape(Shape)

@@ -470,8 +470,28 @@ static ArgKind classify(PyTypeObject* t) {
 /* The cache is keyed by the type's address and holds only a weak reference to the type, so
  * that classes made at run time (with closures over FFI objects) are not kept alive; the
  * weakref callback drops the entry before the address can be reused. */
+/* A few recent answers in front of the dict: the slow-path argument type of a call (a NumPy
+ * array, a torch tensor) is usually the same call after call, and the dict lookup costs ~25 ns
+ * per argument. Only types present in the dict go here, and every drop from the dict empties
+ * the memo, so a type address reused after its class died can never find a stale kind.
+ * Touched only with the GIL held. */
+enum { kKindMemoSize = 4 };
+static PyTypeObject* g_kind_memo_types[kKindMemoSize];
+static ArgKind g_kind_memo_kinds[kKindMemoSize];
+
+static inline size_t kind_memo_slot(PyTypeObject* t) { return ((uintptr_t)t >> 6) % kKindMemoSize; }
+
+static void kind_memo_clear(void) { memset(g_kind_memo_types, 0, sizeof(g_kind_memo_types)); }
+
+static void kind_memo_put(PyTypeObject* t, ArgKind kind) {
+  size_t slot = kind_memo_slot(t);
+  g_kind_memo_types[slot] = t;
+  g_kind_memo_kinds[slot] = kind;
+}
+
 static PyObject* drop_kind_entry(PyObject* key, PyObject* weakref) {
   (void)weakref;
+  kind_memo_clear();
   if (g_kind_cache != NULL && PyDict_DelItem(g_kind_cache, key) != 0) PyErr_Clear();
   Py_RETURN_NONE;
 }
@@ -479,12 +499,18 @@ static PyObject* drop_kind_entry(PyObject* key, PyObject* weakref) {
 static PyMethodDef drop_kind_entry_def = {"_drop_kind_entry", drop_kind_entry, METH_O, NULL};
 
 static int kind_of(PyTypeObject* t, ArgKind* out) {
+  size_t slot = kind_memo_slot(t);
+  if (g_kind_memo_types[slot] == t) {
+    *out = g_kind_memo_kinds[slot];
+    return 0;
+  }
   PyObject* key = PyLong_FromVoidPtr(t);
   if (key == NULL) return -1;
   PyObject* entry = PyDict_GetItemWithError(g_kind_cache, key);
   if (entry != NULL) {
     Py_DECREF(key);
     *out = (ArgKind)PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+    kind_memo_put(t, *out);
     return 0;
   }
   if (PyErr_Occurred()) {
@@ -506,6 +532,7 @@ static int kind_of(PyTypeObject* t, ArgKind* out) {
   int rc = entry != NULL ? PyDict_SetItem(g_kind_cache, key, entry) : -1;
   Py_XDECREF(entry);
   Py_DECREF(key);
+  if (rc == 0) kind_memo_put(t, kind);
   return rc;
 }
 
@@ -752,6 +779,7 @@ int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* sit
 }
 
 void core_convert_clear_cache(void) {
+  kind_memo_clear();
   if (g_kind_cache != NULL) PyDict_Clear(g_kind_cache);
 }
 

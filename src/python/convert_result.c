@@ -104,6 +104,8 @@ static PyObject* object_result(TVMFFIAny* owned) {
       return core_string_from_handle(handle, 0);
     case kTVMFFIBytes:
       return core_string_from_handle(handle, 1);
+    case kTVMFFIShape:
+      return core_shape_from_handle(handle);
     case kTVMFFIOpaquePyObject: {
       PyObject* held = (PyObject*)TVMFFIOpaqueObjectGetCellPtr(handle)->handle;
       if (held == NULL) held = Py_None;

@@ -109,9 +109,14 @@ typedef struct {
   int cap;
   uintptr_t* items;
   uintptr_t inline_items[CORE_INLINE_ARGS];
+  const void* dlpack_api;        /* tensor.c: exchange API of the first framework tensor arg */
+  const void* dlpack_stream_api; /* ... and of the first non-CPU one (its device below) */
+  DLDevice dlpack_stream_device;
 } CoreTemps;
 
 static inline void core_temps_init(CoreTemps* t) {
+  t->dlpack_api = NULL;
+  t->dlpack_stream_api = NULL;
   t->size = 0;
   t->cap = CORE_INLINE_ARGS;
   t->items = t->inline_items;
@@ -265,6 +270,21 @@ int core_dtype_init_types(PyObject* module);
 int core_convert_init(void);
 /* tensor.c: the Tensor type, from_dlpack, and the tensor argument hook. */
 int core_tensor_init(PyObject* module);
+/* Around a call whose args came from a framework (temps->dlpack_api set): its allocator and
+ * stream become the env's for the call; a tensor result goes back as a framework tensor. */
+typedef struct {
+  DLPackManagedTensorAllocator prev_alloc;
+  void* prev_stream;
+  int alloc_set, stream_set;
+} CoreTensorCallScope;
+void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope);
+void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* scope);
+PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api);
+/* container.c: SeqBase/MapBase fast-path types and _set_class_shape. */
+int core_container_init(PyObject* module);
+/* container.c: an owned ffi.Shape handle (stolen) as the registered Shape class (a tuple
+ * subclass), or as a plain Object before one is registered. */
+PyObject* core_shape_from_handle(TVMFFIObjectHandle handle);
 
 /* Module functions defined in other files, listed in module.c's method table. */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);

@@ -20,9 +20,9 @@
 /* Converts args and calls handle; *result is owned on success. Conversion errors name
  * `items_site` when given (elements of one container argument), else each argument's own
  * position in a call of `name`. (The compiler inlines it into the vectorcall path below.) */
-int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args,
-                        Py_ssize_t nargs, PyObject* name, const CoreArgSite* items_site,
-                        int release_gil, TVMFFIAny* result) {
+static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
+                     PyObject* name, const CoreArgSite* items_site, int release_gil,
+                     TVMFFIAny* result, const void** dlpack_api_out) {
   TVMFFIAny inline_values[CORE_INLINE_ARGS];
   TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
   TVMFFIAny* values = inline_values;
@@ -63,12 +63,19 @@ int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args,
     result->v_uint64 = 0;
     TVMFFISafeCallType safe_call = TVMFFIFunctionGetCellPtr(handle)->safe_call;
     int call_rc;
+    /* Framework tensors among the args: the framework's allocator and stream for this call. */
+    CoreTensorCallScope scope;
+    if (CORE_UNLIKELY(temps.dlpack_api != NULL)) core_tensor_call_enter(&temps, &scope);
     if (release_gil) {
       Py_BEGIN_ALLOW_THREADS;
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
       Py_END_ALLOW_THREADS;
     } else {
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
+    }
+    if (CORE_UNLIKELY(temps.dlpack_api != NULL)) {
+      core_tensor_call_exit(&temps, &scope);
+      if (dlpack_api_out != NULL) *dlpack_api_out = temps.dlpack_api;
     }
     if (CORE_UNLIKELY(call_rc != 0)) {
       core_raise_from_rc(call_rc);
@@ -81,6 +88,12 @@ int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args,
     PyMem_Free(bytes);
   }
   return rc;
+}
+
+int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* name, const CoreArgSite* items_site, int release_gil,
+                        TVMFFIAny* result) {
+  return call_impl(handle, args, nargs, name, items_site, release_gil, result, NULL);
 }
 
 int core_call_py_args_owned(TVMFFIObjectHandle func, PyObject* const* args, Py_ssize_t nargs,
@@ -119,9 +132,14 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
     return NULL;
   }
   TVMFFIAny result;
-  if (core_call_converted(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
-                     &result) != 0) {
+  const void* dlpack_api = NULL;
+  if (call_impl(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
+                &result, &dlpack_api) != 0) {
     return NULL;
+  }
+  /* A call that took framework tensors returns its tensor result as one too. */
+  if (CORE_UNLIKELY(dlpack_api != NULL) && result.type_index == kTVMFFITensor) {
+    return core_tensor_result_to_framework(&result, dlpack_api);
   }
   return core_any_to_py(&result);
 }

@@ -8,6 +8,9 @@
  * A capsule is renamed "used_..." only after the runtime took ownership, so on any failure the
  * capsule's own destructor still frees the producer's tensor.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core.h"
 
 static const char kCapsuleLegacy[] = "dltensor";
@@ -152,6 +155,311 @@ fail_owned:
   return -1;
 }
 
+/* ---- NumPy fast path: the C buffer protocol instead of a __dlpack__ method call ---- */
+
+/* numpy.ndarray, found by name the first time one shows up (numpy is never imported here). */
+static PyTypeObject* g_numpy_type = NULL;
+
+static int is_numpy_array(PyTypeObject* type) {
+  if (type == g_numpy_type) return 1;
+  if (g_numpy_type != NULL || strcmp(type->tp_name, "numpy.ndarray") != 0) return 0;
+  Py_INCREF(type);
+  g_numpy_type = type;
+  return 1;
+}
+
+/* One allocation: the managed tensor, the buffer view it owns, then shape and strides. */
+typedef struct {
+  DLManagedTensorVersioned mt;
+  Py_buffer view;
+  int64_t dims[];
+} BufferTensor;
+
+static void buffer_tensor_deleter(DLManagedTensorVersioned* mt) {
+  BufferTensor* bt = (BufferTensor*)mt;
+  /* The last reference may go away on any thread, or after the interpreter is gone. */
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyBuffer_Release(&bt->view);
+  PyGILState_Release(gil);
+  free(bt);
+}
+
+/* struct-module format of one element -> DLDataType; 0 when not a plain number type. */
+static int dtype_from_format(const char* fmt, Py_ssize_t itemsize, DLDataType* out) {
+  if (fmt == NULL) fmt = "B";
+  if (*fmt == '@' || *fmt == '=' || *fmt == (PY_LITTLE_ENDIAN ? '<' : '>')) ++fmt;
+  uint8_t code;
+  if (fmt[0] == 'Z') {
+    if ((fmt[1] != 'f' && fmt[1] != 'd') || fmt[2] != '\0') return 0;
+    code = kDLComplex;
+  } else {
+    if (fmt[0] == '\0' || fmt[1] != '\0') return 0;
+    switch (fmt[0]) {
+      case '?': code = kDLBool; break;
+      case 'b': case 'h': case 'i': case 'l': case 'q': code = kDLInt; break;
+      case 'B': case 'H': case 'I': case 'L': case 'Q': code = kDLUInt; break;
+      case 'e': case 'f': case 'd': code = kDLFloat; break;
+      default: return 0;
+    }
+  }
+  if (itemsize <= 0 || itemsize > 16) return 0;
+  out->code = code;
+  out->bits = (uint8_t)(itemsize * 8);
+  out->lanes = 1;
+  return 1;
+}
+
+static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
+                               TVMFFIObjectHandle* out);
+
+/* NumPy's array and descriptor structs: the leading fields, stable across NumPy 1.x and 2.x
+ * (every compiled NumPy extension depends on them). Reading them skips the buffer protocol's
+ * format-string work; the layout is checked against the buffer protocol once (see below). */
+typedef struct {
+  PyObject_HEAD
+  char* data;
+  int nd;
+  Py_ssize_t* dimensions;
+  Py_ssize_t* strides;
+  PyObject* base;
+  PyObject* descr;
+  int flags;
+} NumpyArrayHead;
+
+typedef struct {
+  PyObject_HEAD
+  PyTypeObject* typeobj;
+  char kind, type, byteorder, former_flags;
+  int type_num;
+} NumpyDescrHead;
+
+#define NUMPY_ARRAY_WRITEABLE 0x0400
+
+/* NumPy type numbers -> DLDataType (code, bytes); code 0xff: not a DLPack number type. */
+static const struct { uint8_t code, bytes; } kNumpyTypes[] = {
+    {kDLBool, 1},  {kDLInt, 1},   {kDLUInt, 1},   {kDLInt, 2},
+    {kDLUInt, 2},  {kDLInt, 4},   {kDLUInt, 4},   {kDLInt, sizeof(long)},
+    {kDLUInt, sizeof(long)},      {kDLInt, 8},    {kDLUInt, 8},  {kDLFloat, 4},
+    {kDLFloat, 8}, {0xff, 0},     {kDLComplex, 8}, {kDLComplex, 16},
+};
+#define NUMPY_HALF 23
+
+/* -1: not checked yet; 0: the struct layout did not match, use the buffer protocol; 1: use it. */
+static int g_numpy_struct_ok = -1;
+
+/* Structured view of an exact numpy.ndarray; 0 when its dtype is not a plain number type. */
+static int numpy_struct_read(PyObject* value, DLTensor* t, Py_ssize_t** byte_strides,
+                             int* readonly) {
+  NumpyArrayHead* a = (NumpyArrayHead*)value;
+  NumpyDescrHead* d = (NumpyDescrHead*)a->descr;
+  if (d->byteorder == (PY_LITTLE_ENDIAN ? '>' : '<')) return 0;
+  int num = d->type_num;
+  uint8_t code, bytes;
+  if (num >= 0 && num < (int)(sizeof(kNumpyTypes) / sizeof(kNumpyTypes[0]))) {
+    code = kNumpyTypes[num].code;
+    bytes = kNumpyTypes[num].bytes;
+  } else if (num == NUMPY_HALF) {
+    code = kDLFloat;
+    bytes = 2;
+  } else {
+    return 0;
+  }
+  if (code == 0xff || a->nd < 0 || a->nd > 64) return 0;
+  t->data = a->data;
+  t->ndim = a->nd;
+  t->dtype.code = code;
+  t->dtype.bits = (uint8_t)(bytes * 8);
+  t->dtype.lanes = 1;
+  t->shape = (int64_t*)a->dimensions; /* read only until copied below */
+  *byte_strides = a->strides;
+  *readonly = (a->flags & NUMPY_ARRAY_WRITEABLE) == 0;
+  return 1;
+}
+
+/* Compares the struct reading with the buffer protocol on the first array seen. */
+static int numpy_struct_matches(PyObject* value) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear();
+    return -1; /* undecided: try again with another array */
+  }
+  DLTensor t;
+  DLDataType from_format;
+  Py_ssize_t* strides;
+  int readonly;
+  int ok = -1;
+  if (dtype_from_format(view.format, view.itemsize, &from_format) &&
+      numpy_struct_read(value, &t, &strides, &readonly)) {
+    ok = t.data == view.buf && t.ndim == view.ndim && readonly == view.readonly &&
+         t.dtype.code == from_format.code && t.dtype.bits == from_format.bits;
+    for (int i = 0; ok && i < view.ndim; ++i) {
+      ok = ((Py_ssize_t*)t.shape)[i] == view.shape[i] && strides[i] == view.strides[i];
+    }
+  }
+  PyBuffer_Release(&view);
+  return ok;
+}
+
+/* Owns a strong reference to the array; shape and strides follow in the same block. */
+typedef struct {
+  DLManagedTensorVersioned mt;
+  PyObject* array;
+  int64_t dims[];
+} NumpyTensor;
+
+/* Blocks for up to 4 dimensions are recycled (a call's argument tensors come and go at call
+ * rate); the list is only touched with the GIL held. */
+#define NUMPY_POOL_NDIM 4
+#define NUMPY_POOL_MAX 64
+static void* g_numpy_pool[NUMPY_POOL_MAX];
+static int g_numpy_pool_size = 0;
+
+static NumpyTensor* numpy_tensor_alloc(int ndim) {
+  if (ndim <= NUMPY_POOL_NDIM && g_numpy_pool_size > 0) {
+    return (NumpyTensor*)g_numpy_pool[--g_numpy_pool_size];
+  }
+  int slots = ndim <= NUMPY_POOL_NDIM ? NUMPY_POOL_NDIM : ndim;
+  return (NumpyTensor*)malloc(sizeof(NumpyTensor) + 2 * (size_t)slots * sizeof(int64_t));
+}
+
+/* With the GIL held. */
+static void numpy_tensor_free(NumpyTensor* nt) {
+  if (nt->mt.dl_tensor.ndim <= NUMPY_POOL_NDIM && g_numpy_pool_size < NUMPY_POOL_MAX) {
+    g_numpy_pool[g_numpy_pool_size++] = nt;
+  } else {
+    free(nt);
+  }
+}
+
+static void numpy_tensor_deleter(DLManagedTensorVersioned* mt) {
+  NumpyTensor* nt = (NumpyTensor*)mt;
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(nt->array);
+  numpy_tensor_free(nt);
+  PyGILState_Release(gil);
+}
+
+/* The struct path: 1 done, 0 not expressible (caller tries the next way), -1 error. */
+static int import_numpy_struct(PyObject* value, int32_t alignment, int32_t contiguous,
+                               TVMFFIObjectHandle* out) {
+  DLTensor t;
+  Py_ssize_t* byte_strides;
+  int readonly;
+  if (!numpy_struct_read(value, &t, &byte_strides, &readonly)) return 0;
+  int ndim = t.ndim;
+  int64_t itemsize = t.dtype.bits / 8;
+  NumpyTensor* nt = numpy_tensor_alloc(ndim);
+  if (nt == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  const Py_ssize_t* dims = (const Py_ssize_t*)t.shape;
+  for (int i = 0; i < ndim; ++i) {
+    if (byte_strides[i] % itemsize != 0) { /* not a whole number of elements */
+      nt->mt.dl_tensor.ndim = ndim;
+      numpy_tensor_free(nt);
+      return 0;
+    }
+    nt->dims[i] = dims[i];
+    nt->dims[ndim + i] = byte_strides[i] / itemsize;
+  }
+  nt->mt.version.major = DLPACK_MAJOR_VERSION;
+  nt->mt.version.minor = DLPACK_MINOR_VERSION;
+  nt->mt.manager_ctx = NULL;
+  nt->mt.deleter = numpy_tensor_deleter;
+  nt->mt.flags = readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  t.device.device_type = kDLCPU;
+  t.device.device_id = 0;
+  t.shape = nt->dims;
+  t.strides = nt->dims + ndim;
+  t.byte_offset = 0;
+  nt->mt.dl_tensor = t;
+  Py_INCREF(value);
+  nt->array = value;
+  int rc = TVMFFITensorFromDLPackVersioned(&nt->mt, alignment, contiguous, out);
+  if (rc != 0) {
+    Py_DECREF(value);
+    numpy_tensor_free(nt);
+    core_raise_from_rc(rc);
+    return -1;
+  }
+  return 1;
+}
+
+/* Exact numpy.ndarray -> tensor without Python calls: 1 done, 0 use __dlpack__, -1 error. */
+static int import_numpy(PyObject* value, int32_t alignment, int32_t contiguous,
+                        TVMFFIObjectHandle* out) {
+  if (CORE_UNLIKELY(g_numpy_struct_ok < 0)) g_numpy_struct_ok = numpy_struct_matches(value);
+  if (g_numpy_struct_ok > 0) return import_numpy_struct(value, alignment, contiguous, out);
+  return import_numpy_buffer(value, alignment, contiguous, out);
+}
+
+/* Builds a tensor over the array's buffer. 1: done; 0: not expressible this way (the caller
+ * uses __dlpack__); -1: error with exception. */
+static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
+                               TVMFFIObjectHandle* out) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear(); /* e.g. unsupported dtypes: __dlpack__ gives the proper error */
+    return 0;
+  }
+  DLDataType dtype;
+  int ndim = view.ndim;
+  if (!dtype_from_format(view.format, view.itemsize, &dtype) || ndim < 0 || ndim > 64) {
+    PyBuffer_Release(&view);
+    return 0;
+  }
+  BufferTensor* bt = (BufferTensor*)malloc(sizeof(BufferTensor) + 2 * (size_t)ndim * sizeof(int64_t));
+  if (bt == NULL) {
+    PyBuffer_Release(&view);
+    PyErr_NoMemory();
+    return -1;
+  }
+  int64_t* shape = bt->dims;
+  int64_t* strides = bt->dims + ndim;
+  for (int i = 0; i < ndim; ++i) {
+    shape[i] = view.shape[i];
+    Py_ssize_t s = view.strides != NULL ? view.strides[i] : 0;
+    if (view.strides != NULL && s % view.itemsize != 0) { /* not a whole number of elements */
+      free(bt);
+      PyBuffer_Release(&view);
+      return 0;
+    }
+    strides[i] = s / view.itemsize;
+  }
+  if (view.strides == NULL) { /* compact row-major */
+    int64_t stride = 1;
+    for (int i = ndim - 1; i >= 0; --i) {
+      strides[i] = stride;
+      stride *= shape[i];
+    }
+  }
+  bt->mt.version.major = DLPACK_MAJOR_VERSION;
+  bt->mt.version.minor = DLPACK_MINOR_VERSION;
+  bt->mt.manager_ctx = NULL;
+  bt->mt.deleter = buffer_tensor_deleter;
+  bt->mt.flags = view.readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  bt->mt.dl_tensor.data = view.buf;
+  bt->mt.dl_tensor.device.device_type = kDLCPU;
+  bt->mt.dl_tensor.device.device_id = 0;
+  bt->mt.dl_tensor.ndim = ndim;
+  bt->mt.dl_tensor.dtype = dtype;
+  bt->mt.dl_tensor.shape = shape;
+  bt->mt.dl_tensor.strides = strides;
+  bt->mt.dl_tensor.byte_offset = 0;
+  bt->view = view; /* the view's internal pointers do not point into itself */
+  int rc = TVMFFITensorFromDLPackVersioned(&bt->mt, alignment, contiguous, out);
+  if (rc != 0) {
+    PyBuffer_Release(&bt->view);
+    free(bt);
+    core_raise_from_rc(rc);
+    return -1;
+  }
+  return 1;
+}
+
 /* Calls value.__dlpack__(max_version=(1, 3)), falling back on value.__dlpack__() for producers
  * that predate max_version (they raise TypeError on the keyword). Method calls avoid making a
  * bound method per call. */
@@ -170,8 +478,13 @@ static PyObject* call_dlpack(PyObject* value) {
 /* Converts any DLPack producer into an owned tensor handle. Returns 0, or -1 with exception;
  * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0. */
 static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
-                         TVMFFIObjectHandle* out, int* not_tensor) {
+                         TVMFFIObjectHandle* out, int* not_tensor,
+                         const DLPackExchangeAPI** api_used) {
   PyTypeObject* type = Py_TYPE(value);
+  if (is_numpy_array(type)) {
+    int done = import_numpy(value, alignment, contiguous, out);
+    if (done != 0) return done > 0 ? 0 : -1;
+  }
   const DLPackExchangeAPI* api;
   if (exchange_api_of(type, &api) != 0) return -1;
   if (api != NULL) {
@@ -189,6 +502,7 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
       core_raise_from_rc(rc);
       return -1;
     }
+    if (api_used != NULL) *api_used = api;
     return 0;
   }
   /* A type-level lookup (cached by CPython): dunder protocols live on the type. */
@@ -234,7 +548,7 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* args, PyObject* kwarg
     return NULL;
   }
   TVMFFIObjectHandle handle = NULL;
-  if (import_tensor(value, alignment, contiguous, &handle, NULL) != 0) return NULL;
+  if (import_tensor(value, alignment, contiguous, &handle, NULL, NULL) != 0) return NULL;
   return wrap_tensor(handle);
 }
 
@@ -243,8 +557,18 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* args, PyObject* kwarg
 static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   TVMFFIObjectHandle handle = NULL;
   int not_tensor = 0;
-  if (import_tensor(value, 0, 0, &handle, &not_tensor) != 0) return -1;
+  const DLPackExchangeAPI* api = NULL;
+  if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
   if (not_tensor) return 0;
+  if (api != NULL) {
+    if (temps->dlpack_api == NULL) temps->dlpack_api = api;
+    DLDevice dev = TVMFFITensorGetDLTensorPtr(handle)->device;
+    if (temps->dlpack_stream_api == NULL && api->current_work_stream != NULL &&
+        dev.device_type != kDLCPU) {
+      temps->dlpack_stream_api = api;
+      temps->dlpack_stream_device = dev;
+    }
+  }
   /* The temporary tensor (and through it the producer) is released after the call. */
   if (core_temps_push_handle(temps, handle) != 0) return -1;
   out->type_index = kTVMFFITensor;
@@ -252,6 +576,64 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   out->v_int64 = 0;
   out->v_obj = (TVMFFIObject*)handle;
   return 1;
+}
+
+/* ---- per-call framework context ---- */
+
+void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope) {
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)temps->dlpack_api;
+  scope->alloc_set = 0;
+  scope->stream_set = 0;
+  /* Failures here only mean the env keeps its defaults: the call itself still runs. */
+  if (api->managed_tensor_allocator != NULL &&
+      TVMFFIEnvSetDLPackManagedTensorAllocator(api->managed_tensor_allocator, 0,
+                                               &scope->prev_alloc) == 0) {
+    scope->alloc_set = 1;
+  }
+  const DLPackExchangeAPI* stream_api = (const DLPackExchangeAPI*)temps->dlpack_stream_api;
+  if (stream_api != NULL) {
+    DLDevice dev = temps->dlpack_stream_device;
+    void* stream = NULL;
+    if (stream_api->current_work_stream(dev.device_type, dev.device_id, &stream) == 0 &&
+        TVMFFIEnvSetStream(dev.device_type, dev.device_id, stream, &scope->prev_stream) == 0) {
+      scope->stream_set = 1;
+    }
+  }
+  if (!scope->alloc_set || (stream_api != NULL && !scope->stream_set)) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    PyErr_Clear();
+  }
+}
+
+void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* scope) {
+  if (scope->alloc_set) TVMFFIEnvSetDLPackManagedTensorAllocator(scope->prev_alloc, 0, NULL);
+  if (scope->stream_set) {
+    DLDevice dev = temps->dlpack_stream_device;
+    TVMFFIEnvSetStream(dev.device_type, dev.device_id, scope->prev_stream, NULL);
+  }
+}
+
+PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api) {
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)dlpack_api;
+  TVMFFIObjectHandle handle = owned->v_obj;
+  owned->type_index = kTVMFFINone;
+  owned->v_obj = NULL;
+  if (api->managed_tensor_to_py_object_no_sync == NULL) return wrap_tensor(handle);
+  DLManagedTensorVersioned* mt = NULL;
+  int rc = TVMFFITensorToDLPackVersioned(handle, &mt);
+  TVMFFIObjectDecRef(handle); /* mt holds its own reference */
+  if (rc != 0) return core_raise_from_rc(rc);
+  void* obj = NULL;
+  if (api->managed_tensor_to_py_object_no_sync(mt, &obj) != 0 || obj == NULL) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "the framework's exchange API failed to wrap a tensor result");
+    }
+    return NULL;
+  }
+  return (PyObject*)obj;
 }
 
 /* ---- export: capsules ---- */
