@@ -6,6 +6,9 @@ VENV := .venv
 VENV_PY := $(VENV)/bin/python
 BUILD_DEPS := scikit-build-core cmake ninja
 TEST_DEPS := pytest numpy ruff
+# PyTorch (CPU build) exercises the DLPack exchange-API paths. Pinned, so pip takes the local
+# CPU wheel this machine kind provides; optional: without it the torch tests skip visibly.
+OPTIONAL_TEST_DEPS := torch==2.13.0
 # Only the directories that exist are linted.
 LINT_DIRS := $(wildcard python tests benchmarks examples tools)
 
@@ -15,6 +18,7 @@ LINT_DIRS := $(wildcard python tests benchmarks examples tools)
 $(VENV)/.deps-installed:
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
 	$(VENV_PY) -m pip install --upgrade $(BUILD_DEPS) $(TEST_DEPS)
+	$(VENV_PY) -m pip install $(OPTIONAL_TEST_DEPS) || echo "warning: $(OPTIONAL_TEST_DEPS) not installed; torch tests will skip"
 	touch $@
 
 # Reinstalled every time: no build isolation and a fixed CMake build directory (build/, see
