@@ -190,21 +190,26 @@ FUNCTIONS = ("add_one", "main", "raise_error", "raise_with_backtrace", "call", "
 _BUILT: dict[str, Path] = {}
 
 
-def build_kernel(out_dir: Path) -> Path:
-    """Compiles the kernel once per session into ``out_dir``; returns the ``.so`` path."""
-    if "kernel" in _BUILT:
-        return _BUILT["kernel"]
+def compile_kernel(source: Path, library: Path) -> Path:
+    """Compiles a C kernel into ``library`` the way a user would: the installed package's
+    headers (``tvm_ffi.libinfo``) and ``-ltvm_ffi``."""
     from tvm_ffi import libinfo
 
-    source = out_dir / "pylayer_kernel.c"
-    source.write_text(KERNEL_SOURCE)
-    library = out_dir / "pylayer_kernel.so"
     libdir = Path(libinfo.find_libtvm_ffi()).parent
     includes = [f"-I{path}" for path in libinfo.include_paths()]
     run_checked([c_compiler(), "-std=gnu11", "-O1", "-g", "-Wall", "-Werror", "-fPIC", "-shared", *includes,
                  str(source), "-o", str(library), f"-L{libdir}", "-ltvm_ffi"])
-    _BUILT["kernel"] = library
     return library
+
+
+def build_kernel(out_dir: Path) -> Path:
+    """Compiles the kernel once per session into ``out_dir``; returns the ``.so`` path."""
+    if "kernel" in _BUILT:
+        return _BUILT["kernel"]
+    source = out_dir / "pylayer_kernel.c"
+    source.write_text(KERNEL_SOURCE)
+    _BUILT["kernel"] = compile_kernel(source, out_dir / "pylayer_kernel.so")
+    return _BUILT["kernel"]
 
 
 def load_kernel(library: Path) -> Any:

@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 import tvm_ffi
 import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
-from conftest import c_compiler, run_checked
+from _kernel_lib import compile_kernel
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
-from tvm_ffi import libinfo
 
 REPO = Path(__file__).resolve().parents[1]
 ADD_ONE_SOURCE = REPO / "examples" / "stable_c_abi" / "src" / "add_one_cpu.c"
@@ -341,26 +340,7 @@ def test_tensor_from_tensor_shares_memory() -> None:
 
 @pytest.fixture(scope="module")
 def add_one_cpu(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    out = tmp_path_factory.mktemp("add_one") / "add_one_cpu.so"
-    libdir = Path(libinfo.find_libtvm_ffi()).parent
-    includes = [f"-I{path}" for path in libinfo.include_paths()]
-    run_checked(
-        [
-            c_compiler(),
-            "-std=c11",
-            "-O1",
-            "-Wall",
-            "-Werror",
-            "-fPIC",
-            "-shared",
-            *includes,
-            str(ADD_ONE_SOURCE),
-            "-o",
-            str(out),
-            f"-L{libdir}",
-            "-ltvm_ffi",
-        ]
-    )
+    out = compile_kernel(ADD_ONE_SOURCE, tmp_path_factory.mktemp("add_one") / "add_one_cpu.so")
     func = tvm_ffi.load_module(out).add_one_cpu
     yield func
     del func
@@ -581,26 +561,7 @@ def env_kernels(tmp_path_factory: pytest.TempPathFactory) -> Any:
     workdir = tmp_path_factory.mktemp("env_kernels")
     source = workdir / "env_kernels.c"
     source.write_text(ENV_KERNELS_SOURCE)
-    out = workdir / "env_kernels.so"
-    libdir = Path(libinfo.find_libtvm_ffi()).parent
-    includes = [f"-I{path}" for path in libinfo.include_paths()]
-    run_checked(
-        [
-            c_compiler(),
-            "-std=c11",
-            "-O1",
-            "-Wall",
-            "-Werror",
-            "-fPIC",
-            "-shared",
-            *includes,
-            str(source),
-            "-o",
-            str(out),
-            f"-L{libdir}",
-            "-ltvm_ffi",
-        ]
-    )
+    out = compile_kernel(source, workdir / "env_kernels.so")
     module = tvm_ffi.load_module(out)
     # All functions fetched up front: the leak check counts what a test creates.
     kernels = types.SimpleNamespace(
