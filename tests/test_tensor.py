@@ -645,3 +645,9 @@ def test_torch_current_stream_is_the_env_stream_during_the_call(env_kernels: Any
     assert env_kernels.env_stream(x) == torch.cuda.current_stream().cuda_stream
     assert env_kernels.env_stream(tvm_ffi.from_dlpack(x)) == 0  # no framework: env default
     assert env_kernels.env_stream(torch.zeros(1)) == 0  # CPU tensors: nothing to set
+
+
+def test_tensor_shape_is_a_shape_that_passes_as_the_runtime_shape() -> None:
+    t = tvm_ffi.from_dlpack(np.zeros((2, 3), dtype="int8"))
+    assert isinstance(t.shape, tvm_ffi.Shape) and t.shape == (2, 3)
+    assert tvm_ffi.get_global_func("testing.echo")(t.shape) == (2, 3)

@@ -17,7 +17,6 @@ from collections.abc import (
     MutableSequence,
     Sequence,
 )
-from itertools import chain
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from . import _core, _ffi_api
@@ -71,8 +70,11 @@ class Array(_Seq, Sequence[Any]):
     (3, 'two', 3.0)
     """
 
-    def __init__(self, items: Iterable[Any] = ()) -> None:
-        self.__init_handle_by_constructor__(_ffi_api.Array, *items)
+    _ffi_ctor = _ffi_api.Array  # called by _core.SeqBase.__init__ with the items
+
+    if TYPE_CHECKING:
+
+        def __init__(self, items: Iterable[Any] = ()) -> None: ...
 
     def __contains__(self, value: object) -> bool:
         return bool(_ffi_api.ArrayContains(self, value))
@@ -99,8 +101,11 @@ class List(_Seq, MutableSequence[Any]):
     ['x', 2, 3]
     """
 
-    def __init__(self, items: Iterable[Any] = ()) -> None:
-        self.__init_handle_by_constructor__(_ffi_api.List, *items)
+    _ffi_ctor = _ffi_api.List  # called by _core.SeqBase.__init__ with the items
+
+    if TYPE_CHECKING:
+
+        def __init__(self, items: Iterable[Any] = ()) -> None: ...
 
     @overload
     def __setitem__(self, index: SupportsIndex, value: Any) -> None: ...
@@ -178,17 +183,6 @@ class List(_Seq, MutableSequence[Any]):
         return (List, (list(self),))
 
 
-def _flatten_items(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> list[Any]:
-    """``[k0, v0, k1, v1, ...]`` from a mapping or an iterable of pairs."""
-    if isinstance(items, Mapping):
-        return list(chain.from_iterable(items.items()))
-    flat: list[Any] = []
-    for key, value in items:
-        flat.append(key)
-        flat.append(value)
-    return flat
-
-
 class _MapReader(_core.MapBase):  # type: ignore[misc]
     """Reading, comparing and printing shared by Map and Dict."""
 
@@ -202,12 +196,16 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
 
         def __getitem__(self, key: Any) -> Any: ...
 
+        def _in_framework(self, value: Any) -> Any: ...
+
     def _pairs(self) -> Iterator[tuple[Any, Any]]:
         if len(self) == 0:
             return
         step = type(self)._iter_functor(self)
+        # Maps returned by calls that took torch tensors hand out torch tensors.
+        adopt = self._in_framework
         while True:
-            yield step(0), step(1)
+            yield adopt(step(0)), adopt(step(1))
             if not step(2):
                 return
 
@@ -252,14 +250,13 @@ class Map(_MapReader, Mapping[Any, Any]):
     (1, ['a', 2])
     """
 
+    _ffi_ctor = _ffi_api.Map  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
     _iter_functor = staticmethod(_ffi_api.MapForwardIterFunctor)
     _count = staticmethod(_ffi_api.MapCount)
 
-    def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None:
-        if type(items) is dict:  # converted in C, the way a dict argument is
-            self.__move_handle_from__(_core._convert(items))
-        else:
-            self.__init_handle_by_constructor__(_ffi_api.Map, *_flatten_items(items))
+    if TYPE_CHECKING:
+
+        def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None: ...
 
 
 @register_object("ffi.Dict")
@@ -271,11 +268,13 @@ class Dict(_MapReader, MutableMapping[Any, Any]):
     {'b': 2}
     """
 
+    _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
     _iter_functor = staticmethod(_ffi_api.DictForwardIterFunctor)
     _count = staticmethod(_ffi_api.DictCount)
 
-    def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None:
-        self.__init_handle_by_constructor__(_ffi_api.Dict, *_flatten_items(items))
+    if TYPE_CHECKING:
+
+        def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None: ...
 
     def __setitem__(self, key: Any, value: Any) -> None:
         _ffi_api.DictSetItem(self, key, value)
@@ -298,7 +297,9 @@ class Shape(tuple):  # type: ignore[type-arg]
     ((2, 3), 2)
     """
 
-    _tvm_ffi_object: _core.Object
+    # The runtime shape object; None until this Shape is first passed to a function (shapes
+    # read off tensors are made without one).
+    _tvm_ffi_object: _core.Object | None = None
 
     def __new__(cls, dims: Iterable[SupportsIndex] = ()) -> Shape:
         """Builds the runtime shape from ``dims``; TypeError for items that are not ints."""
@@ -321,7 +322,11 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     def __tvm_ffi_object__(self) -> _core.Object:
         """The runtime shape object, passed when this Shape is an FFI argument."""
-        return self._tvm_ffi_object
+        obj = self._tvm_ffi_object
+        if obj is None:
+            made = _ffi_api.Shape(*self)
+            obj = self._tvm_ffi_object = getattr(made, "_tvm_ffi_object", made)
+        return obj
 
     def __repr__(self) -> str:
         return f"Shape({tuple.__repr__(self)})"

@@ -3,10 +3,209 @@
  *
  * SeqBase (base of Array and List) reads the TVMFFISeqCell at +24 directly for len(), integer
  * indexing and iteration, so those cost no global-function call. MapBase (base of Map and Dict)
- * answers len() and m[k] through cached handles of the ffi.Map* / ffi.Dict* globals.
+ * answers len() and m[k] through cached handles of the ffi.Map* / ffi.Dict* globals. Both
+ * construct in C (`Array(items)` converts the items straight into the constructor's arguments)
+ * through the Function their Python class names in `_ffi_ctor`.
+ *
+ * A container returned by a call that took framework tensors (torch) remembers that
+ * framework's exchange API and hands out its tensor elements, at any depth, as framework
+ * tensors.
+ *
  * Shape results become instances of the Python Shape class (a tuple subclass).
  */
 #include "core.h"
+
+/* Instances of SeqBase and MapBase (and their Python subclasses). */
+typedef struct {
+  CoreObject base;
+  const void* dlpack_api; /* framework of the call that returned it, or NULL */
+} CoreContainer;
+
+static PyTypeObject SeqBase_Type;
+static PyTypeObject MapBase_Type;
+static PyObject* g_str_ffi_ctor = NULL; /* "_ffi_ctor" */
+
+static inline int is_container(PyObject* obj) {
+  return PyObject_TypeCheck(obj, &SeqBase_Type) || PyObject_TypeCheck(obj, &MapBase_Type);
+}
+
+void core_container_set_framework(PyObject* obj, const void* dlpack_api) {
+  if (is_container(obj) && ((CoreContainer*)obj)->dlpack_api == NULL) {
+    ((CoreContainer*)obj)->dlpack_api = dlpack_api;
+  }
+}
+
+/* An element view as a Python value, in the container's framework when it has one. */
+static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
+  const void* api = ((CoreContainer*)self)->dlpack_api;
+  if (CORE_UNLIKELY(api != NULL)) return core_view_to_py_in_framework(view, api);
+  return core_view_to_py(view);
+}
+
+/* ---- construction ---- */
+
+/* The constructor Function named by the instance's class (`_ffi_ctor`), borrowed. */
+static CoreFunction* class_ctor(PyObject* self) {
+  PyObject* ctor = _PyType_Lookup(Py_TYPE(self), g_str_ffi_ctor);
+  if (ctor == NULL || !PyObject_TypeCheck(ctor, &CoreFunction_Type) ||
+      ((CoreObject*)ctor)->chandle == NULL) {
+    PyErr_Format(PyExc_TypeError,
+                 "cannot construct `%s`: its class names no constructor Function in _ffi_ctor",
+                 Py_TYPE(self)->tp_name);
+    return NULL;
+  }
+  return (CoreFunction*)ctor;
+}
+
+/* The single optional argument `items` of a container constructor; NULL when absent. */
+static int parse_items(PyObject* args, PyObject* kwargs, const char* fmt, PyObject** items) {
+  *items = NULL;
+  if (kwargs == NULL && PyTuple_GET_SIZE(args) <= 1) {
+    if (PyTuple_GET_SIZE(args) == 1) *items = PyTuple_GET_ITEM(args, 0);
+    return 0;
+  }
+  static char* kwlist[] = {"items", NULL};
+  return PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, items) ? 0 : -1;
+}
+
+/* Calls the class's constructor with `args` and makes the instance own the result. */
+static int construct_from(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  CoreFunction* ctor = class_ctor(self);
+  if (ctor == NULL) return -1;
+  TVMFFIAny made;
+  if (core_call_converted(ctor->base.chandle, args, nargs, ctor->name, NULL, 0, &made, NULL) !=
+      0) {
+    return -1;
+  }
+  if (made.type_index < kTVMFFIStaticObjectBegin || made.v_obj == NULL) {
+    PyObject* got = core_any_to_py(&made);
+    PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
+                 Py_TYPE(self)->tp_name, got != NULL ? Py_TYPE(got)->tp_name : "?");
+    Py_XDECREF(got);
+    return -1;
+  }
+  CoreObject* obj = (CoreObject*)self;
+  TVMFFIObjectHandle old = obj->chandle;
+  obj->chandle = made.v_obj;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  return 0;
+}
+
+/* Up to this many items go to the constructor from a stack array. */
+#define STACK_ITEMS 16
+
+/* Calls the constructor with a snapshot of `items` (one reference each for the whole call:
+ * converting an item may run Python code that mutates a list). */
+static int construct_from_array(PyObject* self, PyObject* const* items, Py_ssize_t n) {
+  PyObject* stack[STACK_ITEMS];
+  PyObject** copy = stack;
+  if (n > STACK_ITEMS) {
+    copy = (PyObject**)PyMem_Malloc((size_t)n * sizeof(PyObject*));
+    if (copy == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    copy[i] = items[i];
+    Py_INCREF(copy[i]);
+  }
+  int rc = construct_from(self, copy, n);
+  for (Py_ssize_t i = 0; i < n; ++i) Py_DECREF(copy[i]);
+  if (copy != stack) PyMem_Free(copy);
+  return rc;
+}
+
+/* Array(items=()) / List(items=()): any iterable. */
+static int seq_init(PyObject* self, PyObject* args, PyObject* kwargs) {
+  PyObject* items;
+  if (parse_items(args, kwargs, "|O:__init__", &items) != 0) return -1;
+  if (items == NULL) return construct_from(self, NULL, 0);
+  if (PyTuple_CheckExact(items)) {
+    return construct_from(self, &PyTuple_GET_ITEM(items, 0), PyTuple_GET_SIZE(items));
+  }
+  if (PyList_CheckExact(items)) {
+    return construct_from_array(self, &PyList_GET_ITEM(items, 0), PyList_GET_SIZE(items));
+  }
+  PyObject* snapshot = PySequence_Tuple(items);
+  if (snapshot == NULL) return -1;
+  int rc = construct_from(self, &PyTuple_GET_ITEM(snapshot, 0), PyTuple_GET_SIZE(snapshot));
+  Py_DECREF(snapshot);
+  return rc;
+}
+
+/* Appends key and value of each pair of `pairs` (an iterable) to the list `flat`. */
+static int flatten_pairs(PyObject* pairs, PyObject* flat) {
+  PyObject* iter = PyObject_GetIter(pairs);
+  if (iter == NULL) return -1;
+  PyObject* pair;
+  Py_ssize_t position = 0;
+  while ((pair = PyIter_Next(iter)) != NULL) {
+    PyObject* fast = PySequence_Fast(pair, "");
+    int ok = fast != NULL && PySequence_Fast_GET_SIZE(fast) == 2;
+    if (!ok) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError,
+                   "mapping items must be (key, value) pairs, item #%zd is `%s`", position,
+                   Py_TYPE(pair)->tp_name);
+    } else {
+      ok = PyList_Append(flat, PySequence_Fast_GET_ITEM(fast, 0)) == 0 &&
+           PyList_Append(flat, PySequence_Fast_GET_ITEM(fast, 1)) == 0;
+    }
+    Py_XDECREF(fast);
+    Py_DECREF(pair);
+    if (!ok) {
+      Py_DECREF(iter);
+      return -1;
+    }
+    ++position;
+  }
+  Py_DECREF(iter);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* Map(items=()) / Dict(items=()): a mapping or an iterable of (key, value) pairs. */
+static int map_init(PyObject* self, PyObject* args, PyObject* kwargs) {
+  PyObject* items;
+  if (parse_items(args, kwargs, "|O:__init__", &items) != 0) return -1;
+  if (items == NULL) return construct_from(self, NULL, 0);
+  if (PyDict_CheckExact(items)) {
+    /* (k0, v0, k1, v1, ...), one reference each: no Python code runs while reading. */
+    Py_ssize_t n = 2 * PyDict_GET_SIZE(items);
+    PyObject* stack[STACK_ITEMS];
+    PyObject** flat = stack;
+    if (n > STACK_ITEMS) {
+      flat = (PyObject**)PyMem_Malloc((size_t)n * sizeof(PyObject*));
+      if (flat == NULL) {
+        PyErr_NoMemory();
+        return -1;
+      }
+    }
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(items, &pos, &k, &v)) {
+      Py_INCREF(k);
+      Py_INCREF(v);
+      flat[i++] = k;
+      flat[i++] = v;
+    }
+    int rc = construct_from(self, flat, i);
+    for (Py_ssize_t j = 0; j < i; ++j) Py_DECREF(flat[j]);
+    if (flat != stack) PyMem_Free(flat);
+    return rc;
+  }
+  PyObject* flat = PyList_New(0);
+  if (flat == NULL) return -1;
+  /* A mapping contributes its items(); anything else must iterate (key, value) pairs. */
+  PyObject* pairs = PyObject_HasAttrString(items, "keys")
+                        ? PyObject_CallMethod(items, "items", NULL)
+                        : (Py_INCREF(items), items);
+  int rc = pairs != NULL ? flatten_pairs(pairs, flat) : -1;
+  Py_XDECREF(pairs);
+  if (rc == 0) rc = construct_from(self, &PyList_GET_ITEM(flat, 0), PyList_GET_SIZE(flat));
+  Py_DECREF(flat);
+  return rc;
+}
 
 /* ---- sequences ---- */
 
@@ -32,8 +231,8 @@ static Py_ssize_t seq_length(PyObject* self) {
 }
 
 /* Element i (already in range) as a new Python reference. */
-static inline PyObject* seq_at(TVMFFISeqCell* cell, Py_ssize_t i) {
-  return core_view_to_py((const TVMFFIAny*)cell->data + i);
+static inline PyObject* seq_at(PyObject* self, TVMFFISeqCell* cell, Py_ssize_t i) {
+  return element_to_py(self, (const TVMFFIAny*)cell->data + i);
 }
 
 static PyObject* seq_item(PyObject* self, Py_ssize_t i) {
@@ -44,7 +243,7 @@ static PyObject* seq_item(PyObject* self, Py_ssize_t i) {
                  Py_TYPE(self)->tp_name, i, (Py_ssize_t)cell->size);
     return NULL;
   }
-  return seq_at(cell, i);
+  return seq_at(self, cell, i);
 }
 
 static PyObject* seq_subscript(PyObject* self, PyObject* key) {
@@ -65,7 +264,7 @@ static PyObject* seq_subscript(PyObject* self, PyObject* key) {
                    Py_TYPE(self)->tp_name, i, size);
       return NULL;
     }
-    return seq_at(cell, pos);
+    return seq_at(self, cell, pos);
   }
   if (PySlice_Check(key)) {
     Py_ssize_t start, stop, step;
@@ -75,7 +274,7 @@ static PyObject* seq_subscript(PyObject* self, PyObject* key) {
     if (out == NULL) return NULL;
     for (Py_ssize_t k = 0; k < n; ++k) {
       /* Converting an element runs no Python code, so the cell cannot change meanwhile. */
-      PyObject* v = seq_at(cell, start + k * step);
+      PyObject* v = seq_at(self, cell, start + k * step);
       if (v == NULL) {
         Py_DECREF(out);
         return NULL;
@@ -117,7 +316,7 @@ static PyObject* seqiter_next(PyObject* self) {
     Py_CLEAR(it->seq);
     return NULL;
   }
-  return seq_at(cell, it->pos++);
+  return seq_at(it->seq, cell, it->pos++);
 }
 
 static PyTypeObject SeqIter_Type = {
@@ -151,7 +350,8 @@ static PyMappingMethods seq_as_mapping = {
 
 static PyTypeObject SeqBase_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.SeqBase",
-    .tp_basicsize = sizeof(CoreObject),
+    .tp_basicsize = sizeof(CoreContainer),
+    .tp_init = seq_init,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Base of Array and List: len, indexing and iteration read the cell directly.",
     .tp_as_sequence = &seq_as_sequence,
@@ -219,8 +419,34 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
   PyObject* args[2] = {self, key};
   TVMFFIAny result = {0};
   if (core_call_py_args_owned(f, args, 2, NULL, &result) != 0) return NULL;
+  const void* api = ((CoreContainer*)self)->dlpack_api;
+  if (CORE_UNLIKELY(api != NULL)) return core_any_to_py_in_framework(&result, api);
   return core_any_to_py(&result);
 }
+
+/* m._in_framework(value): `value` (an element just read through a ffi.Map* / ffi.Dict* call)
+ * as the map's framework would hand it out; `value` itself when the map has no framework. */
+static PyObject* map_in_framework(PyObject* self, PyObject* value) {
+  const void* api = ((CoreContainer*)self)->dlpack_api;
+  if (api != NULL && PyObject_TypeCheck(value, &CoreTensor_Type) &&
+      ((CoreObject*)value)->chandle != NULL) {
+    TVMFFIAny owned = {0};
+    owned.type_index = kTVMFFITensor;
+    owned.v_obj = (TVMFFIObject*)((CoreObject*)value)->chandle;
+    TVMFFIObjectIncRef(owned.v_obj);
+    return core_tensor_result_to_framework(&owned, api);
+  }
+  if (api != NULL) core_container_set_framework(value, api);
+  Py_INCREF(value);
+  return value;
+}
+
+static PyMethodDef map_methods[] = {
+    {"_in_framework", map_in_framework, METH_O,
+     "An element as this map hands it out (framework tensors for maps returned by calls that "
+     "took them)."},
+    {NULL, NULL, 0, NULL},
+};
 
 static PyMappingMethods map_as_mapping = {
     .mp_length = map_length,
@@ -229,7 +455,9 @@ static PyMappingMethods map_as_mapping = {
 
 static PyTypeObject MapBase_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.MapBase",
-    .tp_basicsize = sizeof(CoreObject),
+    .tp_basicsize = sizeof(CoreContainer),
+    .tp_init = map_init,
+    .tp_methods = map_methods,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Base of Map and Dict: len and lookup call the runtime from C.",
     .tp_as_mapping = &map_as_mapping,
@@ -268,6 +496,22 @@ PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
   return out;
 }
 
+PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
+  PyTypeObject* cls = shape_class != NULL ? (PyTypeObject*)shape_class : &PyTuple_Type;
+  /* A tuple subclass instance is filled in place, as tuple's own constructor does. */
+  PyObject* out = cls == &PyTuple_Type ? PyTuple_New(n) : cls->tp_alloc(cls, n);
+  if (out == NULL) return NULL;
+  for (int32_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(dims[i]);
+    if (v == NULL) {
+      Py_DECREF(out);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(out, i, v);
+  }
+  return out;
+}
+
 static PyObject* mod_set_class_shape(PyObject* self, PyObject* cls) {
   (void)self;
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type)) {
@@ -286,6 +530,8 @@ static PyMethodDef container_methods[] = {
 };
 
 int core_container_init(PyObject* module) {
+  g_str_ffi_ctor = PyUnicode_InternFromString("_ffi_ctor");
+  if (g_str_ffi_ctor == NULL) return -1;
   SeqBase_Type.tp_base = &CoreObject_Type;
   MapBase_Type.tp_base = &CoreObject_Type;
   if (PyType_Ready(&SeqIter_Type) < 0 || PyType_Ready(&SeqBase_Type) < 0 ||

@@ -269,6 +269,21 @@ static int cached_global(TVMFFIObjectHandle* slot, const char* name) {
   return core_get_global_handle(name, slot);
 }
 
+/* Up to this many list items are snapshotted on the stack rather than in a new tuple. */
+#define SEQ_STACK_ITEMS 16
+
+static int call_container_ctor(TVMFFIObjectHandle ctor, PyObject* const* items, Py_ssize_t n,
+                               const char* where, TVMFFIAny* out, CoreTemps* temps,
+                               const CoreArgSite* site) {
+  if (Py_EnterRecursiveCall(where) != 0) return -1;
+  TVMFFIAny made;
+  /* Framework tensors inside the container count as the call's own (allocator, results). */
+  int rc = core_call_converted(ctor, items, n, NULL, site, 0, &made, &temps->fw);
+  Py_LeaveRecursiveCall();
+  if (rc == 0) rc = set_owned_temp(out, &made, temps);
+  return rc;
+}
+
 static int convert_sequence(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
                             const CoreArgSite* site) {
   if (cached_global(&g_array_func, "ffi.Array") != 0) return -1;
@@ -276,19 +291,29 @@ static int convert_sequence(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
     core_raise_arg_error(PyExc_TypeError, site, "list/tuple needs the global `ffi.Array`");
     return -1;
   }
-  /* A snapshot: converting one element may run Python code that mutates a list, and the
-   * views of earlier elements must stay valid until the call. */
-  PyObject* items = PyTuple_Check(value) ? (Py_INCREF(value), value) : PySequence_Tuple(value);
-  if (items == NULL) return -1;
-  int rc = -1;
-  if (Py_EnterRecursiveCall(" while converting a nested list/tuple") == 0) {
-    TVMFFIAny array;
-    rc = core_call_converted(g_array_func, &PyTuple_GET_ITEM(items, 0), PyTuple_GET_SIZE(items), NULL,
-                             site, 0, &array);
-    Py_LeaveRecursiveCall();
-    if (rc == 0) rc = set_owned_temp(out, &array, temps);
+  static const char kWhere[] = " while converting a nested list/tuple";
+  if (PyTuple_Check(value)) { /* immutable: its items stay alive as long as it does */
+    return call_container_ctor(g_array_func, &PyTuple_GET_ITEM(value, 0),
+                               PyTuple_GET_SIZE(value), kWhere, out, temps, site);
   }
-  Py_DECREF(items);
+  /* A list is snapshotted: converting one item may run Python code that mutates the list, and
+   * the views of earlier items must stay valid until the call. */
+  Py_ssize_t n = PyList_Check(value) ? PyList_GET_SIZE(value) : SEQ_STACK_ITEMS + 1;
+  if (n <= SEQ_STACK_ITEMS) {
+    PyObject* items[SEQ_STACK_ITEMS];
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      items[i] = PyList_GET_ITEM(value, i);
+      Py_INCREF(items[i]);
+    }
+    int rc = call_container_ctor(g_array_func, items, n, kWhere, out, temps, site);
+    for (Py_ssize_t i = 0; i < n; ++i) Py_DECREF(items[i]);
+    return rc;
+  }
+  PyObject* snapshot = PySequence_Tuple(value);
+  if (snapshot == NULL) return -1;
+  int rc = call_container_ctor(g_array_func, &PyTuple_GET_ITEM(snapshot, 0),
+                               PyTuple_GET_SIZE(snapshot), kWhere, out, temps, site);
+  Py_DECREF(snapshot);
   return rc;
 }
 
@@ -299,27 +324,30 @@ static int convert_dict(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
     core_raise_arg_error(PyExc_TypeError, site, "dict arguments are not supported yet");
     return -1;
   }
-  /* Flatten to (k0, v0, k1, v1, ...) in a tuple that keeps every key and value alive. */
+  /* Flattened to (k0, v0, k1, v1, ...), each holding a reference for the whole conversion. */
   Py_ssize_t n = PyDict_Size(value);
-  PyObject* flat = PyTuple_New(2 * n);
-  if (flat == NULL) return -1;
+  PyObject* stack_items[SEQ_STACK_ITEMS];
+  PyObject** flat = stack_items;
+  if (2 * n > SEQ_STACK_ITEMS) {
+    flat = (PyObject**)PyMem_Malloc((size_t)(2 * n) * sizeof(PyObject*));
+    if (flat == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
   Py_ssize_t pos = 0, i = 0;
   PyObject *k, *v;
   /* No Python code runs in this loop, so the dict cannot change size under it. */
   while (PyDict_Next(value, &pos, &k, &v)) {
     Py_INCREF(k);
     Py_INCREF(v);
-    PyTuple_SET_ITEM(flat, i++, k);
-    PyTuple_SET_ITEM(flat, i++, v);
+    flat[i++] = k;
+    flat[i++] = v;
   }
-  int rc = -1;
-  if (Py_EnterRecursiveCall(" while converting a nested dict") == 0) {
-    TVMFFIAny map;
-    rc = core_call_converted(g_map_func, &PyTuple_GET_ITEM(flat, 0), 2 * n, NULL, site, 0, &map);
-    Py_LeaveRecursiveCall();
-    if (rc == 0) rc = set_owned_temp(out, &map, temps);
-  }
-  Py_DECREF(flat);
+  int rc = call_container_ctor(g_map_func, flat, i, " while converting a nested dict", out,
+                               temps, site);
+  for (Py_ssize_t j = 0; j < i; ++j) Py_DECREF(flat[j]);
+  if (flat != stack_items) PyMem_Free(flat);
   return rc;
 }
 
@@ -760,6 +788,8 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
     return convert_native(value, out, bytes_slot, temps, site);
   }
   if (t == &CoreRValueRef_Type) return convert_rvalue_ref(value, out, site);
+  if (t == &PyList_Type || t == &PyTuple_Type) return convert_sequence(value, out, temps, site);
+  if (t == &PyDict_Type) return convert_dict(value, out, temps, site);
   return convert_slow(value, out, bytes_slot, temps, site);
 }
 

@@ -180,3 +180,24 @@ PyObject* core_view_to_py(const TVMFFIAny* view) {
   }
   return core_any_to_py(&copy);
 }
+
+/* ---- results of calls that took framework tensors ---- */
+
+PyObject* core_any_to_py_in_framework(TVMFFIAny* owned, const void* dlpack_api) {
+  if (owned->type_index == kTVMFFITensor && owned->v_obj != NULL) {
+    return core_tensor_result_to_framework(owned, dlpack_api);
+  }
+  PyObject* out = core_any_to_py(owned);
+  /* Containers convert their elements on access: they remember the framework. */
+  if (out != NULL) core_container_set_framework(out, dlpack_api);
+  return out;
+}
+
+PyObject* core_view_to_py_in_framework(const TVMFFIAny* view, const void* dlpack_api) {
+  if (view->type_index < kTVMFFIStaticObjectBegin || view->v_obj == NULL) {
+    return core_view_to_py(view);
+  }
+  TVMFFIAny owned = *view;
+  TVMFFIObjectIncRef(owned.v_obj);
+  return core_any_to_py_in_framework(&owned, dlpack_api);
+}

@@ -104,19 +104,36 @@ void core_pyobject_deleter(void* handle);
  * Entries are FFI handles or, tagged with the low bit, PyObject references.
  * ------------------------------------------------------------------------------------------ */
 
+/* What a call learned about framework tensors among its arguments, nested containers included
+ * (tensor.c): their allocator and stream serve the call, and its tensor results go back to
+ * that framework. */
+typedef struct {
+  const void* api;        /* exchange API of the first framework tensor */
+  const void* stream_api; /* ... and of the first non-CPU one (its device below) */
+  DLDevice stream_device;
+} CoreFramework;
+
 typedef struct {
   int size;
   int cap;
   uintptr_t* items;
   uintptr_t inline_items[CORE_INLINE_ARGS];
-  const void* dlpack_api;        /* tensor.c: exchange API of the first framework tensor arg */
-  const void* dlpack_stream_api; /* ... and of the first non-CPU one (its device below) */
-  DLDevice dlpack_stream_device;
+  CoreFramework fw;
 } CoreTemps;
 
+/* Keeps the first framework seen: `from` (a nested container's arguments) fills what `into`
+ * still lacks. */
+static inline void core_framework_merge(CoreFramework* into, const CoreFramework* from) {
+  if (into->api == NULL) into->api = from->api;
+  if (into->stream_api == NULL && from->stream_api != NULL) {
+    into->stream_api = from->stream_api;
+    into->stream_device = from->stream_device;
+  }
+}
+
 static inline void core_temps_init(CoreTemps* t) {
-  t->dlpack_api = NULL;
-  t->dlpack_stream_api = NULL;
+  t->fw.api = NULL;
+  t->fw.stream_api = NULL;
   t->size = 0;
   t->cap = CORE_INLINE_ARGS;
   t->items = t->inline_items;
@@ -146,10 +163,11 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
 
 /* Converts `nargs` Python values and calls `handle` with them; *result is owned on success.
  * Conversion errors name `items_site` when given (the elements of one container argument),
- * else each value's own position in a call of `name` (function.c). */
+ * else each value's own position in a call of `name` (function.c). Framework tensors found
+ * among the values are merged into `fw_out` when given. */
 int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* name, const CoreArgSite* items_site, int release_gil,
-                        TVMFFIAny* result);
+                        TVMFFIAny* result, CoreFramework* fw_out);
 
 /* Converts `value` like an argument and makes the result owned (used for callback results,
  * _convert and containers). *out is owned on success, None on failure. */
@@ -182,6 +200,11 @@ extern CoreTensorArgHook core_tensor_arg_hook;
 PyObject* core_any_to_py(TVMFFIAny* owned);
 /* Converts a borrowed view (arguments of a Python callback). */
 PyObject* core_view_to_py(const TVMFFIAny* view);
+/* As the two above, for results of a call that took tensors of the framework whose exchange
+ * API is `dlpack_api`: tensors become that framework's tensors, and containers remember the
+ * framework for their elements. */
+PyObject* core_any_to_py_in_framework(TVMFFIAny* owned, const void* dlpack_api);
+PyObject* core_view_to_py_in_framework(const TVMFFIAny* view, const void* dlpack_api);
 /* Wraps an owned object handle into its Python class (steals handle). */
 PyObject* core_object_from_handle(TVMFFIObjectHandle handle);
 /* Makes an instance of `cls` (a CoreObject subclass) adopting `handle` (stolen). */
@@ -270,7 +293,7 @@ int core_dtype_init_types(PyObject* module);
 int core_convert_init(void);
 /* tensor.c: the Tensor type, from_dlpack, and the tensor argument hook. */
 int core_tensor_init(PyObject* module);
-/* Around a call whose args came from a framework (temps->dlpack_api set): its allocator and
+/* Around a call whose args came from a framework (temps->fw.api set): its allocator and
  * stream become the env's for the call; a tensor result goes back as a framework tensor. */
 typedef struct {
   DLPackManagedTensorAllocator prev_alloc;
@@ -282,6 +305,12 @@ void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* sc
 PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api);
 /* container.c: SeqBase/MapBase fast-path types and _set_class_shape. */
 int core_container_init(PyObject* module);
+/* container.c: makes an Array/List/Map/Dict instance convert its tensor elements to the
+ * framework of `dlpack_api` (no-op for other objects or when already set). */
+void core_container_set_framework(PyObject* obj, const void* dlpack_api);
+/* container.c: a Shape instance (plain tuple before the class is registered) of n extents,
+ * whose runtime object is made only when it is passed to a function. */
+PyObject* core_shape_from_dims(const int64_t* dims, int32_t n);
 /* container.c: an owned ffi.Shape handle (stolen) as the registered Shape class (a tuple
  * subclass), or as a plain Object before one is registered. */
 PyObject* core_shape_from_handle(TVMFFIObjectHandle handle);

@@ -22,7 +22,7 @@
  * position in a call of `name`. (The compiler inlines it into the vectorcall path below.) */
 static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
                      PyObject* name, const CoreArgSite* items_site, int release_gil,
-                     TVMFFIAny* result, const void** dlpack_api_out) {
+                     TVMFFIAny* result, CoreFramework* fw_out) {
   TVMFFIAny inline_values[CORE_INLINE_ARGS];
   TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
   TVMFFIAny* values = inline_values;
@@ -63,9 +63,11 @@ static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_
     result->v_uint64 = 0;
     TVMFFISafeCallType safe_call = TVMFFIFunctionGetCellPtr(handle)->safe_call;
     int call_rc;
-    /* Framework tensors among the args: the framework's allocator and stream for this call. */
+    /* Framework tensors among the args: the framework's allocator and stream for this call
+     * (not for the runtime's own container constructors that build an argument). */
     CoreTensorCallScope scope;
-    if (CORE_UNLIKELY(temps.dlpack_api != NULL)) core_tensor_call_enter(&temps, &scope);
+    int framework_call = temps.fw.api != NULL && items_site == NULL;
+    if (CORE_UNLIKELY(framework_call)) core_tensor_call_enter(&temps, &scope);
     if (release_gil) {
       Py_BEGIN_ALLOW_THREADS;
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
@@ -73,9 +75,9 @@ static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_
     } else {
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
     }
-    if (CORE_UNLIKELY(temps.dlpack_api != NULL)) {
-      core_tensor_call_exit(&temps, &scope);
-      if (dlpack_api_out != NULL) *dlpack_api_out = temps.dlpack_api;
+    if (CORE_UNLIKELY(framework_call)) core_tensor_call_exit(&temps, &scope);
+    if (CORE_UNLIKELY(temps.fw.api != NULL) && fw_out != NULL) {
+      core_framework_merge(fw_out, &temps.fw);
     }
     if (CORE_UNLIKELY(call_rc != 0)) {
       core_raise_from_rc(call_rc);
@@ -92,13 +94,13 @@ static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_
 
 int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* name, const CoreArgSite* items_site, int release_gil,
-                        TVMFFIAny* result) {
-  return call_impl(handle, args, nargs, name, items_site, release_gil, result, NULL);
+                        TVMFFIAny* result, CoreFramework* fw_out) {
+  return call_impl(handle, args, nargs, name, items_site, release_gil, result, fw_out);
 }
 
 int core_call_py_args_owned(TVMFFIObjectHandle func, PyObject* const* args, Py_ssize_t nargs,
                             PyObject* func_name, TVMFFIAny* result) {
-  return core_call_converted(func, args, nargs, func_name, NULL, 0, result);
+  return core_call_converted(func, args, nargs, func_name, NULL, 0, result, NULL);
 }
 
 static PyObject* function_display_name(CoreFunction* self) {
@@ -132,15 +134,14 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
     return NULL;
   }
   TVMFFIAny result;
-  const void* dlpack_api = NULL;
+  CoreFramework fw = {NULL, NULL, {0, 0}};
   if (call_impl(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
-                &result, &dlpack_api) != 0) {
+                &result, &fw) != 0) {
     return NULL;
   }
-  /* A call that took framework tensors returns its tensor result as one too. */
-  if (CORE_UNLIKELY(dlpack_api != NULL) && result.type_index == kTVMFFITensor) {
-    return core_tensor_result_to_framework(&result, dlpack_api);
-  }
+  /* A call that took framework tensors returns its tensors as ones of that framework, also
+   * those inside returned containers. */
+  if (CORE_UNLIKELY(fw.api != NULL)) return core_any_to_py_in_framework(&result, fw.api);
   return core_any_to_py(&result);
 }
 

@@ -162,7 +162,11 @@ static PyTypeObject* g_numpy_type = NULL;
 
 static int is_numpy_array(PyTypeObject* type) {
   if (type == g_numpy_type) return 1;
-  if (g_numpy_type != NULL || strcmp(type->tp_name, "numpy.ndarray") != 0) return 0;
+  /* The name is compared only until the first array shows up (cheap first-letter test). */
+  if (g_numpy_type != NULL || type->tp_name[0] != 'n' ||
+      strcmp(type->tp_name, "numpy.ndarray") != 0) {
+    return 0;
+  }
   Py_INCREF(type);
   g_numpy_type = type;
   return 1;
@@ -534,21 +538,76 @@ static PyObject* wrap_tensor(TVMFFIObjectHandle handle) {
 }
 
 /* from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) */
-static PyObject* mod_from_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+/* One optional int argument of from_dlpack (bools and ints, like the "i" and "p" formats). */
+static int int_option(PyObject* value, const char* what, int* out) {
+  long v = PyLong_AsLong(value);
+  if (v == -1 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Format(PyExc_TypeError, "from_dlpack: %s must be an int, got `%s`", what,
+                   Py_TYPE(value)->tp_name);
+    }
+    return -1;
+  }
+  if (v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(PyExc_OverflowError, "from_dlpack: %s=%ld is out of range", what, v);
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+/* from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False): vectorcall, since
+ * it is called per tensor and keyword parsing through a tuple and a dict costs more than the
+ * import itself. */
+static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
+                                 PyObject* kwnames) {
   (void)self;
-  static char* kwlist[] = {"ext_tensor", "require_alignment", "require_contiguous", NULL};
-  PyObject* value;
-  int alignment = 0, contiguous = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ip:from_dlpack", kwlist, &value, &alignment,
-                                   &contiguous)) {
+  static const char* const names[] = {"ext_tensor", "require_alignment", "require_contiguous"};
+  PyObject* slots[3] = {NULL, NULL, NULL};
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (nargs > 3) {
+    PyErr_Format(PyExc_TypeError, "from_dlpack() takes at most 3 arguments (%zd given)", nargs);
     return NULL;
+  }
+  for (Py_ssize_t i = 0; i < nargs; ++i) slots[i] = args[i];
+  Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    int which = -1;
+    for (int j = 0; j < 3; ++j) {
+      if (PyUnicode_CompareWithASCIIString(key, names[j]) == 0) which = j;
+    }
+    if (which < 0) {
+      PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword argument '%U'",
+                   key);
+      return NULL;
+    }
+    if (slots[which] != NULL) {
+      PyErr_Format(PyExc_TypeError, "from_dlpack() got multiple values for argument '%s'",
+                   names[which]);
+      return NULL;
+    }
+    slots[which] = args[nargs + k];
+  }
+  if (slots[0] == NULL) {
+    PyErr_SetString(PyExc_TypeError,
+                    "from_dlpack() missing required argument 'ext_tensor' (pos 1)");
+    return NULL;
+  }
+  int alignment = 0, contiguous = 0;
+  if (slots[1] != NULL && int_option(slots[1], "require_alignment", &alignment) != 0) {
+    return NULL;
+  }
+  if (slots[2] != NULL) {
+    contiguous = PyObject_IsTrue(slots[2]);
+    if (contiguous < 0) return NULL;
   }
   if (alignment < 0) {
     PyErr_Format(PyExc_ValueError, "require_alignment must be >= 0, got %d", alignment);
     return NULL;
   }
   TVMFFIObjectHandle handle = NULL;
-  if (import_tensor(value, alignment, contiguous, &handle, NULL, NULL) != 0) return NULL;
+  if (import_tensor(slots[0], alignment, contiguous, &handle, NULL, NULL) != 0) return NULL;
   return wrap_tensor(handle);
 }
 
@@ -561,12 +620,12 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
   if (not_tensor) return 0;
   if (api != NULL) {
-    if (temps->dlpack_api == NULL) temps->dlpack_api = api;
+    if (temps->fw.api == NULL) temps->fw.api = api;
     DLDevice dev = TVMFFITensorGetDLTensorPtr(handle)->device;
-    if (temps->dlpack_stream_api == NULL && api->current_work_stream != NULL &&
+    if (temps->fw.stream_api == NULL && api->current_work_stream != NULL &&
         dev.device_type != kDLCPU) {
-      temps->dlpack_stream_api = api;
-      temps->dlpack_stream_device = dev;
+      temps->fw.stream_api = api;
+      temps->fw.stream_device = dev;
     }
   }
   /* The temporary tensor (and through it the producer) is released after the call. */
@@ -581,7 +640,7 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
 /* ---- per-call framework context ---- */
 
 void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope) {
-  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)temps->dlpack_api;
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)temps->fw.api;
   scope->alloc_set = 0;
   scope->stream_set = 0;
   /* Failures here only mean the env keeps its defaults: the call itself still runs. */
@@ -590,9 +649,9 @@ void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope) 
                                                &scope->prev_alloc) == 0) {
     scope->alloc_set = 1;
   }
-  const DLPackExchangeAPI* stream_api = (const DLPackExchangeAPI*)temps->dlpack_stream_api;
+  const DLPackExchangeAPI* stream_api = (const DLPackExchangeAPI*)temps->fw.stream_api;
   if (stream_api != NULL) {
-    DLDevice dev = temps->dlpack_stream_device;
+    DLDevice dev = temps->fw.stream_device;
     void* stream = NULL;
     if (stream_api->current_work_stream(dev.device_type, dev.device_id, &stream) == 0 &&
         TVMFFIEnvSetStream(dev.device_type, dev.device_id, stream, &scope->prev_stream) == 0) {
@@ -610,7 +669,7 @@ void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope) 
 void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* scope) {
   if (scope->alloc_set) TVMFFIEnvSetDLPackManagedTensorAllocator(scope->prev_alloc, 0, NULL);
   if (scope->stream_set) {
-    DLDevice dev = temps->dlpack_stream_device;
+    DLDevice dev = temps->fw.stream_device;
     TVMFFIEnvSetStream(dev.device_type, dev.device_id, scope->prev_stream, NULL);
   }
 }
@@ -746,7 +805,7 @@ static PyObject* tensor_get_shape(PyObject* self, void* closure) {
   (void)closure;
   if (check_handle(self) != 0) return NULL;
   DLTensor* t = tensor_of(self);
-  return int64_tuple(t->shape, t->ndim);
+  return core_shape_from_dims(t->shape, t->ndim);
 }
 
 static PyObject* tensor_get_strides(PyObject* self, void* closure) {
@@ -844,7 +903,8 @@ static PyObject* tensor_repr(PyObject* self) {
   if (((CoreObject*)self)->chandle == NULL) {
     return PyUnicode_FromFormat("<%s with NULL handle>", Py_TYPE(self)->tp_name);
   }
-  PyObject* shape = tensor_get_shape(self, NULL);
+  DLTensor* t = tensor_of(self);
+  PyObject* shape = int64_tuple(t->shape, t->ndim);
   PyObject* dtype = shape != NULL ? tensor_get_dtype(self, NULL) : NULL;
   PyObject* device = dtype != NULL ? tensor_get_device(self, NULL) : NULL;
   PyObject* out = device != NULL ? PyUnicode_FromFormat("<Tensor shape=%R dtype=%S device=%S>",
@@ -857,7 +917,7 @@ static PyObject* tensor_repr(PyObject* self) {
 }
 
 static PyGetSetDef tensor_getset[] = {
-    {"shape", tensor_get_shape, NULL, "Extents, a tuple of ints.", NULL},
+    {"shape", tensor_get_shape, NULL, "Extents, a tvm_ffi.Shape (a tuple of ints).", NULL},
     {"strides", tensor_get_strides, NULL, "Strides in elements, a tuple of ints.", NULL},
     {"ndim", tensor_get_ndim, NULL, "Number of dimensions.", NULL},
     {"dtype", tensor_get_dtype, NULL, "Element type (tvm_ffi.dtype).", NULL},
@@ -891,7 +951,7 @@ PyTypeObject CoreTensor_Type = {
 };
 
 static PyMethodDef tensor_module_methods[] = {
-    {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_VARARGS | METH_KEYWORDS,
+    {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_FASTCALL | METH_KEYWORDS,
      "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) -> Tensor"},
     {NULL, NULL, 0, NULL},
 };

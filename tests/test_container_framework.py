@@ -1,0 +1,96 @@
+"""Containers returned by calls that took torch tensors hand out torch tensors.
+
+A kernel called with torch tensors may return them inside an Array, List, Map or Dict. Those
+containers stay FFI containers (they can be passed back as they are), but reading a tensor
+element, at any depth, gives a ``torch.Tensor`` sharing memory with the input. Without a
+framework argument the elements read back as ``tvm_ffi.Tensor``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import tvm_ffi
+import tvm_ffi.testing
+from leakcheck import no_ffi_leaks  # noqa: F401
+
+
+@pytest.fixture
+def torch() -> Any:
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
+        pytest.skip("this torch has no C exchange API")
+    return torch
+
+
+def echo(value: Any) -> Any:
+    return tvm_ffi.get_global_func("testing.echo")(value)
+
+
+def test_array_result_holds_torch_tensors(torch: Any) -> None:
+    x = torch.arange(4, dtype=torch.float32)
+    arr = tvm_ffi.testing.make_array_with_tensor(x)
+    assert isinstance(arr, tvm_ffi.Array)
+    (item,) = arr
+    assert type(item) is torch.Tensor and item.data_ptr() == x.data_ptr()
+    assert type(arr[0]) is torch.Tensor and type(arr[-1]) is torch.Tensor
+    assert type(arr[0:1][0]) is torch.Tensor
+    item[0] = 42.0  # shares memory with the input
+    assert float(x[0]) == 42.0
+
+
+def test_mixed_and_nested_arrays_convert_tensors_at_every_depth(torch: Any) -> None:
+    x = torch.ones(3)
+    mixed = tvm_ffi.testing.make_array_with_mixed(x, 7)
+    assert type(mixed[0]) is torch.Tensor and mixed[1] == 7 and mixed[2] == "hello"
+    nested = tvm_ffi.testing.make_nested_array_with_tensor(x)
+    inner = nested[0]
+    assert isinstance(inner, tvm_ffi.Array)
+    assert type(inner[0]) is torch.Tensor and inner[1] == 42
+    assert type(nested[1]) is torch.Tensor
+    assert inner[0].data_ptr() == nested[1].data_ptr() == x.data_ptr()
+
+
+def test_torch_tensors_inside_list_arguments_count_for_the_call(torch: Any) -> None:
+    x = torch.zeros(2)
+    arr = echo([x, [x, 1]])
+    assert type(arr[0]) is torch.Tensor and type(arr[1][0]) is torch.Tensor
+    assert arr[1][1] == 1
+
+
+def test_map_result_holds_torch_tensors(torch: Any) -> None:
+    x = torch.arange(3)
+    m = echo({"t": x, "n": 5, "inner": {"u": x}})
+    assert isinstance(m, tvm_ffi.Map)
+    assert type(m["t"]) is torch.Tensor and m["t"].data_ptr() == x.data_ptr()
+    assert m["n"] == 5
+    assert type(m["inner"]["u"]) is torch.Tensor
+    values = dict(m.items())
+    assert type(values["t"]) is torch.Tensor and type(values["inner"]["u"]) is torch.Tensor
+    assert [type(v) for v in m.values()][0] is torch.Tensor
+
+
+def test_returned_container_passes_back_unchanged(torch: Any) -> None:
+    x = torch.ones(2)
+    arr = tvm_ffi.testing.make_array_with_tensor(x)
+    again = echo(arr)
+    assert isinstance(again, tvm_ffi.Array) and again.same_as(arr)
+    assert type(arr[0]) is torch.Tensor
+
+
+def test_without_a_framework_argument_elements_are_ffi_tensors() -> None:
+    a = np.arange(4, dtype="float32")
+    arr = tvm_ffi.testing.make_array_with_tensor(a)
+    assert isinstance(arr[0], tvm_ffi.Tensor)
+    assert arr[0].data_ptr() == a.ctypes.data
+    m = echo({"t": a})
+    assert isinstance(m["t"], tvm_ffi.Tensor)
+
+
+def test_numpy_call_result_does_not_turn_torch(torch: Any) -> None:
+    t = tvm_ffi.from_dlpack(torch.zeros(2))
+    arr = tvm_ffi.testing.make_array_with_tensor(t)  # a tvm_ffi.Tensor argument: no framework
+    assert isinstance(arr[0], tvm_ffi.Tensor)
+
