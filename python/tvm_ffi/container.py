@@ -61,6 +61,18 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
     def __repr__(self) -> str:
         return f"[{', '.join(repr(item) for item in self)}]"
 
+    def __add__(self, other: object) -> Any:
+        """A new container of this type: the items of ``self``, then those of ``other``."""
+        if not isinstance(other, Iterable):
+            return NotImplemented
+        return type(self)(chain(self, other))
+
+    def __radd__(self, other: object) -> Any:
+        """``[1] + Array([2])``: a new container of this type, ``other``'s items first."""
+        if not isinstance(other, Iterable):
+            return NotImplemented
+        return type(self)(chain(other, self))
+
 
 @register_object("ffi.Array")
 class Array(_Seq, Sequence[Any]):
