@@ -10,12 +10,14 @@ the C extension (``_core.SeqBase`` / ``_core.MapBase``); everything else calls `
 from __future__ import annotations
 
 from collections.abc import (
+    ItemsView,
     Iterable,
     Iterator,
     Mapping,
     MutableMapping,
     MutableSequence,
     Sequence,
+    ValuesView,
 )
 from itertools import chain
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
@@ -201,6 +203,25 @@ def _flatten_items(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> list
     return flat
 
 
+class _ItemsView(ItemsView[Any, Any]):
+    """``m.items()``: walks the entries once instead of looking every key up again."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return self._mapping._pairs()  # type: ignore[attr-defined, no-any-return]
+
+
+class _ValuesView(ValuesView[Any]):
+    """``m.values()``: walks the entries once instead of looking every key up again."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        for _, value in self._mapping._pairs():  # type: ignore[attr-defined]
+            yield value
+
+
 class _MapReader(_core.MapBase):  # type: ignore[misc]
     """Reading, comparing and printing shared by Map and Dict."""
 
@@ -215,17 +236,34 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
         def __getitem__(self, key: Any) -> Any: ...
 
     def _pairs(self) -> Iterator[tuple[Any, Any]]:
-        if len(self) == 0:
+        size = len(self)
+        if size == 0:
             return
         step = type(self)._iter_functor(self)
-        while True:
-            yield step(0), step(1)
-            if not step(2):
-                return
+        try:
+            while True:
+                yield step(0), step(1)
+                if not step(2):
+                    break
+        except IndexError:  # the runtime's position went stale: a Dict changed under the loop
+            raise RuntimeError(f"{type(self).__name__} changed during iteration") from None
+        # Like dict: a loop that changed the size fails rather than silently skipping entries.
+        if len(self) != size:
+            raise RuntimeError(f"{type(self).__name__} changed size during iteration")
 
     def __iter__(self) -> Iterator[Any]:
         for key, _ in self._pairs():
             yield key
+
+    # A key read back is not always usable for a lookup (an opaque Python object converts to
+    # a new FFI object each time, and objects compare by identity), so the views never look up.
+    def items(self) -> ItemsView[Any, Any]:
+        """A view of the (key, value) pairs in insertion order."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """A view of the values in insertion order."""
+        return _ValuesView(self)
 
     def __contains__(self, key: object) -> bool:
         return bool(type(self)._count(self, key))
