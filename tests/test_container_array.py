@@ -60,6 +60,7 @@ def test_array_pickles_by_value() -> None:
 
 def test_empty_array() -> None:
     assert len(tvm_ffi.Array()) == 0 and list(tvm_ffi.Array()) == []
+    assert not tvm_ffi.Array() and tvm_ffi.Array([0]) and tvm_ffi.Array([None])  # truth is non-emptiness
 
 
 def test_array_slices_with_steps_and_negative_bounds() -> None:
@@ -187,3 +188,24 @@ def test_array_membership_follows_ffi_equality() -> None:
     assert [1] not in arr  # objects compare by identity, not by content
     assert -0.0 not in arr and False not in arr and 0 not in arr  # floats by bits; bool/int/float differ
     assert "ab" not in arr and "a heap string of some length!" not in arr
+
+
+def test_nested_arguments_keep_tensors_and_strings_at_any_depth() -> None:
+    np = pytest.importorskip("numpy")
+    if not hasattr(tvm_ffi, "from_dlpack"):
+        pytest.skip("tensor support not built")
+    echo = tvm_ffi.get_global_func("testing.echo")
+    data = np.arange(3, dtype="float32")
+    tensor = tvm_ffi.from_dlpack(data)
+    out = echo([tensor, ("short", "a long string kept on the heap"), {"t": [data, {"deep": (tensor,)}]}])
+    assert isinstance(out, tvm_ffi.Array) and isinstance(out[2], tvm_ffi.Map)
+    assert out[1] == ["short", "a long string kept on the heap"]
+    for got in (out[0], out[2]["t"][0], out[2]["t"][1]["deep"][0]):
+        assert isinstance(got, tvm_ffi.Tensor) and got.data_ptr() == data.ctypes.data
+    nested: object = [tensor, "bottom"]
+    for level in range(300):
+        nested = [nested, level] if level % 2 else {"down": nested}
+    walked = echo(nested)
+    for level in reversed(range(300)):
+        walked = walked[0] if level % 2 else walked["down"]
+    assert walked[0].same_as(tensor) and walked[1] == "bottom"

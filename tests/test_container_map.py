@@ -171,6 +171,7 @@ def test_map_and_dict_equality_in_both_directions() -> None:
         for unrelated in (list(content), list(content.items()), "a", 1, None):
             assert mapping != unrelated and unrelated != mapping and not (mapping == unrelated)
     assert tvm_ffi.Map() == {} and {} == tvm_ffi.Dict() and tvm_ffi.Map() != {"a": 1}
+    assert not tvm_ffi.Map() and not tvm_ffi.Dict() and tvm_ffi.Map({0: 0}) and tvm_ffi.Dict({None: None})
 
 
 def test_map_and_dict_repr_read_like_python_dicts() -> None:
