@@ -94,3 +94,19 @@ def test_numpy_call_result_does_not_turn_torch(torch: Any) -> None:
     arr = tvm_ffi.testing.make_array_with_tensor(t)  # a tvm_ffi.Tensor argument: no framework
     assert isinstance(arr[0], tvm_ffi.Tensor)
 
+
+
+def test_list_map_and_dict_fixtures_hand_out_torch_tensors(torch: Any) -> None:
+    x = torch.arange(3, dtype=torch.int32)
+    lst = tvm_ffi.testing.make_list_with_tensor(x, 7)
+    assert isinstance(lst, tvm_ffi.List) and type(lst[0]) is torch.Tensor and lst[1] == 7
+    m = tvm_ffi.testing.make_map_with_tensor(x)
+    assert list(m) == ["tensor", "value", "name"]
+    assert type(m["tensor"]) is torch.Tensor and m["value"] == 42 and m["name"] == "test"
+    d = tvm_ffi.testing.make_dict_with_tensor(x)
+    assert isinstance(d, tvm_ffi.Dict) and type(d["tensor"]) is torch.Tensor
+    y = torch.ones(2)
+    nested = tvm_ffi.testing.make_nested_map_with_tensor(x, y)
+    assert [type(t) for t in nested["array"]] == [torch.Tensor, torch.Tensor]
+    assert nested["array"][1].data_ptr() == y.data_ptr()
+    assert type(nested["map"]["t"]) is torch.Tensor and nested["scalar"] == 99

@@ -106,3 +106,89 @@ def test_list_iteration_follows_mutation() -> None:
         if item == 1:
             lst.pop()
     assert seen == [1, 2]
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_list_pickles_nested_containers_at_every_protocol(protocol: int) -> None:
+    original = tvm_ffi.List([tvm_ffi.List([1, "inner"]), [2, 3], {"k": tvm_ffi.List()}, tvm_ffi.Shape((4,)), None])
+    copy = pickle.loads(pickle.dumps(original, protocol=protocol))
+    assert isinstance(copy, tvm_ffi.List) and copy == original
+    assert [type(x) for x in copy] == [type(x) for x in original]
+    assert isinstance(copy[2]["k"], tvm_ffi.List)
+    copy[0].append("only in the copy")  # a copy by value: the original's inner list is untouched
+    assert original[0] == [1, "inner"]
+
+
+def test_list_equality_in_both_directions() -> None:
+    lst = tvm_ffi.List(["a", 1, None])
+    for same in (["a", 1, None], ("a", 1, None), tvm_ffi.Array(["a", 1, None]), tvm_ffi.List(["a", 1, None])):
+        assert lst == same and same == lst and not (lst != same) and not (same != lst)
+    for different in (["a", 1], ["a", 1, None, None], ["b", 1, None], "a1None", 3, None):
+        assert lst != different and different != lst and not (lst == different)
+    lst.append(2)
+    assert lst != ["a", 1, None] and lst == ["a", 1, None, 2]  # equality follows the current items
+
+
+def test_list_repr_follows_mutation() -> None:
+    lst = tvm_ffi.List()
+    assert repr(lst) == "[]"
+    lst.extend([1, "x", None, [2.5], {"k": False}])
+    assert repr(lst) == repr([1, "x", None, [2.5], {"k": False}])
+    lst[0] = "it's"
+    assert repr(lst).startswith('["it\'s", ')
+
+
+def test_list_slices_match_python_lists() -> None:
+    bounds = [None, -9, -5, -2, -1, 0, 1, 3, 6, 9]
+    for start in bounds:
+        for stop in bounds:
+            for step in (None, 1, 2, 3, -1, -2, -4):
+                s = slice(start, stop, step)
+                items = list(range(7))
+                lst = tvm_ffi.List(items)
+                assert lst[s] == items[s], s
+                replacement = [f"r{i}" for i in range(len(items[s]))][::-1]
+                lst[s] = replacement
+                items[s] = replacement
+                assert lst == items, s
+                del lst[s]
+                del items[s]
+                assert lst == items, s
+
+
+def test_list_index_errors_name_the_index() -> None:
+    lst = tvm_ffi.List([1, 2, 3])
+    with pytest.raises(IndexError, match="index 3 out of range for size 3"):
+        lst.pop(3)
+    with pytest.raises(IndexError, match="index -4 out of range for size 3"):
+        lst.pop(-4)
+    with pytest.raises(IndexError, match=f"index {2**70} out of range"):
+        lst[2**70] = 0
+    with pytest.raises(IndexError, match=f"index {-(2**70)} out of range"):
+        del lst[-(2**70)]
+    with pytest.raises(TypeError, match="not str"):
+        lst["0"]  # type: ignore[index]
+    with pytest.raises(ValueError):
+        lst.remove("absent")
+    assert lst == [1, 2, 3]  # failed operations change nothing
+
+
+def test_list_concatenation_makes_new_lists() -> None:
+    lst = tvm_ffi.List([1])
+    joined = lst + [2]
+    assert isinstance(joined, tvm_ffi.List) and joined == [1, 2] and not joined.same_as(lst)
+    left = (0,) + lst
+    assert isinstance(left, tvm_ffi.List) and left == [0, 1]
+    joined.append(3)
+    assert lst == [1]
+    lst += (5, 6)  # in place, like list +=
+    assert lst == [1, 5, 6]
+
+
+def test_list_membership_follows_ffi_equality() -> None:
+    inner = tvm_ffi.List()
+    lst = tvm_ffi.List([inner, 1, "a heap string of some length"])
+    assert inner in lst and 1 in lst and "a heap string of some length" in lst
+    assert True not in lst and 1.0 not in lst and tvm_ffi.List() not in lst
+    inner.append(1)  # same object: still found after it changes
+    assert inner in lst

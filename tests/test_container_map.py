@@ -105,18 +105,149 @@ def test_dict_pickles_by_value() -> None:
     assert isinstance(copy, tvm_ffi.Dict) and not copy.same_as(d) and copy == d
 
 
-def test_map_reads_from_many_threads() -> None:
-    m = tvm_ffi.Map({f"key {i}": i for i in range(50)})
+def test_maps_read_from_many_threads() -> None:
+    # A small-layout map (3 entries) and a dense one, with heap-string and nested values.
+    contents = {
+        "small": {"a": "value of a that is long", 2: [2], None: "n"},
+        "dense": {f"key {i}": (f"heap value number {i}" if i % 2 else [i]) for i in range(50)},
+    }
+    maps = {name: tvm_ffi.Map(c) for name, c in contents.items()}
+    get_item = tvm_ffi.get_global_func("ffi.MapGetItem")
+    get_item.release_gil = True  # runtime lookups run truly in parallel
+    start = threading.Barrier(8)
     failures: list[str] = []
 
-    def read() -> None:
-        for _ in range(200):
-            if m["key 7"] != 7 or len(m) != 50 or "key 49" not in m:
-                failures.append("mismatch")
+    def read(seed: int) -> None:
+        start.wait()
+        for round_ in range(150):
+            for name, m in maps.items():
+                expected = contents[name]
+                keys = list(expected)
+                key = keys[(seed + round_) % len(keys)]
+                if m[key] != expected[key] or get_item(m, key) != expected[key] or key not in m:
+                    failures.append(f"{name}[{key!r}]")
+                if "absent key" in m or m.get("absent key", 0) != 0 or len(m) != len(expected):
+                    failures.append(f"{name} absent")
+                if round_ % 25 == 0 and list(m.items()) != list(expected.items()):
+                    failures.append(f"{name} items")
 
-    threads = [threading.Thread(target=read) for _ in range(8)]
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert failures == []
+    assert all(maps[name] == contents[name] for name in maps)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_maps_pickle_nested_at_every_protocol(protocol: int) -> None:
+    inner_dict = tvm_ffi.Dict({"d": [1]})
+    original = tvm_ffi.Map(
+        [(1, "int"), (True, "bool"), (1.0, "float"), ("map", {"x": {"y": None}}), ("dict", inner_dict),
+         ("seq", [tvm_ffi.List([2]), tvm_ffi.Shape((3,))]), (None, "none")]
+    )  # fmt: skip
+    copy = pickle.loads(pickle.dumps(original, protocol=protocol))
+    assert isinstance(copy, tvm_ffi.Map) and not copy.same_as(original) and len(copy) == 7
+    assert [(type(k), k) for k in copy] == [(type(k), k) for k in original]
+    assert isinstance(copy["map"]["x"], tvm_ffi.Map) and copy["map"]["x"]["y"] is None
+    assert isinstance(copy["dict"], tvm_ffi.Dict) and not copy["dict"].same_as(inner_dict)
+    assert isinstance(copy["seq"][0], tvm_ffi.List) and copy["seq"][1] == (3,)
+    assert copy == original
+    d = tvm_ffi.Dict({"k": tvm_ffi.Dict({"inner": 1}), 2: [3]})
+    d_copy = pickle.loads(pickle.dumps(d, protocol=protocol))
+    assert isinstance(d_copy, tvm_ffi.Dict) and d_copy == d
+    d_copy["k"]["inner"] = 2  # copied by value
+    assert d["k"]["inner"] == 1
+
+
+def test_map_and_dict_equality_in_both_directions() -> None:
+    content = {"a": 1, 2: [3], None: {"n": "v"}}
+    for mapping in (tvm_ffi.Map(content), tvm_ffi.Dict(content)):
+        for same in (content, dict(reversed(list(content.items()))), tvm_ffi.Map(content), tvm_ffi.Dict(content)):
+            assert mapping == same and same == mapping and not (mapping != same) and not (same != mapping)
+        for different in ({"a": 1, 2: [3]}, {**content, "extra": 0}, {**content, "a": 2}, {"a": 1, 2: [3], 0: {}}):
+            assert mapping != different and different != mapping and not (mapping == different)
+        for unrelated in (list(content), list(content.items()), "a", 1, None):
+            assert mapping != unrelated and unrelated != mapping and not (mapping == unrelated)
+    assert tvm_ffi.Map() == {} and {} == tvm_ffi.Dict() and tvm_ffi.Map() != {"a": 1}
+    assert not tvm_ffi.Map() and not tvm_ffi.Dict() and tvm_ffi.Map({0: 0}) and tvm_ffi.Dict({None: None})
+
+
+def test_map_and_dict_repr_read_like_python_dicts() -> None:
+    content = {"a": 1, 2: "two", None: [1.5, None], 3.5: {"nested": True}, "it's": "a value longer than seven"}
+    for mapping in (tvm_ffi.Map(content), tvm_ffi.Dict(content)):
+        assert repr(mapping) == repr(content) and str(mapping) == repr(content)
+    assert repr(tvm_ffi.Map()) == "{}" and repr(tvm_ffi.Dict()) == "{}"
+
+
+@pytest.mark.parametrize(
+    "key, shown",
+    [("missing", "'missing'"), ("a missing key on the heap", "'a missing key on the heap'"), (42, "42"),
+     (-7, "-7"), (2.5, "2.5"), (None, "None"), (True, "True")],
+)  # fmt: skip
+def test_missing_key_errors_name_the_key(key: object, shown: str) -> None:
+    for mapping in (tvm_ffi.Map({1: "x", "present": 2}), tvm_ffi.Dict({1: "x", "present": 2})):
+        with pytest.raises(KeyError) as info:
+            mapping[key]
+        assert shown in str(info.value)
+    d = tvm_ffi.Dict({1: "x"})
+    for remove in (d.pop, d.__delitem__):
+        with pytest.raises(KeyError) as info:
+            remove(key)
+        assert shown in str(info.value)
+    assert d == {1: "x"}
+
+
+def test_membership_and_views() -> None:
+    m = tvm_ffi.Map({"a": 1, 1: "int one", "heap key of some length": None})
+    assert "a" in m and 1 in m and "heap key of some length" in m
+    assert True not in m and 1.0 not in m and "b" not in m and None not in m
+    assert ("a", 1) in m.items() and ("a", 2) not in m.items() and ("zz", 1) not in m.items()
+    assert m.keys() == {"a", 1, "heap key of some length"} and m.keys() & {"a", "q"} == {"a"}
+    assert list(m.values()) == [1, "int one", None] and None in m.values()
+    assert len(m.keys()) == len(m.items()) == len(m.values()) == 3
+
+
+def test_dict_views_and_iteration_follow_mutation() -> None:
+    d = tvm_ffi.Dict({"a": 1})
+    keys, items = d.keys(), d.items()
+    d["b"] = 2
+    assert list(keys) == ["a", "b"] and list(items) == [("a", 1), ("b", 2)]
+    assert d.popitem() == ("a", 1) and list(d) == ["b"]
+    # Like dict, a loop that changes the size fails (here once the iterator's place goes stale).
+    with pytest.raises(RuntimeError, match="Dict changed"):
+        for key in d:
+            d[key + "!"] = 0
+    grown = tvm_ffi.Dict({"x": 1, "y": 2})
+    with pytest.raises(RuntimeError, match="changed size during iteration"):
+        for key in grown:
+            if key == "y":
+                grown["z"] = 3  # added behind the last step: caught when the loop ends
+    dense = tvm_ffi.Dict({i: i for i in range(8)})
+    with pytest.raises(RuntimeError, match="changed"):
+        for key in dense:
+            del dense[key]  # the entry under the iterator goes away
+    assert len(dense) < 8
+
+
+def test_dict_update_from_every_kind_of_source() -> None:
+    d = tvm_ffi.Dict()
+    d.update(tvm_ffi.Map({"m": 1}))
+    d.update([("pairs", 2)])
+    d.update({"dict": 3}, kw=4)
+    d.update(tvm_ffi.Dict({"m": "overwritten"}))
+    assert list(d.items()) == [("m", "overwritten"), ("pairs", 2), ("dict", 3), ("kw", 4)]
+    d.clear()
+    d["after clear"] = 1  # the cleared dict is usable again
+    assert d == {"after clear": 1}
+
+
+def test_views_walk_entries_without_looking_keys_up() -> None:
+    # An opaque Python key converts to a new FFI object on every call, so a lookup with it
+    # cannot succeed; items() and values() must still list every entry.
+    key = object()
+    for mapping in (tvm_ffi.Map({key: "v", "s": 1}), tvm_ffi.Dict({key: "v", "s": 1})):
+        assert list(mapping) == [key, "s"]
+        assert list(mapping.items()) == [(key, "v"), ("s", 1)] and list(mapping.values()) == ["v", 1]
+        assert repr(mapping) == f"{{{key!r}: 'v', 's': 1}}"

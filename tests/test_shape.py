@@ -37,3 +37,38 @@ def test_shape_pickles_by_value() -> None:
     s = tvm_ffi.Shape((1, 2, 3))
     copy = pickle.loads(pickle.dumps(s))
     assert isinstance(copy, tvm_ffi.Shape) and copy == s
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_shape_pickles_at_every_protocol_also_inside_containers(protocol: int) -> None:
+    s = tvm_ffi.Shape((2, -1, 2**40))
+    copy = pickle.loads(pickle.dumps(s, protocol=protocol))
+    assert type(copy) is tvm_ffi.Shape and copy == (2, -1, 2**40)
+    assert not copy.__tvm_ffi_object__().same_as(s.__tvm_ffi_object__())  # a new runtime object
+    held = pickle.loads(pickle.dumps(tvm_ffi.Array([s, {"shape": s}]), protocol=protocol))
+    assert type(held[0]) is tvm_ffi.Shape and held[0] == s and held[1]["shape"] == s
+
+
+def test_shape_reads_like_a_tuple() -> None:
+    s = tvm_ffi.Shape((1, 2, 3, 4))
+    assert s[-1] == 4 and s[1:3] == (2, 3) and s[::-2] == (4, 2) and s[::2] == (1, 3)
+    assert list(s) == [1, 2, 3, 4] and 3 in s and 5 not in s and len(s) == 4
+    assert hash(s) == hash((1, 2, 3, 4)) and {s: "v"}[(1, 2, 3, 4)] == "v"
+    with pytest.raises(IndexError):
+        s[4]
+    with pytest.raises(IndexError):
+        s[-5]
+
+
+def test_shape_equality_in_both_directions() -> None:
+    s = tvm_ffi.Shape((2, 3))
+    for same in ((2, 3), tvm_ffi.Shape((2, 3)), tvm_ffi.get_global_func("ffi.Shape")(2, 3)):
+        assert s == same and same == s and not (s != same)
+    for different in ((2,), (3, 2), (2, 3, 1), [2, 3], "(2, 3)", None):  # a list is not a tuple
+        assert s != different and different != s and not (s == different)
+
+
+def test_shape_repr_and_empty_shape() -> None:
+    assert repr(tvm_ffi.Shape((5,))) == "Shape((5,))"
+    assert repr(tvm_ffi.Shape()) == "Shape(())" and len(tvm_ffi.Shape()) == 0
+    assert str(tvm_ffi.Shape((1, 2))) == "Shape((1, 2))"

@@ -29,7 +29,11 @@ def _schema(ret: dict[str, Any], *params: dict[str, Any]) -> dict[str, Any]:
 
 INT = {"type": "int"}
 TENSOR = {"type": "ffi.Tensor"}
-ARRAY_ANY = {"type": "ffi.Array", "args": [{"type": "Any"}]}
+ANY = {"type": "Any"}
+ARRAY_ANY = {"type": "ffi.Array", "args": [ANY]}
+LIST_ANY = {"type": "ffi.List", "args": [ANY]}
+MAP_STR_ANY = {"type": "ffi.Map", "args": [{"type": "ffi.String"}, ANY]}
+DICT_STR_ANY = {"type": "ffi.Dict", "args": [{"type": "ffi.String"}, ANY]}
 PACKED = {"type": "ffi.Function"}
 
 FIXTURE_SCHEMAS = {
@@ -47,6 +51,10 @@ FIXTURE_SCHEMAS = {
     "make_array_with_mixed": _schema(ARRAY_ANY, TENSOR, INT),
     "make_nested_array_with_tensor": _schema(ARRAY_ANY, TENSOR),
     "make_empty_array_with_tensor_input": _schema(ARRAY_ANY, TENSOR),
+    "make_list_with_tensor": _schema(LIST_ANY, TENSOR, INT),
+    "make_map_with_tensor": _schema(MAP_STR_ANY, TENSOR),
+    "make_dict_with_tensor": _schema(DICT_STR_ANY, TENSOR),
+    "make_nested_map_with_tensor": _schema(MAP_STR_ANY, TENSOR, TENSOR),
 }
 
 
@@ -397,6 +405,84 @@ def test_array_builders_hold_the_tensor() -> None:
     assert testing.make_array_with_tensor(np.zeros(3, "float32"))[0].shape == (3,)
 
 
+def test_list_map_dict_builders_accept_none_for_the_tensor() -> None:
+    lst = testing.make_list_with_tensor(None, 7)
+    assert isinstance(lst, tvm_ffi.List) and list(lst) == [None, 7]
+    m = testing.make_map_with_tensor(None)
+    assert isinstance(m, tvm_ffi.Map) and list(m.items()) == [("tensor", None), ("value", 42), ("name", "test")]
+    d = testing.make_dict_with_tensor(None)
+    assert isinstance(d, tvm_ffi.Dict) and list(d.items()) == [("tensor", None), ("value", 42)]
+    nested = testing.make_nested_map_with_tensor(None, None)
+    assert list(nested) == ["array", "map", "scalar"]
+    assert isinstance(nested["array"], tvm_ffi.Array) and list(nested["array"]) == [None, None]
+    assert isinstance(nested["map"], tvm_ffi.Map) and dict(nested["map"]) == {"t": None}
+    assert nested["scalar"] == 99
+
+
+def test_list_and_dict_builders_return_shared_mutable_containers() -> None:
+    lst = testing.make_list_with_tensor(None, 1)
+    echoed = testing.echo(lst)
+    echoed.append("added")
+    assert echoed.same_as(lst) and list(lst) == [None, 1, "added"]
+    d = testing.make_dict_with_tensor(None)
+    testing.echo(d)["extra"] = 5
+    assert d["extra"] == 5 and len(d) == 3
+
+
+@pytest.mark.parametrize(
+    "name, signature, rest",
+    [
+        ("make_list_with_tensor", "(0: ffi.Tensor, 1: int) -> List<Any>", [1]),
+        ("make_map_with_tensor", "(0: ffi.Tensor) -> Map<str, Any>", []),
+        ("make_dict_with_tensor", "(0: ffi.Tensor) -> Dict<str, Any>", []),
+        ("make_nested_map_with_tensor", "(0: ffi.Tensor, 1: ffi.Tensor) -> Map<str, Any>", [None]),
+    ],
+)
+def test_container_builders_reject_non_tensors(name: str, signature: str, rest: list[object]) -> None:
+    with pytest.raises(TypeError) as info:
+        getattr(testing, name)(1.5, *rest)
+    assert str(info.value) == (
+        f"Mismatched type on argument #0 when calling: `testing.{name}{signature}`. "
+        "Expected `ffi.Tensor` but got `float`"
+    )
+
+
+def test_container_builders_check_the_other_arguments() -> None:
+    with pytest.raises(TypeError, match="argument #1 .* Expected `int` but got `float`"):
+        testing.make_list_with_tensor(None, 2.5)
+    with pytest.raises(TypeError, match="argument #1 .* Expected `ffi.Tensor` but got `int`"):
+        testing.make_nested_map_with_tensor(None, 3)
+    with pytest.raises(TypeError, match="Expected 1 but got 2 arguments"):
+        testing.make_map_with_tensor(None, None)
+
+
+@requires_tensor
+def test_container_builders_hold_the_tensor() -> None:
+    np = pytest.importorskip("numpy")
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    tensor = tvm_ffi.from_dlpack(data)
+    other = tvm_ffi.from_dlpack(np.zeros(4, dtype="int32"))
+
+    def is_input(value: object, source: Any) -> bool:
+        return isinstance(value, tvm_ffi.Tensor) and value.data_ptr() == source.data_ptr()
+
+    lst = testing.make_list_with_tensor(tensor, 7)
+    assert len(lst) == 2 and is_input(lst[0], tensor) and lst[1] == 7
+    m = testing.make_map_with_tensor(tensor)
+    assert list(m) == ["tensor", "value", "name"]
+    assert is_input(m["tensor"], tensor) and m["value"] == 42 and m["name"] == "test"
+    d = testing.make_dict_with_tensor(tensor)
+    assert list(d) == ["tensor", "value"] and is_input(d["tensor"], tensor) and d["value"] == 42
+    nested = testing.make_nested_map_with_tensor(tensor, other)
+    assert len(nested) == 3 and nested["scalar"] == 99
+    assert len(nested["array"]) == 2 and is_input(nested["array"][0], tensor) and is_input(nested["array"][1], other)
+    assert len(nested["map"]) == 1 and is_input(nested["map"]["t"], tensor)
+    # NumPy arrays convert on the way in; the element reads back as a tvm_ffi.Tensor on the same memory.
+    from_numpy = testing.make_map_with_tensor(data)["tensor"]
+    assert isinstance(from_numpy, tvm_ffi.Tensor) and from_numpy.data_ptr() == data.ctypes.data
+    assert from_numpy.shape == (2, 3)
+
+
 # ---- leaks ----
 
 
@@ -404,6 +490,9 @@ def test_fixtures_release_everything_they_make(no_leaked_objects: None) -> None:
     for _ in range(10):
         testing.make_nested_array_with_tensor(None)
         testing.make_array_with_mixed(None, 3)
+        testing.make_nested_map_with_tensor(None, None)
+        testing.make_list_with_tensor(None, 3)
+        testing.make_dict_with_tensor(None)
         testing.echo("z" * 100)
         with pytest.raises(ValueError):
             testing.test_raise_error("ValueError", "boom")
@@ -476,6 +565,24 @@ static void test_arrays(void) {
   CHECK_RAISED("TypeError", "Expected `ffi.Tensor` but got `int`");
 }
 
+static void test_list_map_dict(void) {
+  TVMFFIAny r, a[2] = {{0}, any_int(7)}, nones[2] = {{0}, {0}};
+  CHECK(call_global("testing.make_list_with_tensor", a, 2, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIList);
+  release(&r);
+  CHECK(call_global("testing.make_map_with_tensor", a, 1, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIMap);
+  release(&r);
+  CHECK(call_global("testing.make_dict_with_tensor", a, 1, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIDict);
+  release(&r);
+  CHECK(call_global("testing.make_nested_map_with_tensor", nones, 2, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIMap);
+  release(&r);
+  CHECK(call_global("testing.make_nested_map_with_tensor", a, 2, &r) == -1);
+  CHECK_RAISED("TypeError", "argument #1 when calling");
+}
+
 static void test_c_symbols(void) {
   TVMFFIAny r, a[1] = {any_int(41)}, none = {0};
   CHECK(call_global("testing.get_mlir_add_one_c_symbol", a, 0, &r) == 0);
@@ -502,6 +609,7 @@ int main(void) {
   RUN(test_raise_and_apply);
   RUN(test_echo_and_use_count);
   RUN(test_arrays);
+  RUN(test_list_map_dict);
   RUN(test_c_symbols);
   CHECK(check_no_error_pending());
   return CHECK_MAIN_RESULT();

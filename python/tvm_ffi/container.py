@@ -10,13 +10,16 @@ the C extension (``_core.SeqBase`` / ``_core.MapBase``); everything else calls `
 from __future__ import annotations
 
 from collections.abc import (
+    ItemsView,
     Iterable,
     Iterator,
     Mapping,
     MutableMapping,
     MutableSequence,
     Sequence,
+    ValuesView,
 )
+from itertools import chain
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from . import _core, _ffi_api
@@ -59,6 +62,18 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"[{', '.join(repr(item) for item in self)}]"
+
+    def __add__(self, other: object) -> Any:
+        """A new container of this type: the items of ``self``, then those of ``other``."""
+        if not isinstance(other, Iterable):
+            return NotImplemented
+        return type(self)(chain(self, other))
+
+    def __radd__(self, other: object) -> Any:
+        """``[1] + Array([2])``: a new container of this type, ``other``'s items first."""
+        if not isinstance(other, Iterable):
+            return NotImplemented
+        return type(self)(chain(other, self))
 
 
 @register_object("ffi.Array")
@@ -183,6 +198,25 @@ class List(_Seq, MutableSequence[Any]):
         return (List, (list(self),))
 
 
+class _ItemsView(ItemsView[Any, Any]):
+    """``m.items()``: walks the entries once instead of looking every key up again."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return self._mapping._pairs()  # type: ignore[attr-defined, no-any-return]
+
+
+class _ValuesView(ValuesView[Any]):
+    """``m.values()``: walks the entries once instead of looking every key up again."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        for _, value in self._mapping._pairs():  # type: ignore[attr-defined]
+            yield value
+
+
 class _MapReader(_core.MapBase):  # type: ignore[misc]
     """Reading, comparing and printing shared by Map and Dict."""
 
@@ -199,19 +233,36 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
         def _in_framework(self, value: Any) -> Any: ...
 
     def _pairs(self) -> Iterator[tuple[Any, Any]]:
-        if len(self) == 0:
+        size = len(self)
+        if size == 0:
             return
         step = type(self)._iter_functor(self)
         # Maps returned by calls that took torch tensors hand out torch tensors.
         adopt = self._in_framework
-        while True:
-            yield adopt(step(0)), adopt(step(1))
-            if not step(2):
-                return
+        try:
+            while True:
+                yield adopt(step(0)), adopt(step(1))
+                if not step(2):
+                    break
+        except IndexError:  # the runtime's position went stale: a Dict changed under the loop
+            raise RuntimeError(f"{type(self).__name__} changed during iteration") from None
+        # Like dict: a loop that changed the size fails rather than silently skipping entries.
+        if len(self) != size:
+            raise RuntimeError(f"{type(self).__name__} changed size during iteration")
 
     def __iter__(self) -> Iterator[Any]:
         for key, _ in self._pairs():
             yield key
+
+    # A key read back is not always usable for a lookup (an opaque Python object converts to
+    # a new FFI object each time, and objects compare by identity), so the views never look up.
+    def items(self) -> ItemsView[Any, Any]:
+        """A view of the (key, value) pairs in insertion order."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """A view of the values in insertion order."""
+        return _ValuesView(self)
 
     def __contains__(self, key: object) -> bool:
         return bool(type(self)._count(self, key))

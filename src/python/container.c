@@ -418,7 +418,18 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
   if (f == NULL) return NULL;
   PyObject* args[2] = {self, key};
   TVMFFIAny result = {0};
-  if (core_call_py_args_owned(f, args, 2, NULL, &result) != 0) return NULL;
+  if (core_call_py_args_owned(f, args, 2, NULL, &result) != 0) {
+    /* As dict does: the KeyError carries the key itself, not the runtime's text for it. */
+    if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+      PyErr_Clear();
+      PyObject* exc_args = PyTuple_Pack(1, key); /* a tuple even for None or tuple keys */
+      if (exc_args != NULL) {
+        PyErr_SetObject(PyExc_KeyError, exc_args);
+        Py_DECREF(exc_args);
+      }
+    }
+    return NULL;
+  }
   const void* api = ((CoreContainer*)self)->dlpack_api;
   if (CORE_UNLIKELY(api != NULL)) return core_any_to_py_in_framework(&result, api);
   return core_any_to_py(&result);

@@ -1,43 +1,18 @@
 /*
  * fixtures_array.c -- container-with-tensor builders that need only Array
- * (TESTING_FIXTURES.md 1.3). They build through the global `ffi.Array`, exactly as a kernel
- * would, so the tests also cover calling a runtime global from foreign C code.
+ * (TESTING_FIXTURES.md 1.3). They build through the global `ffi.Array` (see globals.c).
  */
 #include "testing_internal.h"
 
-/* Calls the global ffi.Array(items...) into *result (owned). */
 static int make_array(const TVMFFIAny* items, int32_t num_items, TVMFFIAny* result) {
-  static const TVMFFIByteArray kName = {"ffi.Array", 9};
-  TVMFFIObjectHandle ctor = NULL;
-  if (TVMFFIFunctionGetGlobal(&kName, &ctor) != 0) return -1;
-  if (ctor == NULL) return testing_raise("RuntimeError", "global function ffi.Array is missing");
-  int rc = TVMFFIFunctionCall(ctor, (TVMFFIAny*)items, num_items, result);
-  TVMFFIObjectDecRef(ctor);
-  return rc;
-}
-
-/* A borrowed view of the tensor argument (None stays None: the slot is nullable). */
-static TVMFFIAny tensor_view(TVMFFIObject* tensor) {
-  TVMFFIAny view = {0};
-  if (tensor != NULL) {
-    view.type_index = tensor->type_index;
-    view.v_obj = tensor;
-  }
-  return view;
-}
-
-static TVMFFIAny int_view(int64_t value) {
-  TVMFFIAny view = {0};
-  view.type_index = kTVMFFIInt;
-  view.v_int64 = value;
-  return view;
+  return testing_call_global("ffi.Array", items, num_items, result);
 }
 
 static int testing_make_array_with_tensor(const TestingFixture* fx, const TVMFFIAny* args,
                                           TVMFFIAny* result) {
   TVMFFIObject* tensor;
   if (testing_arg_tensor_or_none(fx, args, 0, &tensor) != 0) return -1;
-  TVMFFIAny items[1] = {tensor_view(tensor)};
+  TVMFFIAny items[1] = {testing_view_object_or_none(tensor)};
   return make_array(items, 1, result);
 }
 
@@ -49,10 +24,8 @@ static int testing_make_array_with_mixed(const TestingFixture* fx, const TVMFFIA
       testing_arg_int(fx, args, 1, &value) != 0) {
     return -1;
   }
-  TVMFFIAny hello = {0};
-  hello.type_index = kTVMFFIRawStr;
-  hello.v_c_str = "hello";
-  TVMFFIAny items[3] = {tensor_view(tensor), int_view(value), hello};
+  TVMFFIAny items[3] = {testing_view_object_or_none(tensor), testing_view_int(value),
+                        testing_view_cstr("hello")};
   return make_array(items, 3, result);
 }
 
@@ -60,10 +33,10 @@ static int testing_make_nested_array_with_tensor(const TestingFixture* fx,
                                                  const TVMFFIAny* args, TVMFFIAny* result) {
   TVMFFIObject* tensor;
   if (testing_arg_tensor_or_none(fx, args, 0, &tensor) != 0) return -1;
-  TVMFFIAny inner_items[2] = {tensor_view(tensor), int_view(42)};
+  TVMFFIAny inner_items[2] = {testing_view_object_or_none(tensor), testing_view_int(42)};
   TVMFFIAny inner = {0};
   if (make_array(inner_items, 2, &inner) != 0) return -1;
-  TVMFFIAny outer_items[2] = {inner, tensor_view(tensor)};
+  TVMFFIAny outer_items[2] = {inner, testing_view_object_or_none(tensor)};
   int rc = make_array(outer_items, 2, result);
   TVMFFIObjectDecRef(inner.v_obj); /* the outer array holds its own reference */
   return rc;

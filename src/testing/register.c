@@ -89,6 +89,9 @@ static void register_fixture(const TestingFixture* fx) {
 __attribute__((constructor)) static void testing_register_all(void) {
   for (int i = 0; i < kTestingNumCoreFixtures; ++i) register_fixture(&kTestingCoreFixtures[i]);
   for (int i = 0; i < kTestingNumArrayFixtures; ++i) register_fixture(&kTestingArrayFixtures[i]);
+  for (int i = 0; i < kTestingNumContainerFixtures; ++i) {
+    register_fixture(&kTestingContainerFixtures[i]);
+  }
   /* Statically linked style: reachable as system_lib("testing.")["add_one"]. */
   TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one",
                                       (void*)&testing_add_one_safe_call);

@@ -39,7 +39,11 @@ typedef struct TestingFixture {
 #define T_STR "{\"type\":\"ffi.String\"}"
 #define T_OBJECT "{\"type\":\"ffi.Object\"}"
 #define T_TENSOR "{\"type\":\"ffi.Tensor\"}"
-#define T_ARRAY_ANY "{\"type\":\"ffi.Array\",\"args\":[{\"type\":\"Any\"}]}"
+#define T_ANY "{\"type\":\"Any\"}"
+#define T_ARRAY_ANY "{\"type\":\"ffi.Array\",\"args\":[" T_ANY "]}"
+#define T_LIST_ANY "{\"type\":\"ffi.List\",\"args\":[" T_ANY "]}"
+#define T_MAP_STR_ANY "{\"type\":\"ffi.Map\",\"args\":[" T_STR "," T_ANY "]}"
+#define T_DICT_STR_ANY "{\"type\":\"ffi.Dict\",\"args\":[" T_STR "," T_ANY "]}"
 #define T_OPT_DLTENSOR "{\"type\":\"Optional\",\"args\":[{\"type\":\"DLTensor*\"}]}"
 #define SCHEMA_PACKED "{\"type\":\"ffi.Function\"}"
 
@@ -48,6 +52,8 @@ extern const TestingFixture kTestingCoreFixtures[];
 extern const int kTestingNumCoreFixtures;
 extern const TestingFixture kTestingArrayFixtures[];
 extern const int kTestingNumArrayFixtures;
+extern const TestingFixture kTestingContainerFixtures[];
+extern const int kTestingNumContainerFixtures;
 
 /* The add-one safe call behind get_add_one_c_symbol and the system-library entry. */
 int testing_add_one_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
@@ -84,5 +90,16 @@ int testing_arg_tensor_or_none(const TestingFixture* fx, const TVMFFIAny* args, 
 /* Result writers: the caller zero-initialised *result, these fill it. */
 void testing_ret_int(TVMFFIAny* result, int64_t value);
 void testing_ret_bool(TVMFFIAny* result, bool value);
+
+/* ---- globals.c: building values through the runtime's global functions ---- */
+
+/* Calls the global function `name` (e.g. "ffi.Array") with args into *result (owned). */
+int testing_call_global(const char* name, const TVMFFIAny* args, int32_t num_args,
+                        TVMFFIAny* result);
+
+/* Borrowed views to pass as arguments; nothing to release. */
+TVMFFIAny testing_view_object_or_none(TVMFFIObject* obj); /* NULL becomes None */
+TVMFFIAny testing_view_int(int64_t value);
+TVMFFIAny testing_view_cstr(const char* text); /* the callee copies it into a String */
 
 #endif /* TVM_FFI_TESTING_INTERNAL_H_ */
