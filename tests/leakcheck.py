@@ -1,8 +1,9 @@
 """Leak check for the _core tests: no FFI object may outlive the test that made it.
 
 Test modules opt in with ``from leakcheck import no_ffi_leaks  # noqa: F401``; the autouse
-fixture then compares the runtime's live-object count (global ``ffi.LiveObjectCount``) before
-and after every test, after a full garbage collection.
+fixture then compares the live FFI objects before and after every test, after a full garbage
+collection: the runtime's count (global ``ffi.LiveObjectCount``) plus the tensors ``_core`` makes
+itself over NumPy arrays and framework tensors (``_core._live_tensor_views``).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ _live_object_count = _core._get_global_func("ffi.LiveObjectCount", False)
 
 
 def live_objects() -> int:
-    """Objects made by the runtime that are still alive, after collecting Python garbage."""
+    """FFI objects that are still alive, after collecting Python garbage."""
     gc.collect()
     gc.collect()
-    return int(_live_object_count())
+    return int(_live_object_count()) + _core._live_tensor_views()
 
 
 @pytest.fixture(autouse=True)

@@ -54,7 +54,7 @@ void core_temps_release(CoreTemps* t) {
     uintptr_t entry = t->items[i];
     if (entry & 1u) {
       Py_DECREF((PyObject*)(entry & ~(uintptr_t)1u));
-    } else {
+    } else if (!core_view_tensor_release_sole((TVMFFIObjectHandle)entry)) {
       TVMFFIObjectDecRef((TVMFFIObjectHandle)entry);
     }
   }

@@ -303,6 +303,21 @@ typedef struct {
 void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope);
 void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* scope);
 PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api);
+/* tensor_view.c: ffi.Tensor objects made here over memory a Python object owns (kept alive by
+ * a strong reference until the tensor dies). From a DLTensor description (shape and strides
+ * are copied; NULL strides mean compact): 0 or -1 with exception. From a CPU buffer with byte
+ * strides: 1 done, 0 when the strides are not whole elements (nothing made), -1 error. */
+int core_view_tensor_from_dltensor(PyObject* owner, const DLTensor* t, TVMFFIObjectHandle* out);
+int core_view_tensor_from_strided(PyObject* owner, void* data, DLDataType dtype, int32_t ndim,
+                                  const Py_ssize_t* shape, const Py_ssize_t* byte_strides,
+                                  int read_only, TVMFFIObjectHandle* out);
+/* DLPack flags (READ_ONLY) of a view tensor; 0 for any other tensor. */
+uint64_t core_view_tensor_flags(TVMFFIObjectHandle handle);
+/* Releases `handle` right away when it is a view tensor whose only reference is the caller's
+ * (the common case for call arguments), returning 1; 0 leaves it to TVMFFIObjectDecRef. The GIL
+ * must be held: it spares the deleter's GIL round trip. */
+int core_view_tensor_release_sole(TVMFFIObjectHandle handle);
+int core_tensor_view_init(PyObject* module);
 /* container.c: SeqBase/MapBase fast-path types and _set_class_shape. */
 int core_container_init(PyObject* module);
 /* container.c: makes an Array/List/Map/Dict instance convert its tensor elements to the

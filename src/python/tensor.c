@@ -48,28 +48,24 @@ static PyObject* int64_tuple(const int64_t* values, int32_t n) {
   return tuple;
 }
 
-/* ---- exchange API lookup (cached per type) ---- */
+/* ---- exchange API lookup ---- */
 
-/* A handful of producer types in practice (numpy.ndarray, torch.Tensor, ...): a small table of
- * strong type references is enough; when it is full, lookups are simply not cached. */
+/* The attribute lives in the type's dict, where _PyType_Lookup finds it through CPython's
+ * attribute cache without raising when it is absent. Decoding the capsule is remembered per
+ * attribute object (a handful in practice: one per framework), holding the attribute rather
+ * than the type, so that producer classes made at run time can still die. */
 #define EXCHANGE_CACHE_SIZE 8
 typedef struct {
-  PyTypeObject* type;
-  const DLPackExchangeAPI* api; /* NULL: the type publishes none */
+  PyObject* attr; /* strong reference */
+  const DLPackExchangeAPI* api;
 } ExchangeEntry;
 static ExchangeEntry g_exchange_cache[EXCHANGE_CACHE_SIZE];
 static int g_exchange_cache_size = 0;
 
-/* Reads the DLPackExchangeAPI* a type publishes (capsule "dlpack_exchange_api" or int address).
- * *out NULL when the type has none; -1 with an exception when the attribute is malformed. */
-static int read_exchange_api(PyTypeObject* type, const DLPackExchangeAPI** out) {
-  *out = NULL;
-  PyObject* attr = PyObject_GetAttr((PyObject*)type, g_str_exchange_api);
-  if (attr == NULL) {
-    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
-    PyErr_Clear();
-    return 0;
-  }
+/* The DLPackExchangeAPI* an attribute value publishes (capsule "dlpack_exchange_api" or int
+ * address); NULL for a table of unknown layout. -1 with an exception when malformed. */
+static int decode_exchange_api(PyTypeObject* type, PyObject* attr,
+                               const DLPackExchangeAPI** out) {
   void* ptr = NULL;
   if (PyCapsule_CheckExact(attr)) {
     ptr = PyCapsule_GetPointer(attr, "dlpack_exchange_api");
@@ -80,7 +76,6 @@ static int read_exchange_api(PyTypeObject* type, const DLPackExchangeAPI** out) 
                  "`%s.__dlpack_c_exchange_api__` must be a PyCapsule or an int address, got `%s`",
                  type->tp_name, Py_TYPE(attr)->tp_name);
   }
-  Py_DECREF(attr);
   if (PyErr_Occurred()) return -1;
   const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)ptr;
   if (api != NULL && (api->header.version.major != DLPACK_MAJOR_VERSION ||
@@ -91,17 +86,29 @@ static int read_exchange_api(PyTypeObject* type, const DLPackExchangeAPI** out) 
   return 0;
 }
 
+/* *out: the exchange API `type` publishes, or NULL; -1 with an exception when malformed. */
 static int exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
+  *out = NULL;
+  PyObject* attr = _PyType_Lookup(type, g_str_exchange_api); /* borrowed */
+  if (attr == NULL) return 0;
   for (int i = 0; i < g_exchange_cache_size; ++i) {
-    if (g_exchange_cache[i].type == type) {
+    if (g_exchange_cache[i].attr == attr) {
       *out = g_exchange_cache[i].api;
       return 0;
     }
   }
-  if (read_exchange_api(type, out) != 0) return -1;
+  if (!PyCapsule_CheckExact(attr) && !PyLong_Check(attr)) {
+    /* A descriptor: read it like any attribute, without caching. */
+    PyObject* value = PyObject_GetAttr((PyObject*)type, g_str_exchange_api);
+    if (value == NULL) return -1;
+    int rc = decode_exchange_api(type, value, out);
+    Py_DECREF(value);
+    return rc;
+  }
+  if (decode_exchange_api(type, attr, out) != 0) return -1;
   if (g_exchange_cache_size < EXCHANGE_CACHE_SIZE) {
-    Py_INCREF(type);
-    g_exchange_cache[g_exchange_cache_size].type = type;
+    Py_INCREF(attr);
+    g_exchange_cache[g_exchange_cache_size].attr = attr;
     g_exchange_cache[g_exchange_cache_size].api = *out;
     ++g_exchange_cache_size;
   }
@@ -305,98 +312,26 @@ static int numpy_struct_matches(PyObject* value) {
   return ok;
 }
 
-/* Owns a strong reference to the array; shape and strides follow in the same block. */
-typedef struct {
-  DLManagedTensorVersioned mt;
-  PyObject* array;
-  int64_t dims[];
-} NumpyTensor;
-
-/* Blocks for up to 4 dimensions are recycled (a call's argument tensors come and go at call
- * rate); the list is only touched with the GIL held. */
-#define NUMPY_POOL_NDIM 4
-#define NUMPY_POOL_MAX 64
-static void* g_numpy_pool[NUMPY_POOL_MAX];
-static int g_numpy_pool_size = 0;
-
-static NumpyTensor* numpy_tensor_alloc(int ndim) {
-  if (ndim <= NUMPY_POOL_NDIM && g_numpy_pool_size > 0) {
-    return (NumpyTensor*)g_numpy_pool[--g_numpy_pool_size];
-  }
-  int slots = ndim <= NUMPY_POOL_NDIM ? NUMPY_POOL_NDIM : ndim;
-  return (NumpyTensor*)malloc(sizeof(NumpyTensor) + 2 * (size_t)slots * sizeof(int64_t));
-}
-
-/* With the GIL held. */
-static void numpy_tensor_free(NumpyTensor* nt) {
-  if (nt->mt.dl_tensor.ndim <= NUMPY_POOL_NDIM && g_numpy_pool_size < NUMPY_POOL_MAX) {
-    g_numpy_pool[g_numpy_pool_size++] = nt;
-  } else {
-    free(nt);
-  }
-}
-
-static void numpy_tensor_deleter(DLManagedTensorVersioned* mt) {
-  NumpyTensor* nt = (NumpyTensor*)mt;
-  if (!Py_IsInitialized()) return;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  Py_DECREF(nt->array);
-  numpy_tensor_free(nt);
-  PyGILState_Release(gil);
-}
-
-/* The struct path: 1 done, 0 not expressible (caller tries the next way), -1 error. */
-static int import_numpy_struct(PyObject* value, int32_t alignment, int32_t contiguous,
-                               TVMFFIObjectHandle* out) {
+/* The struct path: a view tensor over the array. 1 done, 0 not expressible (caller tries the
+ * next way), -1 error. */
+static int import_numpy_struct(PyObject* value, TVMFFIObjectHandle* out) {
   DLTensor t;
   Py_ssize_t* byte_strides;
   int readonly;
   if (!numpy_struct_read(value, &t, &byte_strides, &readonly)) return 0;
-  int ndim = t.ndim;
-  int64_t itemsize = t.dtype.bits / 8;
-  NumpyTensor* nt = numpy_tensor_alloc(ndim);
-  if (nt == NULL) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  const Py_ssize_t* dims = (const Py_ssize_t*)t.shape;
-  for (int i = 0; i < ndim; ++i) {
-    if (byte_strides[i] % itemsize != 0) { /* not a whole number of elements */
-      nt->mt.dl_tensor.ndim = ndim;
-      numpy_tensor_free(nt);
-      return 0;
-    }
-    nt->dims[i] = dims[i];
-    nt->dims[ndim + i] = byte_strides[i] / itemsize;
-  }
-  nt->mt.version.major = DLPACK_MAJOR_VERSION;
-  nt->mt.version.minor = DLPACK_MINOR_VERSION;
-  nt->mt.manager_ctx = NULL;
-  nt->mt.deleter = numpy_tensor_deleter;
-  nt->mt.flags = readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
-  t.device.device_type = kDLCPU;
-  t.device.device_id = 0;
-  t.shape = nt->dims;
-  t.strides = nt->dims + ndim;
-  t.byte_offset = 0;
-  nt->mt.dl_tensor = t;
-  Py_INCREF(value);
-  nt->array = value;
-  int rc = TVMFFITensorFromDLPackVersioned(&nt->mt, alignment, contiguous, out);
-  if (rc != 0) {
-    Py_DECREF(value);
-    numpy_tensor_free(nt);
-    core_raise_from_rc(rc);
-    return -1;
-  }
-  return 1;
+  return core_view_tensor_from_strided(value, t.data, t.dtype, t.ndim, (const Py_ssize_t*)t.shape,
+                                       byte_strides, readonly, out);
 }
 
 /* Exact numpy.ndarray -> tensor without Python calls: 1 done, 0 use __dlpack__, -1 error. */
 static int import_numpy(PyObject* value, int32_t alignment, int32_t contiguous,
                         TVMFFIObjectHandle* out) {
   if (CORE_UNLIKELY(g_numpy_struct_ok < 0)) g_numpy_struct_ok = numpy_struct_matches(value);
-  if (g_numpy_struct_ok > 0) return import_numpy_struct(value, alignment, contiguous, out);
+  /* Alignment and contiguity requirements are checked by the runtime's import. */
+  if (g_numpy_struct_ok > 0 && alignment == 0 && !contiguous) {
+    int done = import_numpy_struct(value, out);
+    if (done != 0) return done;
+  }
   return import_numpy_buffer(value, alignment, contiguous, out);
 }
 
@@ -491,6 +426,22 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
   }
   const DLPackExchangeAPI* api;
   if (exchange_api_of(type, &api) != 0) return -1;
+  if (api != NULL && api->dltensor_from_py_object_no_sync != NULL && alignment == 0 &&
+      !contiguous) {
+    /* A non-owning description of the tensor, made into a view that holds the tensor itself:
+     * no managed tensor is allocated on either side. */
+    DLTensor t;
+    if (api->dltensor_from_py_object_no_sync(value, &t) != 0) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_RuntimeError, "`%s` exchange API failed to describe a tensor",
+                     type->tp_name);
+      }
+      return -1;
+    }
+    if (core_view_tensor_from_dltensor(value, &t, out) != 0) return -1;
+    if (api_used != NULL) *api_used = api;
+    return 0;
+  }
   if (api != NULL) {
     DLManagedTensorVersioned* mt = NULL;
     if (api->managed_tensor_from_py_object_no_sync(value, &mt) != 0 || mt == NULL) {
@@ -710,7 +661,28 @@ static void versioned_capsule_destructor(PyObject* capsule) {
   if (mt != NULL && mt->deleter != NULL) mt->deleter(mt);
 }
 
+/* A versioned export of the tensor, flagged read-only when its memory is. */
+static int export_versioned(PyObject* self, DLManagedTensorVersioned** out) {
+  TVMFFIObjectHandle handle = ((CoreObject*)self)->chandle;
+  if (TVMFFITensorToDLPackVersioned(handle, out) != 0) return -1;
+  (*out)->flags |= core_view_tensor_flags(handle);
+  return 0;
+}
+
 static PyObject* make_legacy_capsule(PyObject* self) {
+  /* The legacy struct cannot say "read-only": such memory is refused rather than handed out
+   * as writable (as NumPy does). */
+  DLManagedTensorVersioned* probe = NULL;
+  if (export_versioned(self, &probe) != 0) return core_raise_from_rc(-1);
+  int read_only = (probe->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+  probe->deleter(probe);
+  if (read_only) {
+    PyErr_SetString(PyExc_BufferError,
+                    "cannot export read-only memory through the legacy DLPack protocol, which "
+                    "cannot mark it read-only; ask for a versioned capsule "
+                    "(__dlpack__(max_version=(1, 0)))");
+    return NULL;
+  }
   DLManagedTensor* mt = NULL;
   if (TVMFFITensorToDLPack(((CoreObject*)self)->chandle, &mt) != 0) return core_raise_from_rc(-1);
   PyObject* capsule = PyCapsule_New(mt, kCapsuleLegacy, legacy_capsule_destructor);
@@ -720,9 +692,7 @@ static PyObject* make_legacy_capsule(PyObject* self) {
 
 static PyObject* make_versioned_capsule(PyObject* self) {
   DLManagedTensorVersioned* mt = NULL;
-  if (TVMFFITensorToDLPackVersioned(((CoreObject*)self)->chandle, &mt) != 0) {
-    return core_raise_from_rc(-1);
-  }
+  if (export_versioned(self, &mt) != 0) return core_raise_from_rc(-1);
   PyObject* capsule = PyCapsule_New(mt, kCapsuleVersioned, versioned_capsule_destructor);
   if (capsule == NULL) mt->deleter(mt);
   return capsule;
@@ -906,6 +876,12 @@ static PyObject* tensor_repr(PyObject* self) {
   DLTensor* t = tensor_of(self);
   PyObject* shape = int64_tuple(t->shape, t->ndim);
   PyObject* dtype = shape != NULL ? tensor_get_dtype(self, NULL) : NULL;
+  if (shape != NULL && dtype == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+    /* A type code without a name (complex): show the raw fields rather than fail. */
+    PyErr_Clear();
+    dtype = PyUnicode_FromFormat("(code=%d, bits=%d, lanes=%d)", (int)t->dtype.code,
+                                 (int)t->dtype.bits, (int)t->dtype.lanes);
+  }
   PyObject* device = dtype != NULL ? tensor_get_device(self, NULL) : NULL;
   PyObject* out = device != NULL ? PyUnicode_FromFormat("<Tensor shape=%R dtype=%S device=%S>",
                                                         shape, dtype, device)
@@ -973,6 +949,7 @@ int core_tensor_init(PyObject* module) {
     return -1;
   }
   if (PyModule_AddFunctions(module, tensor_module_methods) < 0) return -1;
+  if (core_tensor_view_init(module) != 0) return -1;
   core_tensor_arg_hook = tensor_arg_hook;
   core_convert_clear_cache();
   return 0;

@@ -261,6 +261,16 @@ static int check_tensor_handle(const char* api, TVMFFIObjectHandle from, const v
   return 0;
 }
 
+/* DLPACK_FLAG_BITMASK_READ_ONLY when `from` is one of our tensors imported from a read-only
+ * versioned producer: exporting it again must not make the memory writable. (Tensors made
+ * elsewhere, by kernels or other libraries, carry no flag this runtime could read.) */
+static uint64_t read_only_flag(TVMFFIObjectHandle from) {
+  const TensorObject* obj = (const TensorObject*)from;
+  if (obj->header.deleter != tensor_deleter || obj->backing != kBackingVersioned) return 0;
+  const DLManagedTensorVersioned* mt = (const DLManagedTensorVersioned*)obj->managed;
+  return mt != NULL ? (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) : 0;
+}
+
 /* Exported managed tensors hold one strong reference to the tensor in manager_ctx. */
 static void exported_legacy_deleter(DLManagedTensor* self) {
   ffi_decref((TVMFFIObject*)self->manager_ctx);
@@ -293,7 +303,7 @@ int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersio
   mt->version.minor = DLPACK_MINOR_VERSION;
   mt->manager_ctx = from;
   mt->deleter = exported_versioned_deleter;
-  mt->flags = 0;
+  mt->flags = read_only_flag(from);
   mt->dl_tensor = ((TensorObject*)from)->tensor;
   ffi_incref((TVMFFIObject*)from);
   *out = mt;
