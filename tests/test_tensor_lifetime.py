@@ -400,31 +400,20 @@ def test_eight_threads_with_torch() -> None:
 # ---- read-only arrays ----
 
 
-def test_read_only_array_is_shared_not_copied() -> None:
-    a = np.arange(4, dtype=np.float32)
+@pytest.mark.xfail(strict=True, reason="known bug: a read-only array comes back writable through tvm_ffi.Tensor "
+                                        "(the READ_ONLY flag is dropped; writing to a read-only np.memmap crashes)")
+@pytest.mark.parametrize("route", ["direct", "versioned capsule"])
+def test_read_only_memory_never_comes_back_writable(route: str) -> None:
+    """Either refused up front (the reference raises NumPy's BufferError) or kept read-only."""
+    a = np.arange(4.0)
     a.flags.writeable = False
-    t = tvm_ffi.from_dlpack(a)
-    assert t.data_ptr() == a.ctypes.data
-    y = np.zeros(4, dtype=np.float32)
-    echo = tvm_ffi.get_global_func("testing.echo")
-    assert echo(a).data_ptr() == a.ctypes.data  # readable by kernels
-    np.testing.assert_array_equal(np.from_dlpack(t), a)
-    assert not a.flags.writeable  # the import did not change the array
-    alive = weakref.ref(a)
-    del a, echo
-    assert alive() is not None  # held by t
-    del t
-    assert alive() is None
-    del y
-
-
-def test_read_only_array_through_forwarding_producer() -> None:
-    """The versioned capsule NumPy makes for a read-only array is accepted as well."""
-    a = np.arange(3.0)
-    a.flags.writeable = False
-    t = tvm_ffi.from_dlpack(ForwardsDLPack(a))
-    assert t.data_ptr() == a.ctypes.data
-    np.testing.assert_array_equal(np.from_dlpack(t), [0.0, 1.0, 2.0])
+    try:
+        t = tvm_ffi.from_dlpack(a if route == "direct" else NumpyVersioned(a))
+    except BufferError:
+        return
+    writable = np.from_dlpack(t).flags.writeable  # only looked at: writing could crash
+    del t  # a failing assert would keep the frame, and t, alive (leak check)
+    assert not writable
 
 
 # ---- 0-d, strides, byte offsets through every route ----
