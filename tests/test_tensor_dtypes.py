@@ -171,9 +171,9 @@ def torch_dtype(name: str) -> Any:
 
 
 def torch_tensor(name: str) -> Any:
+    dtype = torch_dtype(name)  # skips the test when torch or this dtype is missing
     import torch
 
-    dtype = torch_dtype(name)
     raw = torch.from_numpy(pattern(dtype.itemsize, boolean=name == "bool"))
     return raw.view(dtype).reshape(SHAPE)
 
@@ -187,9 +187,7 @@ def torch_bytes(x: Any) -> Any:
 @pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
 @pytest.mark.parametrize("name", TORCH_DTYPES)
 def test_torch_dtype_round_trip(name: str) -> None:
-    import torch
-    import torch.utils.dlpack
-
+    torch = pytest.importorskip("torch")
     x = torch_tensor(name)
     t = tvm_ffi.from_dlpack(x)
     check_ffi_side(t, name)
@@ -204,15 +202,16 @@ def test_torch_dtype_round_trip(name: str) -> None:
     assert int(torch_bytes(x)[0]) == written
     written = flip_first_byte(torch_bytes(x)[1:])
     assert int(torch_bytes(back)[1]) == written
-    legacy = torch.utils.dlpack.from_dlpack(t._to_dlpack())  # a pre-1.0 "dltensor" capsule
+    from torch.utils.dlpack import from_dlpack as from_capsule
+
+    legacy = from_capsule(t._to_dlpack())  # a pre-1.0 "dltensor" capsule
     assert legacy.dtype == x.dtype and legacy.data_ptr() == x.data_ptr()
 
 
 @pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
 @pytest.mark.parametrize("name", TORCH_DTYPES)
 def test_torch_dtype_survives_a_call(name: str) -> None:
-    import torch
-
+    torch = pytest.importorskip("torch")
     echo = tvm_ffi.get_global_func("testing.echo")
     x = torch_tensor(name)
     y = echo(x)  # torch's exchange API turns the result back into a torch tensor
