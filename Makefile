@@ -1,5 +1,6 @@
 # Two entry points on a fresh machine (needs python3 with venv, a C compiler, and PyPI):
-#   make demo   build the package into .venv and run examples/stable_c_abi
+#   make demo   build the package into .venv and run the examples (stable_c_abi, python_quickstart,
+#               quickstart)
 #   make test   build the package into .venv, lint, and run the test suite
 PYTHON ?= python3
 VENV := .venv
@@ -9,6 +10,9 @@ TEST_DEPS := pytest numpy ruff
 # PyTorch (CPU build) exercises the DLPack exchange-API paths. Pinned, so pip takes the local
 # CPU wheel this machine kind provides; optional: without it the torch tests skip visibly.
 OPTIONAL_TEST_DEPS := torch==2.13.0
+# JAX (CPU) for the DLPack exchange tests with a third framework; pinned to the local wheels
+# (about 20 s to install); optional: without it tests/test_tensor_jax.py skips visibly.
+OPTIONAL_JAX_DEPS := jax==0.10.2 jaxlib==0.10.2
 # Only the directories that exist are linted.
 LINT_DIRS := $(wildcard python tests benchmarks examples tools)
 
@@ -19,6 +23,7 @@ $(VENV)/.deps-installed:
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
 	$(VENV_PY) -m pip install --upgrade $(BUILD_DEPS) $(TEST_DEPS)
 	$(VENV_PY) -m pip install $(OPTIONAL_TEST_DEPS) || echo "warning: $(OPTIONAL_TEST_DEPS) not installed; torch tests will skip"
+	$(VENV_PY) -m pip install $(OPTIONAL_JAX_DEPS) || echo "warning: $(OPTIONAL_JAX_DEPS) not installed; jax tests will skip"
 	touch $@
 
 # Reinstalled every time: no build isolation and a fixed CMake build directory (build/, see
@@ -29,6 +34,8 @@ install: $(VENV)/.deps-installed
 demo: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/stable_c_abi/raw_compile.sh
 	$(VENV_PY) examples/python_quickstart/quickstart.py
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/quickstart/build.sh
+	$(VENV_PY) examples/quickstart/run.py
 
 test: install
 	$(VENV)/bin/ruff check $(LINT_DIRS)

@@ -320,12 +320,16 @@ def test_from_dlpack_requirements() -> None:
         tvm_ffi.from_dlpack(a, require_alignment=-1)
 
 
-def test_read_only_arrays_are_accepted() -> None:
+def test_read_only_arrays_are_shared_and_stay_read_only() -> None:
     a = np.arange(4.0)
     a.flags.writeable = False
     t = tvm_ffi.from_dlpack(a)
     assert t.data_ptr() == a.ctypes.data
-    np.testing.assert_array_equal(np.from_dlpack(t), a)
+    back = np.from_dlpack(t)  # a versioned capsule flagged read-only
+    np.testing.assert_array_equal(back, a)
+    assert not back.flags.writeable
+    with pytest.raises(BufferError, match="read-only"):
+        t.__dlpack__()  # the legacy struct cannot say read-only
 
 
 def test_tensor_from_tensor_shares_memory() -> None:
