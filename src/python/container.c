@@ -91,28 +91,12 @@ static int construct_from(PyObject* self, PyObject* const* args, Py_ssize_t narg
   return 0;
 }
 
-/* Up to this many items go to the constructor from a stack array. */
-#define STACK_ITEMS 16
-
-/* Calls the constructor with a snapshot of `items` (one reference each for the whole call:
- * converting an item may run Python code that mutates a list). */
+/* Calls the constructor with a snapshot of `items`. */
 static int construct_from_array(PyObject* self, PyObject* const* items, Py_ssize_t n) {
-  PyObject* stack[STACK_ITEMS];
-  PyObject** copy = stack;
-  if (n > STACK_ITEMS) {
-    copy = (PyObject**)PyMem_Malloc((size_t)n * sizeof(PyObject*));
-    if (copy == NULL) {
-      PyErr_NoMemory();
-      return -1;
-    }
-  }
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    copy[i] = items[i];
-    Py_INCREF(copy[i]);
-  }
-  int rc = construct_from(self, copy, n);
-  for (Py_ssize_t i = 0; i < n; ++i) Py_DECREF(copy[i]);
-  if (copy != stack) PyMem_Free(copy);
+  CoreSnapshot snapshot;
+  if (core_snapshot_of_array(&snapshot, items, n) != 0) return -1;
+  int rc = construct_from(self, snapshot.items, snapshot.size);
+  core_snapshot_release(&snapshot);
   return rc;
 }
 
@@ -170,28 +154,10 @@ static int map_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (parse_items(args, kwargs, "|O:__init__", &items) != 0) return -1;
   if (items == NULL) return construct_from(self, NULL, 0);
   if (PyDict_CheckExact(items)) {
-    /* (k0, v0, k1, v1, ...), one reference each: no Python code runs while reading. */
-    Py_ssize_t n = 2 * PyDict_GET_SIZE(items);
-    PyObject* stack[STACK_ITEMS];
-    PyObject** flat = stack;
-    if (n > STACK_ITEMS) {
-      flat = (PyObject**)PyMem_Malloc((size_t)n * sizeof(PyObject*));
-      if (flat == NULL) {
-        PyErr_NoMemory();
-        return -1;
-      }
-    }
-    Py_ssize_t pos = 0, i = 0;
-    PyObject *k, *v;
-    while (PyDict_Next(items, &pos, &k, &v)) {
-      Py_INCREF(k);
-      Py_INCREF(v);
-      flat[i++] = k;
-      flat[i++] = v;
-    }
-    int rc = construct_from(self, flat, i);
-    for (Py_ssize_t j = 0; j < i; ++j) Py_DECREF(flat[j]);
-    if (flat != stack) PyMem_Free(flat);
+    CoreSnapshot flat;
+    if (core_snapshot_of_dict(&flat, items) != 0) return -1;
+    int rc = construct_from(self, flat.items, flat.size);
+    core_snapshot_release(&flat);
     return rc;
   }
   PyObject* flat = PyList_New(0);
@@ -481,19 +447,10 @@ static PyObject* shape_class = NULL; /* the Python Shape class, or NULL before r
 PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
   if (shape_class == NULL) return core_object_from_handle(handle);
   TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(handle);
-  PyObject* dims = PyTuple_New((Py_ssize_t)cell->size);
+  PyObject* dims = core_int64_tuple(&PyTuple_Type, cell->data, (Py_ssize_t)cell->size);
   if (dims == NULL) {
     TVMFFIObjectDecRef(handle);
     return NULL;
-  }
-  for (size_t i = 0; i < cell->size; ++i) {
-    PyObject* v = PyLong_FromLongLong(cell->data[i]);
-    if (v == NULL) {
-      Py_DECREF(dims);
-      TVMFFIObjectDecRef(handle);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(dims, (Py_ssize_t)i, v);
   }
   PyObject* holder = core_object_new_of_class(&CoreObject_Type, handle);
   if (holder == NULL) {
@@ -507,13 +464,12 @@ PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
   return out;
 }
 
-PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
-  PyTypeObject* cls = shape_class != NULL ? (PyTypeObject*)shape_class : &PyTuple_Type;
+PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n) {
   /* A tuple subclass instance is filled in place, as tuple's own constructor does. */
   PyObject* out = cls == &PyTuple_Type ? PyTuple_New(n) : cls->tp_alloc(cls, n);
   if (out == NULL) return NULL;
-  for (int32_t i = 0; i < n; ++i) {
-    PyObject* v = PyLong_FromLongLong(dims[i]);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(values[i]);
     if (v == NULL) {
       Py_DECREF(out);
       return NULL;
@@ -521,6 +477,11 @@ PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
     PyTuple_SET_ITEM(out, i, v);
   }
   return out;
+}
+
+PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
+  PyTypeObject* cls = shape_class != NULL ? (PyTypeObject*)shape_class : &PyTuple_Type;
+  return core_int64_tuple(cls, dims, n);
 }
 
 static PyObject* mod_set_class_shape(PyObject* self, PyObject* cls) {

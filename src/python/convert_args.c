@@ -269,8 +269,49 @@ static int cached_global(TVMFFIObjectHandle* slot, const char* name) {
   return core_get_global_handle(name, slot);
 }
 
-/* Up to this many list items are snapshotted on the stack rather than in a new tuple. */
-#define SEQ_STACK_ITEMS 16
+/* ---- snapshots ---- */
+
+static int snapshot_reserve(CoreSnapshot* s, Py_ssize_t n) {
+  s->size = 0;
+  s->items = s->stack;
+  if (n <= CORE_SNAPSHOT_STACK) return 0;
+  s->items = (PyObject**)PyMem_Malloc((size_t)n * sizeof(PyObject*));
+  if (s->items != NULL) return 0;
+  s->items = s->stack;
+  PyErr_NoMemory();
+  return -1;
+}
+
+int core_snapshot_of_array(CoreSnapshot* s, PyObject* const* items, Py_ssize_t n) {
+  if (snapshot_reserve(s, n) != 0) return -1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_INCREF(items[i]);
+    s->items[i] = items[i];
+  }
+  s->size = n;
+  return 0;
+}
+
+int core_snapshot_of_dict(CoreSnapshot* s, PyObject* dict) {
+  if (snapshot_reserve(s, 2 * PyDict_GET_SIZE(dict)) != 0) return -1;
+  Py_ssize_t pos = 0;
+  PyObject *k, *v;
+  /* No Python code runs in this loop, so the dict cannot change size under it. */
+  while (PyDict_Next(dict, &pos, &k, &v)) {
+    Py_INCREF(k);
+    Py_INCREF(v);
+    s->items[s->size++] = k;
+    s->items[s->size++] = v;
+  }
+  return 0;
+}
+
+void core_snapshot_release(CoreSnapshot* s) {
+  for (Py_ssize_t i = 0; i < s->size; ++i) Py_DECREF(s->items[i]);
+  if (s->items != s->stack) PyMem_Free(s->items);
+  s->items = s->stack;
+  s->size = 0;
+}
 
 static int call_container_ctor(TVMFFIObjectHandle ctor, PyObject* const* items, Py_ssize_t n,
                                const char* where, TVMFFIAny* out, CoreTemps* temps,
@@ -296,24 +337,13 @@ static int convert_sequence(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
     return call_container_ctor(g_array_func, &PyTuple_GET_ITEM(value, 0),
                                PyTuple_GET_SIZE(value), kWhere, out, temps, site);
   }
-  /* A list is snapshotted: converting one item may run Python code that mutates the list, and
-   * the views of earlier items must stay valid until the call. */
-  Py_ssize_t n = PyList_Check(value) ? PyList_GET_SIZE(value) : SEQ_STACK_ITEMS + 1;
-  if (n <= SEQ_STACK_ITEMS) {
-    PyObject* items[SEQ_STACK_ITEMS];
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      items[i] = PyList_GET_ITEM(value, i);
-      Py_INCREF(items[i]);
-    }
-    int rc = call_container_ctor(g_array_func, items, n, kWhere, out, temps, site);
-    for (Py_ssize_t i = 0; i < n; ++i) Py_DECREF(items[i]);
-    return rc;
+  CoreSnapshot snapshot;
+  if (core_snapshot_of_array(&snapshot, &PyList_GET_ITEM(value, 0), PyList_GET_SIZE(value)) != 0) {
+    return -1;
   }
-  PyObject* snapshot = PySequence_Tuple(value);
-  if (snapshot == NULL) return -1;
-  int rc = call_container_ctor(g_array_func, &PyTuple_GET_ITEM(snapshot, 0),
-                               PyTuple_GET_SIZE(snapshot), kWhere, out, temps, site);
-  Py_DECREF(snapshot);
+  int rc = call_container_ctor(g_array_func, snapshot.items, snapshot.size, kWhere, out, temps,
+                               site);
+  core_snapshot_release(&snapshot);
   return rc;
 }
 
@@ -324,30 +354,11 @@ static int convert_dict(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
     core_raise_arg_error(PyExc_TypeError, site, "dict arguments are not supported yet");
     return -1;
   }
-  /* Flattened to (k0, v0, k1, v1, ...), each holding a reference for the whole conversion. */
-  Py_ssize_t n = PyDict_Size(value);
-  PyObject* stack_items[SEQ_STACK_ITEMS];
-  PyObject** flat = stack_items;
-  if (2 * n > SEQ_STACK_ITEMS) {
-    flat = (PyObject**)PyMem_Malloc((size_t)(2 * n) * sizeof(PyObject*));
-    if (flat == NULL) {
-      PyErr_NoMemory();
-      return -1;
-    }
-  }
-  Py_ssize_t pos = 0, i = 0;
-  PyObject *k, *v;
-  /* No Python code runs in this loop, so the dict cannot change size under it. */
-  while (PyDict_Next(value, &pos, &k, &v)) {
-    Py_INCREF(k);
-    Py_INCREF(v);
-    flat[i++] = k;
-    flat[i++] = v;
-  }
-  int rc = call_container_ctor(g_map_func, flat, i, " while converting a nested dict", out,
-                               temps, site);
-  for (Py_ssize_t j = 0; j < i; ++j) Py_DECREF(flat[j]);
-  if (flat != stack_items) PyMem_Free(flat);
+  CoreSnapshot flat;
+  if (core_snapshot_of_dict(&flat, value) != 0) return -1;
+  int rc = call_container_ctor(g_map_func, flat.items, flat.size,
+                               " while converting a nested dict", out, temps, site);
+  core_snapshot_release(&flat);
   return rc;
 }
 

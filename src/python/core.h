@@ -144,6 +144,21 @@ int core_temps_push_handle(CoreTemps* t, TVMFFIObjectHandle handle);
 int core_temps_push_py(CoreTemps* t, PyObject* obj);
 void core_temps_release(CoreTemps* t);
 
+/* A snapshot of Python values holding one reference to each for as long as a conversion runs
+ * (converting one value may run Python code that mutates the list or dict they came from).
+ * Small snapshots live on the stack. */
+#define CORE_SNAPSHOT_STACK 16
+typedef struct {
+  PyObject** items;
+  Py_ssize_t size;
+  PyObject* stack[CORE_SNAPSHOT_STACK];
+} CoreSnapshot;
+
+/* Of n values / of a dict's entries as k0, v0, k1, v1, ...: 0, or -1 with MemoryError. */
+int core_snapshot_of_array(CoreSnapshot* s, PyObject* const* items, Py_ssize_t n);
+int core_snapshot_of_dict(CoreSnapshot* s, PyObject* dict);
+void core_snapshot_release(CoreSnapshot* s);
+
 /* Where an argument is converted, for error messages: the function name (str or NULL for
  * "function") and the position of the top-level argument. */
 typedef struct {
@@ -326,6 +341,8 @@ void core_container_set_framework(PyObject* obj, const void* dlpack_api);
 /* container.c: a Shape instance (plain tuple before the class is registered) of n extents,
  * whose runtime object is made only when it is passed to a function. */
 PyObject* core_shape_from_dims(const int64_t* dims, int32_t n);
+/* An instance of `cls` (tuple or a tuple subclass) holding the n ints. */
+PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n);
 /* container.c: an owned ffi.Shape handle (stolen) as the registered Shape class (a tuple
  * subclass), or as a plain Object before one is registered. */
 PyObject* core_shape_from_handle(TVMFFIObjectHandle handle);

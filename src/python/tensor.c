@@ -35,17 +35,7 @@ static int check_handle(PyObject* self) {
 }
 
 static PyObject* int64_tuple(const int64_t* values, int32_t n) {
-  PyObject* tuple = PyTuple_New(n);
-  if (tuple == NULL) return NULL;
-  for (int32_t i = 0; i < n; ++i) {
-    PyObject* item = PyLong_FromLongLong(values[i]);
-    if (item == NULL) {
-      Py_DECREF(tuple);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(tuple, i, item);
-  }
-  return tuple;
+  return core_int64_tuple(&PyTuple_Type, values, n);
 }
 
 /* ---- exchange API lookup ---- */
