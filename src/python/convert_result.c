@@ -187,9 +187,13 @@ PyObject* core_any_to_py_in_framework(TVMFFIAny* owned, const void* dlpack_api) 
   if (owned->type_index == kTVMFFITensor && owned->v_obj != NULL) {
     return core_tensor_result_to_framework(owned, dlpack_api);
   }
+  int32_t index = owned->type_index;
   PyObject* out = core_any_to_py(owned);
   /* Containers convert their elements on access: they remember the framework. */
-  if (out != NULL) core_container_set_framework(out, dlpack_api);
+  if (out != NULL && (index == kTVMFFIArray || index == kTVMFFIList || index == kTVMFFIMap ||
+                      index == kTVMFFIDict)) {
+    core_container_set_framework(out, dlpack_api);
+  }
   return out;
 }
 
