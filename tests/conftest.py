@@ -6,8 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,3 +128,16 @@ def compile_c(runtime: Runtime, sources: list[Path], output: Path, *, shared: bo
     cmd += [*map(str, sources), "-o", str(output), *(extra or []), *runtime.link_flags()]
     run_checked(cmd)
     return output
+
+
+@pytest.fixture(scope="session")
+def add_one_cpu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """examples/stable_c_abi's add_one_cpu kernel, built against the installed package once."""
+    import tvm_ffi
+    from _kernel_lib import compile_kernel
+
+    source = REPO_ROOT / "examples" / "stable_c_abi" / "src" / "add_one_cpu.c"
+    library = compile_kernel(source, tmp_path_factory.mktemp("add_one") / "add_one_cpu.so")
+    func = tvm_ffi.load_module(library).add_one_cpu
+    yield func
+    del func

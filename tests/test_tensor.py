@@ -6,7 +6,6 @@ import ctypes
 import threading
 import types
 import weakref
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,10 +14,6 @@ import tvm_ffi
 import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
 from _kernel_lib import compile_kernel
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
-
-REPO = Path(__file__).resolve().parents[1]
-ADD_ONE_SOURCE = REPO / "examples" / "stable_c_abi" / "src" / "add_one_cpu.c"
-
 
 # ---- a DLPack producer written with ctypes, to count deleter calls ----
 
@@ -340,14 +335,6 @@ def test_tensor_from_tensor_shares_memory() -> None:
 
 
 # ---- tensors as call arguments ----
-
-
-@pytest.fixture(scope="module")
-def add_one_cpu(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    out = compile_kernel(ADD_ONE_SOURCE, tmp_path_factory.mktemp("add_one") / "add_one_cpu.so")
-    func = tvm_ffi.load_module(out).add_one_cpu
-    yield func
-    del func
 
 
 def test_kernel_takes_numpy_arrays_directly(add_one_cpu: Any) -> None:

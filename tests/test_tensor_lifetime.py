@@ -21,9 +21,8 @@ import numpy as np
 import pytest
 import tvm_ffi
 import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
-from _kernel_lib import compile_kernel
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
-from test_tensor import ADD_ONE_SOURCE, DLDevice, LegacyProducer, VersionedProducer
+from test_tensor import DLDevice, LegacyProducer, VersionedProducer
 
 # ---- producers ----
 
@@ -484,19 +483,11 @@ def test_byte_offset_reaches_every_consumer(kind: str) -> None:
     assert producer.deleted == 1
 
 
-@pytest.fixture(scope="module")
-def add_one(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    library = compile_kernel(ADD_ONE_SOURCE, tmp_path_factory.mktemp("lifetime") / "add_one_cpu.so")
-    func = tvm_ffi.load_module(library).add_one_cpu
-    yield func
-    del func
-
-
-def test_kernel_sees_strides_and_offsets(add_one: Any) -> None:
+def test_kernel_sees_strides_and_offsets(add_one_cpu: Any) -> None:
     buffer = np.arange(20, dtype=np.float32)
     x = buffer[3:15:3]  # byte offset 12 from the buffer start, stride 3
     out = np.zeros((4, 2), dtype=np.float32)
-    add_one(tvm_ffi.from_dlpack(x), out[:, 1])
+    add_one_cpu(tvm_ffi.from_dlpack(x), out[:, 1])
     np.testing.assert_array_equal(out[:, 1], x + 1)
     np.testing.assert_array_equal(out[:, 0], 0)
 
