@@ -770,7 +770,10 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
     return 0;
   }
   if (t == &PyUnicode_Type) return convert_str(value, out, temps, site);
-  if (t == &CoreFunction_Type || t == &CoreObject_Type || PyType_IsSubtype(t, &CoreObject_Type)) {
+  if (t == &CoreFunction_Type || t == &CoreObject_Type) return convert_object(value, out, site);
+  /* A framework tensor type seen before (torch.Tensor): no classification at all. */
+  if (core_is_exchange_memo_type(t)) return core_tensor_exchange_arg(value, out, temps);
+  if (PyType_IsSubtype(t, &CoreObject_Type)) {
     return convert_object(value, out, site);
   }
   if (t == &PyBytes_Type) {
@@ -821,6 +824,7 @@ int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* sit
 
 void core_convert_clear_cache(void) {
   kind_memo_clear();
+  core_exchange_memo_clear();
   if (g_kind_cache != NULL) PyDict_Clear(g_kind_cache);
 }
 

@@ -318,11 +318,40 @@ typedef struct {
 void core_tensor_call_enter(const CoreTemps* temps, CoreTensorCallScope* scope);
 void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* scope);
 PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api);
+/* The producer type whose instances last became arguments through an exchange API's
+ * dltensor_from_py_object_no_sync, with the version tag it had then. CPython zeroes a type's
+ * tag (or its valid-tag flag) when the type or a base changes and never hands a tag out twice, so a matching tag means
+ * the same, unchanged type: its instances go straight to core_tensor_exchange_arg. */
+typedef struct {
+  PyTypeObject* type; /* borrowed: a dead type's address can only match with a fresh tag */
+  unsigned int version_tag;
+  const DLPackExchangeAPI* api;
+} CoreExchangeTypeMemo;
+extern CoreExchangeTypeMemo core_exchange_memo;
+/* A tag that still describes the type's attributes. Before 3.11, PyType_Modified cleared only
+ * the valid-tag flag and left the number; newer versions zero it (and dropped the flag). */
+static inline int core_type_tag_valid(PyTypeObject* t) {
+#ifdef Py_TPFLAGS_VALID_VERSION_TAG
+  if (!(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
+#endif
+  return t->tp_version_tag != 0;
+}
+static inline int core_is_exchange_memo_type(PyTypeObject* t) {
+  return t == core_exchange_memo.type && t->tp_version_tag == core_exchange_memo.version_tag &&
+         core_type_tag_valid(t);
+}
+/* Converts an instance of the memo's type into a view argument: 0, or -1 with exception. */
+int core_tensor_exchange_arg(PyObject* value, TVMFFIAny* out, CoreTemps* temps);
+void core_exchange_memo_clear(void);
 /* tensor_view.c: ffi.Tensor objects made here over memory a Python object owns (kept alive by
  * a strong reference until the tensor dies). From a DLTensor description (shape and strides
  * are copied; NULL strides mean compact): 0 or -1 with exception. From a CPU buffer with byte
  * strides: 1 done, 0 when the strides are not whole elements (nothing made), -1 error. */
 int core_view_tensor_from_dltensor(PyObject* owner, const DLTensor* t, TVMFFIObjectHandle* out);
+/* From what an exchange API's dltensor_from_py_object_no_sync writes for `owner`: 0, or -1
+ * with exception (a RuntimeError when the framework failed without raising). */
+int core_view_tensor_from_exchange(PyObject* owner, DLPackDLTensorFromPyObjectNoSync describe,
+                                   TVMFFIObjectHandle* out);
 int core_view_tensor_from_strided(PyObject* owner, void* data, DLDataType dtype, int32_t ndim,
                                   const Py_ssize_t* shape, const Py_ssize_t* byte_strides,
                                   int read_only, TVMFFIObjectHandle* out);

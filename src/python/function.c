@@ -141,7 +141,9 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
   }
   /* A call that took framework tensors returns its tensors as ones of that framework, also
    * those inside returned containers. */
-  if (CORE_UNLIKELY(fw.api != NULL)) return core_any_to_py_in_framework(&result, fw.api);
+  if (CORE_UNLIKELY(fw.api != NULL) && result.type_index >= kTVMFFIStaticObjectBegin) {
+    return core_any_to_py_in_framework(&result, fw.api);
+  }
   return core_any_to_py(&result);
 }
 

@@ -420,15 +420,9 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
       !contiguous) {
     /* A non-owning description of the tensor, made into a view that holds the tensor itself:
      * no managed tensor is allocated on either side. */
-    DLTensor t;
-    if (api->dltensor_from_py_object_no_sync(value, &t) != 0) {
-      if (!PyErr_Occurred()) {
-        PyErr_Format(PyExc_RuntimeError, "`%s` exchange API failed to describe a tensor",
-                     type->tp_name);
-      }
+    if (core_view_tensor_from_exchange(value, api->dltensor_from_py_object_no_sync, out) != 0) {
       return -1;
     }
-    if (core_view_tensor_from_dltensor(value, &t, out) != 0) return -1;
     if (api_used != NULL) *api_used = api;
     return 0;
   }
@@ -554,12 +548,27 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
 
 /* ---- argument hook ---- */
 
-static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
-  TVMFFIObjectHandle handle = NULL;
-  int not_tensor = 0;
-  const DLPackExchangeAPI* api = NULL;
-  if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
-  if (not_tensor) return 0;
+CoreExchangeTypeMemo core_exchange_memo = {NULL, 0, NULL};
+
+/* Remembers `type` as the one whose instances skip classification, when CPython has given it a
+ * version tag (a type modified too often has none: then it keeps the slow path). */
+static void exchange_memo_put(PyTypeObject* type, const DLPackExchangeAPI* api) {
+  if (!core_type_tag_valid(type)) return;
+  core_exchange_memo.type = type;
+  core_exchange_memo.version_tag = type->tp_version_tag;
+  core_exchange_memo.api = api;
+}
+
+void core_exchange_memo_clear(void) {
+  core_exchange_memo.type = NULL;
+  core_exchange_memo.version_tag = 0;
+  core_exchange_memo.api = NULL;
+}
+
+/* Hands the new argument tensor to the call: its framework (allocator, stream, results) when it
+ * came through an exchange API, and its release after the call. Returns 1, or -1 on error. */
+static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* api,
+                           TVMFFIAny* out, CoreTemps* temps) {
   if (api != NULL) {
     if (temps->fw.api == NULL) temps->fw.api = api;
     DLDevice dev = TVMFFITensorGetDLTensorPtr(handle)->device;
@@ -576,6 +585,29 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   out->v_int64 = 0;
   out->v_obj = (TVMFFIObject*)handle;
   return 1;
+}
+
+static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
+  TVMFFIObjectHandle handle = NULL;
+  int not_tensor = 0;
+  const DLPackExchangeAPI* api = NULL;
+  if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
+  if (not_tensor) return 0;
+  if (api != NULL && api->dltensor_from_py_object_no_sync != NULL) {
+    exchange_memo_put(Py_TYPE(value), api);
+  }
+  return pass_tensor_arg(handle, api, out, temps);
+}
+
+/* Flattened: the view, its block and the bookkeeping are one straight path per argument. */
+__attribute__((flatten)) int core_tensor_exchange_arg(PyObject* value, TVMFFIAny* out,
+                                                      CoreTemps* temps) {
+  const DLPackExchangeAPI* api = core_exchange_memo.api;
+  TVMFFIObjectHandle handle;
+  if (core_view_tensor_from_exchange(value, api->dltensor_from_py_object_no_sync, &handle) != 0) {
+    return -1;
+  }
+  return pass_tensor_arg(handle, api, out, temps) > 0 ? 0 : -1;
 }
 
 /* ---- per-call framework context ---- */

@@ -10,7 +10,6 @@
  * under the GIL. The runtime treats it like any other tensor: it reads only the DLTensor, as it
  * must for tensors that kernels allocate with their own layouts.
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core.h"
@@ -34,11 +33,13 @@ typedef struct {
 static ViewTensor* g_pool[VIEW_POOL_MAX];
 static int g_pool_size = 0;
 
-/* Views alive (made and not yet freed), for leak checks next to ffi.LiveObjectCount. */
-static atomic_long g_live_views;
+/* Views alive (made and not yet freed), for leak checks next to ffi.LiveObjectCount. Every
+ * change happens with the GIL held (blocks are made and freed only under it), so a plain
+ * counter serves: an atomic one costs two locked instructions per argument. */
+static long g_live_views;
 
 static void view_free_block(ViewTensor* view, int gil_held) {
-  atomic_fetch_sub_explicit(&g_live_views, 1, memory_order_relaxed);
+  --g_live_views;
   if (gil_held && view->capacity == VIEW_POOL_NDIM && g_pool_size < VIEW_POOL_MAX) {
     g_pool[g_pool_size++] = view;
   } else {
@@ -72,7 +73,7 @@ static ViewTensor* view_alloc(int32_t ndim) {
     }
     view->capacity = capacity;
   }
-  atomic_fetch_add_explicit(&g_live_views, 1, memory_order_relaxed);
+  ++g_live_views;
   view->header.combined_ref_count = VIEW_FRESH_REFCOUNT;
   view->header.type_index = kTVMFFITensor;
   view->header.__padding = 0;
@@ -105,6 +106,26 @@ int core_view_tensor_release_sole(TVMFFIObjectHandle handle) {
   return 1;
 }
 
+/* Copies the shape and strides a description points at into the view's own dims (NULL
+ * strides mean compact row-major: tensors this package hands out always carry strides). */
+static void view_copy_dims(ViewTensor* view, const int64_t* shape, const int64_t* strides) {
+  int32_t ndim = view->tensor.ndim;
+  int64_t* own_shape = view->dims;
+  int64_t* own_strides = view->dims + view->capacity;
+  for (int32_t i = 0; i < ndim; ++i) own_shape[i] = shape[i];
+  if (strides != NULL) {
+    for (int32_t i = 0; i < ndim; ++i) own_strides[i] = strides[i];
+  } else {
+    int64_t stride = 1;
+    for (int32_t i = ndim - 1; i >= 0; --i) {
+      own_strides[i] = stride;
+      stride *= own_shape[i];
+    }
+  }
+  view->tensor.shape = own_shape;
+  view->tensor.strides = own_strides;
+}
+
 int core_view_tensor_from_dltensor(PyObject* owner, const DLTensor* t, TVMFFIObjectHandle* out) {
   if (t->ndim < 0) {
     PyErr_Format(PyExc_BufferError, "`%s` exported a tensor with ndim %d",
@@ -113,23 +134,38 @@ int core_view_tensor_from_dltensor(PyObject* owner, const DLTensor* t, TVMFFIObj
   }
   ViewTensor* view = view_alloc(t->ndim);
   if (view == NULL) return -1;
-  int32_t ndim = t->ndim;
-  int64_t* shape = view->tensor.shape;
-  int64_t* strides = view->tensor.strides;
-  for (int32_t i = 0; i < ndim; ++i) shape[i] = t->shape[i];
-  if (t->strides != NULL) {
-    for (int32_t i = 0; i < ndim; ++i) strides[i] = t->strides[i];
-  } else { /* compact row-major: tensors this package hands out always carry strides */
-    int64_t stride = 1;
-    for (int32_t i = ndim - 1; i >= 0; --i) {
-      strides[i] = stride;
-      stride *= shape[i];
-    }
-  }
+  view_copy_dims(view, t->shape, t->strides);
   view->tensor.data = t->data;
   view->tensor.device = t->device;
   view->tensor.dtype = t->dtype;
   view->tensor.byte_offset = t->byte_offset;
+  Py_INCREF(owner);
+  view->owner = owner;
+  *out = (TVMFFIObjectHandle)view;
+  return 0;
+}
+
+int core_view_tensor_from_exchange(PyObject* owner, DLPackDLTensorFromPyObjectNoSync describe,
+                                   TVMFFIObjectHandle* out) {
+  /* The framework writes its description straight into a recycled block; only its shape and
+   * strides, which point into the framework's tensor, need copying next to it. */
+  ViewTensor* view = view_alloc(0);
+  if (view == NULL) return -1;
+  DLTensor* t = &view->tensor;
+  if (describe(owner, t) != 0) {
+    view_discard(view);
+    if (!PyErr_Occurred()) {
+      PyErr_Format(PyExc_RuntimeError, "`%s` exchange API failed to describe a tensor",
+                   Py_TYPE(owner)->tp_name);
+    }
+    return -1;
+  }
+  if (CORE_UNLIKELY(t->ndim > view->capacity || t->ndim < 0)) {
+    DLTensor copy = *t; /* more dimensions than a pooled block holds: a block of its own */
+    view_discard(view);
+    return core_view_tensor_from_dltensor(owner, &copy, out);
+  }
+  view_copy_dims(view, t->shape, t->strides);
   Py_INCREF(owner);
   view->owner = owner;
   *out = (TVMFFIObjectHandle)view;
@@ -165,7 +201,7 @@ int core_view_tensor_from_strided(PyObject* owner, void* data, DLDataType dtype,
 static PyObject* mod_live_tensor_views(PyObject* self, PyObject* unused) {
   (void)self;
   (void)unused;
-  return PyLong_FromLong(atomic_load_explicit(&g_live_views, memory_order_relaxed));
+  return PyLong_FromLong(g_live_views);
 }
 
 static PyMethodDef view_methods[] = {
