@@ -151,3 +151,27 @@ def test_numpy_arrays_in_sequences_are_kept_alive_and_released(make: Callable[..
         assert isinstance(tensor, tvm_ffi.Tensor) and tensor.data_ptr() == data.ctypes.data
         assert held(data) > 2  # the tensors keep the NumPy array (through its DLPack capsule)
         del seq, tensor
+
+
+def test_a_million_nested_arrays_are_freed_without_deep_recursion() -> None:
+    # Each Array's deleter releases the next one: without a depth limit the C stack would have
+    # to hold a million nested deleter frames.
+    leaf = Payload()
+    chain = tvm_ffi.Array([leaf])
+    for _ in range(1_000_000):
+        chain = tvm_ffi.Array([chain])
+    assert sys.getrefcount(leaf) == 3  # leaf, the getrefcount argument, the innermost Array
+    del chain
+    assert sys.getrefcount(leaf) == 2
+
+
+def test_deep_chains_of_mixed_containers_are_freed_completely() -> None:
+    leaf = Payload()
+    chain: object = tvm_ffi.List([leaf])
+    for depth in range(300_000):
+        chain = tvm_ffi.Dict({"next": chain}) if depth % 2 else tvm_ffi.List([chain, depth])
+    inner = tvm_ffi.Map({"held": chain})  # a second owner for the whole chain
+    del chain
+    assert sys.getrefcount(leaf) == 3
+    del inner
+    assert sys.getrefcount(leaf) == 2

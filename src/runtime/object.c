@@ -14,7 +14,8 @@
 
 /* ---- refcounts ---- */
 
-void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) {
+/* Runs the deleter protocol of an object whose last strong reference just went. */
+static void release_now(TVMFFIObject* obj, uint64_t old_count) {
   if (old_count == FFI_FRESH_REFCOUNT) {
     /* Last strong reference and no weak ones: contents and memory go together. */
     atomic_thread_fence(memory_order_acquire);
@@ -32,6 +33,54 @@ void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) {
     atomic_thread_fence(memory_order_acquire);
     if (deleter != NULL) deleter(obj, kTVMFFIObjectDeleterFlagBitMaskWeak);
   }
+}
+
+/* A deleter releases the object's children, whose deleters release theirs: freeing a chain of
+ * a million nested containers would nest a million C frames and overflow the stack. Up to a
+ * fixed depth releases run in place (the common case: no allocation, children go before their
+ * parent's memory). Deeper, an object whose last strong reference went is queued on a
+ * thread-local list that the outermost release drains one object at a time. Its strong count
+ * is already zero, so nothing can reach it while it waits. */
+enum { kReleaseDepthLimit = 128 };
+typedef struct {
+  TVMFFIObject* obj;
+  uint64_t old_count;
+} PendingRelease;
+static _Thread_local int tls_release_depth;
+static _Thread_local PendingRelease* tls_pending;
+static _Thread_local size_t tls_pending_size;
+static _Thread_local size_t tls_pending_cap;
+
+/* Queues a release for the outermost one to run; false when the queue cannot grow (the release
+ * then runs in place, as deep as it must). */
+static bool defer_release(TVMFFIObject* obj, uint64_t old_count) {
+  if (tls_pending_size == tls_pending_cap) {
+    size_t cap = tls_pending_cap == 0 ? 256 : tls_pending_cap * 2;
+    PendingRelease* grown = (PendingRelease*)realloc(tls_pending, cap * sizeof(PendingRelease));
+    if (grown == NULL) return false;
+    tls_pending = grown;
+    tls_pending_cap = cap;
+  }
+  tls_pending[tls_pending_size].obj = obj;
+  tls_pending[tls_pending_size].old_count = old_count;
+  ++tls_pending_size;
+  return true;
+}
+
+void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) {
+  if (tls_release_depth >= kReleaseDepthLimit && defer_release(obj, old_count)) return;
+  ++tls_release_depth;
+  release_now(obj, old_count);
+  if (tls_release_depth == 1 && tls_pending != NULL) {
+    while (tls_pending_size > 0) {
+      PendingRelease next = tls_pending[--tls_pending_size];
+      release_now(next.obj, next.old_count);
+    }
+    free(tls_pending); /* deep releases are rare: no memory kept per thread */
+    tls_pending = NULL;
+    tls_pending_cap = 0;
+  }
+  --tls_release_depth;
 }
 
 /* Objects allocated by this runtime and not yet freed. Relaxed: it is a statistic, read by

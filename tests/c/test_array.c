@@ -202,6 +202,36 @@ static void test_nested_arrays(void) {
   CHECK_EQ_INT(g_released, 1);
 }
 
+/* Each array's deleter releases the next: 300,000 levels would need that many nested deleter
+ * frames (far more stack than a thread has under ASan) if releases recursed all the way down.
+ * A weak reference on one level in the middle takes the split deleter path while deferred. */
+static void test_deep_chains_release_iteratively(void) {
+  enum { kDepth = 300000, kWeakLevel = 150000 };
+  g_released = 0;
+  void* leaf = counted_object();
+  TVMFFIAny item = any_obj(leaf);
+  void* chain = make_array(&item, 1);
+  TVMFFIObjectDecRef(leaf); /* the innermost array holds the only reference */
+  TVMFFIObject* weak_held = NULL;
+  for (int depth = 0; depth < kDepth; ++depth) {
+    item = any_obj(chain);
+    void* outer = make_array(&item, 1);
+    TVMFFIObjectDecRef(chain);
+    chain = outer;
+    if (depth == kWeakLevel) {
+      weak_held = (TVMFFIObject*)chain;
+      weak_held->combined_ref_count += 1ULL << 32; /* taken inline, as C++ does */
+    }
+  }
+  TVMFFIObjectDecRef(chain);
+  CHECK_EQ_INT(g_released, 1); /* the whole chain went, down to the leaf */
+  /* The weakly held level lost its contents but kept its memory; dropping the last weak
+   * reference frees it. */
+  CHECK(weak_held->combined_ref_count == (1ULL << 32));
+  weak_held->combined_ref_count = 0;
+  weak_held->deleter(weak_held, kTVMFFIObjectDeleterFlagBitMaskWeak);
+}
+
 int main(void) {
   RUN(test_layout_is_what_kernels_read);
   RUN(test_empty_array);
@@ -209,5 +239,6 @@ int main(void) {
   RUN(test_contains_uses_any_equal);
   RUN(test_rvalue_elements_are_moved_in);
   RUN(test_nested_arrays);
+  RUN(test_deep_chains_release_iteratively);
   return CHECK_MAIN_RESULT();
 }
