@@ -106,6 +106,17 @@ def test_scalars_round_trip(value: object) -> None:
         assert type(result) is type(value)
 
 
+# Every digit-count boundary of CPython's int (30-bit digits): one-digit ints take a direct read.
+DIGIT_EDGES = [v for k in (30, 31, 60, 62) for e in (2**k - 1, 2**k, 2**k + 1) for v in (e, -e)]
+
+
+@pytest.mark.parametrize("value", DIGIT_EDGES + [-(2**63), 2**63 - 1, -(2**63) + 1])
+def test_ints_at_digit_boundaries_keep_their_value(value: int) -> None:
+    assert type_index(value) == 1  # kTVMFFIInt
+    assert echo(value) == value
+    assert echo(value * -1) == -value
+
+
 def test_special_floats() -> None:
     assert echo(math.inf) == math.inf
     assert math.isnan(echo(math.nan))

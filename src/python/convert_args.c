@@ -13,6 +13,10 @@
 
 #include "core.h"
 
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h> /* PyLongObject's digits (Python.h includes it from 3.11 on) */
+#endif
+
 CoreTensorArgHook core_tensor_arg_hook = NULL;
 
 /* ---- temporaries ---- */
@@ -130,8 +134,30 @@ static int convert_bigint(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
   return set_owned_temp(out, &owned, temps);
 }
 
+/* Ints of one digit (|v| < 2**30, nearly every int an argument carries) are read straight
+ * from the object; the general conversion is a call and a loop over digits. */
+static inline int small_int_value(PyObject* value, int64_t* out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject*)value)) return 0;
+  *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)value);
+  return 1;
+#else
+  Py_ssize_t size = Py_SIZE(value); /* the sign and the number of digits */
+  if (size < -1 || size > 1) return 0;
+  *out = (int64_t)size * (int64_t)((PyLongObject*)value)->ob_digit[0];
+  return 1;
+#endif
+}
+
 static inline int convert_exact_int(PyObject* value, TVMFFIAny* out, CoreTemps* temps,
                                     const CoreArgSite* site) {
+  int64_t small;
+  if (CORE_LIKELY(small_int_value(value, &small))) {
+    out->type_index = kTVMFFIInt;
+    out->zero_padding = 0;
+    out->v_int64 = small;
+    return 0;
+  }
   int overflow;
   long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
   if (CORE_LIKELY(!overflow)) {
@@ -773,6 +799,9 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
   if (t == &CoreFunction_Type || t == &CoreObject_Type) return convert_object(value, out, site);
   /* A framework tensor type seen before (torch.Tensor): no classification at all. */
   if (core_is_exchange_memo_type(t)) return core_tensor_exchange_arg(value, out, temps);
+  /* Exact builtin containers before the subclass walk, which they would fail anyway. */
+  if (t == &PyList_Type || t == &PyTuple_Type) return convert_sequence(value, out, temps, site);
+  if (t == &PyDict_Type) return convert_dict(value, out, temps, site);
   if (PyType_IsSubtype(t, &CoreObject_Type)) {
     return convert_object(value, out, site);
   }
@@ -802,8 +831,6 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
     return convert_native(value, out, bytes_slot, temps, site);
   }
   if (t == &CoreRValueRef_Type) return convert_rvalue_ref(value, out, site);
-  if (t == &PyList_Type || t == &PyTuple_Type) return convert_sequence(value, out, temps, site);
-  if (t == &PyDict_Type) return convert_dict(value, out, temps, site);
   return convert_slow(value, out, bytes_slot, temps, site);
 }
 

@@ -26,8 +26,8 @@ typedef struct {
 
 static void error_destroy(void* self) {
   ErrorObject* err = (ErrorObject*)self;
-  if (err->cell.cause_chain != NULL) ffi_decref((TVMFFIObject*)err->cell.cause_chain);
-  if (err->cell.extra_context != NULL) ffi_decref((TVMFFIObject*)err->cell.extra_context);
+  if (err->cell.cause_chain != NULL) ffi_decref_nested((TVMFFIObject*)err->cell.cause_chain);
+  if (err->cell.extra_context != NULL) ffi_decref_nested((TVMFFIObject*)err->cell.extra_context);
   free(err->text);
   free(err->backtrace);
 }

@@ -52,6 +52,16 @@ static inline void ffi_decref(TVMFFIObject* obj) {
   if (FFI_UNLIKELY((old & 0xFFFFFFFFu) == 1)) ffi_object_release_slow(obj, old);
 }
 
+/* For destroyers releasing the objects they own: the same as ffi_decref, except that a child
+ * dying deep inside nested destruction is queued instead of recursing (object.c). */
+void ffi_release_nested_slow(TVMFFIObject* obj, uint64_t old_count);
+
+static inline void ffi_decref_nested(TVMFFIObject* obj) {
+  uint64_t old =
+      atomic_fetch_sub_explicit(ffi_refcount_word(obj), FFI_STRONG_ONE, memory_order_release);
+  if (FFI_UNLIKELY((old & 0xFFFFFFFFu) == 1)) ffi_release_nested_slow(obj, old);
+}
+
 /* Strong count (low 32 bits), for diagnostics and tests. */
 static inline uint32_t ffi_strong_count(TVMFFIObject* obj) {
   return (uint32_t)(atomic_load_explicit(ffi_refcount_word(obj), memory_order_relaxed) &
@@ -86,6 +96,16 @@ static inline bool ffi_is_object_index(int32_t type_index) {
 /* Releases an owned Any and resets it to None. */
 static inline void ffi_any_release(TVMFFIAny* value) {
   if (ffi_is_object_index(value->type_index) && value->v_obj != NULL) ffi_decref(value->v_obj);
+  value->type_index = kTVMFFINone;
+  value->zero_padding = 0;
+  value->v_uint64 = 0;
+}
+
+/* ffi_any_release for destroyers releasing the values their object owns. */
+static inline void ffi_any_release_nested(TVMFFIAny* value) {
+  if (ffi_is_object_index(value->type_index) && value->v_obj != NULL) {
+    ffi_decref_nested(value->v_obj);
+  }
   value->type_index = kTVMFFINone;
   value->zero_padding = 0;
   value->v_uint64 = 0;

@@ -15,7 +15,7 @@
 /* ---- refcounts ---- */
 
 /* Runs the deleter protocol of an object whose last strong reference just went. */
-static void release_now(TVMFFIObject* obj, uint64_t old_count) {
+static inline void release_now(TVMFFIObject* obj, uint64_t old_count) {
   if (old_count == FFI_FRESH_REFCOUNT) {
     /* Last strong reference and no weak ones: contents and memory go together. */
     atomic_thread_fence(memory_order_acquire);
@@ -35,52 +35,59 @@ static void release_now(TVMFFIObject* obj, uint64_t old_count) {
   }
 }
 
-/* A deleter releases the object's children, whose deleters release theirs: freeing a chain of
- * a million nested containers would nest a million C frames and overflow the stack. Up to a
- * fixed depth releases run in place (the common case: no allocation, children go before their
- * parent's memory). Deeper, an object whose last strong reference went is queued on a
- * thread-local list that the outermost release drains one object at a time. Its strong count
- * is already zero, so nothing can reach it while it waits. */
+void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) { release_now(obj, old_count); }
+
+/* A destroyer releases the object's children, whose destroyers release theirs: freeing a chain
+ * of a million nested containers would nest a million C frames and overflow the stack. So
+ * destroyers release children through ffi_decref_nested: up to a fixed depth of children dying
+ * inside their owner's destruction, they go in place (children before their owner's memory, as
+ * written); deeper, a child whose last strong reference went is queued on a thread-local list
+ * that the outermost nested release drains one object at a time. Its strong count is already
+ * zero, so nothing can reach it while it waits. Only a dying child touches the thread-local
+ * state: releasing an object from outside, or a child that stays alive, costs nothing more. */
 enum { kReleaseDepthLimit = 128 };
 typedef struct {
   TVMFFIObject* obj;
   uint64_t old_count;
 } PendingRelease;
-static _Thread_local int tls_release_depth;
-static _Thread_local PendingRelease* tls_pending;
-static _Thread_local size_t tls_pending_size;
-static _Thread_local size_t tls_pending_cap;
+typedef struct {
+  int depth;
+  PendingRelease* pending;
+  size_t size, cap;
+} ReleaseState;
+static _Thread_local ReleaseState tls_release;
 
 /* Queues a release for the outermost one to run; false when the queue cannot grow (the release
  * then runs in place, as deep as it must). */
-static bool defer_release(TVMFFIObject* obj, uint64_t old_count) {
-  if (tls_pending_size == tls_pending_cap) {
-    size_t cap = tls_pending_cap == 0 ? 256 : tls_pending_cap * 2;
-    PendingRelease* grown = (PendingRelease*)realloc(tls_pending, cap * sizeof(PendingRelease));
+static bool defer_release(ReleaseState* st, TVMFFIObject* obj, uint64_t old_count) {
+  if (st->size == st->cap) {
+    size_t cap = st->cap == 0 ? 256 : st->cap * 2;
+    PendingRelease* grown = (PendingRelease*)realloc(st->pending, cap * sizeof(PendingRelease));
     if (grown == NULL) return false;
-    tls_pending = grown;
-    tls_pending_cap = cap;
+    st->pending = grown;
+    st->cap = cap;
   }
-  tls_pending[tls_pending_size].obj = obj;
-  tls_pending[tls_pending_size].old_count = old_count;
-  ++tls_pending_size;
+  st->pending[st->size].obj = obj;
+  st->pending[st->size].old_count = old_count;
+  ++st->size;
   return true;
 }
 
-void ffi_object_release_slow(TVMFFIObject* obj, uint64_t old_count) {
-  if (tls_release_depth >= kReleaseDepthLimit && defer_release(obj, old_count)) return;
-  ++tls_release_depth;
+void ffi_release_nested_slow(TVMFFIObject* obj, uint64_t old_count) {
+  ReleaseState* st = &tls_release;
+  if (st->depth >= kReleaseDepthLimit && defer_release(st, obj, old_count)) return;
+  ++st->depth;
   release_now(obj, old_count);
-  if (tls_release_depth == 1 && tls_pending != NULL) {
-    while (tls_pending_size > 0) {
-      PendingRelease next = tls_pending[--tls_pending_size];
+  if (st->depth == 1 && st->pending != NULL) {
+    while (st->size > 0) {
+      PendingRelease next = st->pending[--st->size];
       release_now(next.obj, next.old_count);
     }
-    free(tls_pending); /* deep releases are rare: no memory kept per thread */
-    tls_pending = NULL;
-    tls_pending_cap = 0;
+    free(st->pending); /* deep releases are rare: no memory kept per thread */
+    st->pending = NULL;
+    st->cap = 0;
   }
-  --tls_release_depth;
+  --st->depth;
 }
 
 /* Objects allocated by this runtime and not yet freed. Relaxed: it is a statistic, read by

@@ -22,7 +22,7 @@ _Static_assert(offsetof(ArrayObject, items) == 56, "Array elements must start at
 /* Releases the elements in use; the block itself goes with the weak flag. */
 static void array_destroy(void* self) {
   ArrayObject* arr = (ArrayObject*)self;
-  for (int64_t i = 0; i < arr->cell.size; ++i) ffi_any_release(&arr->items[i]);
+  for (int64_t i = 0; i < arr->cell.size; ++i) ffi_any_release_nested(&arr->items[i]);
   arr->cell.size = 0;
 }
 FFI_DEFINE_DELETER(array_deleter, array_destroy)

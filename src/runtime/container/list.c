@@ -25,7 +25,7 @@ static TVMFFIAny* list_items(ListObject* list) { return (TVMFFIAny*)list->cell.d
 
 static void list_destroy(void* self) {
   ListObject* list = (ListObject*)self;
-  for (int64_t i = 0; i < list->cell.size; ++i) ffi_any_release(&list_items(list)[i]);
+  for (int64_t i = 0; i < list->cell.size; ++i) ffi_any_release_nested(&list_items(list)[i]);
   list->cell.size = 0;
   if (list->cell.data_deleter != NULL) list->cell.data_deleter(list->cell.data);
   list->cell.data = NULL;

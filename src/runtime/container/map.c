@@ -153,15 +153,15 @@ static void map_destroy(void* self) {
   MapObject* m = (MapObject*)self;
   if (map_is_small(m)) {
     for (uint64_t i = 0; i < m->size; ++i) {
-      ffi_any_release(&small_pairs(m)[i].key);
-      ffi_any_release(&small_pairs(m)[i].value);
+      ffi_any_release_nested(&small_pairs(m)[i].key);
+      ffi_any_release_nested(&small_pairs(m)[i].value);
     }
   } else if (m->data != NULL) {
     for (uint64_t i = 0; i < m->slots; ++i) {
       uint8_t meta = *slot_meta(m, i);
       if (meta == META_EMPTY || meta == META_PROTECTED) continue;
-      ffi_any_release(&slot_item(m, i)->key);
-      ffi_any_release(&slot_item(m, i)->value);
+      ffi_any_release_nested(&slot_item(m, i)->key);
+      ffi_any_release_nested(&slot_item(m, i)->value);
     }
   }
   release_storage(m);
