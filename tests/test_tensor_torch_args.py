@@ -132,3 +132,15 @@ def test_many_calls_leave_no_views_behind() -> None:
     for _ in range(1000):
         echo(x)
     assert tvm_ffi._core._live_tensor_views() == before
+
+
+def test_from_dlpack_of_a_remembered_type_keeps_layout_and_options() -> None:
+    echo(torch.zeros(1))  # torch.Tensor is now the remembered type
+    x = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)
+    for _ in range(2):
+        t = tvm_ffi.from_dlpack(x)
+        assert t.shape == (4, 2, 3) and t.strides == x.stride() and t.data_ptr() == x.data_ptr()
+    # Options still apply: they take the general path.
+    with pytest.raises(RuntimeError, match="not contiguous"):
+        tvm_ffi.from_dlpack(x, require_contiguous=True)
+    assert tvm_ffi.from_dlpack(x.contiguous(), require_contiguous=True).is_contiguous()

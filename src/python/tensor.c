@@ -404,6 +404,25 @@ static PyObject* call_dlpack(PyObject* value) {
   return capsule;
 }
 
+/* ---- the exchange-API type memo (core.h) ---- */
+
+CoreExchangeTypeMemo core_exchange_memo = {NULL, 0, NULL};
+
+/* Remembers `type` as the one whose instances skip classification, when CPython has given it a
+ * version tag (a type modified too often has none: then it keeps the slow path). */
+static void exchange_memo_put(PyTypeObject* type, const DLPackExchangeAPI* api) {
+  if (!core_type_tag_valid(type)) return;
+  core_exchange_memo.type = type;
+  core_exchange_memo.version_tag = type->tp_version_tag;
+  core_exchange_memo.api = api;
+}
+
+void core_exchange_memo_clear(void) {
+  core_exchange_memo.type = NULL;
+  core_exchange_memo.version_tag = 0;
+  core_exchange_memo.api = NULL;
+}
+
 /* Converts any DLPack producer into an owned tensor handle. Returns 0, or -1 with exception;
  * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0. */
 static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
@@ -423,6 +442,7 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
     if (core_view_tensor_from_exchange(value, api->dltensor_from_py_object_no_sync, out) != 0) {
       return -1;
     }
+    exchange_memo_put(type, api);
     if (api_used != NULL) *api_used = api;
     return 0;
   }
@@ -497,6 +517,17 @@ static int int_option(PyObject* value, const char* what, int* out) {
 static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
                                  PyObject* kwnames) {
   (void)self;
+  if (PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL &&
+      core_is_exchange_memo_type(Py_TYPE(args[0]))) {
+    /* The common call, from_dlpack(torch_tensor), for a type known to describe itself. */
+    TVMFFIObjectHandle handle;
+    const DLPackExchangeAPI* api = core_exchange_memo.api;
+    if (core_view_tensor_from_exchange(args[0], api->dltensor_from_py_object_no_sync,
+                                       &handle) != 0) {
+      return NULL;
+    }
+    return wrap_tensor(handle);
+  }
   static const char* const names[] = {"ext_tensor", "require_alignment", "require_contiguous"};
   PyObject* slots[3] = {NULL, NULL, NULL};
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -548,23 +579,6 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
 
 /* ---- argument hook ---- */
 
-CoreExchangeTypeMemo core_exchange_memo = {NULL, 0, NULL};
-
-/* Remembers `type` as the one whose instances skip classification, when CPython has given it a
- * version tag (a type modified too often has none: then it keeps the slow path). */
-static void exchange_memo_put(PyTypeObject* type, const DLPackExchangeAPI* api) {
-  if (!core_type_tag_valid(type)) return;
-  core_exchange_memo.type = type;
-  core_exchange_memo.version_tag = type->tp_version_tag;
-  core_exchange_memo.api = api;
-}
-
-void core_exchange_memo_clear(void) {
-  core_exchange_memo.type = NULL;
-  core_exchange_memo.version_tag = 0;
-  core_exchange_memo.api = NULL;
-}
-
 /* Hands the new argument tensor to the call: its framework (allocator, stream, results) when it
  * came through an exchange API, and its release after the call. Returns 1, or -1 on error. */
 static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* api,
@@ -593,9 +607,6 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   const DLPackExchangeAPI* api = NULL;
   if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
   if (not_tensor) return 0;
-  if (api != NULL && api->dltensor_from_py_object_no_sync != NULL) {
-    exchange_memo_put(Py_TYPE(value), api);
-  }
   return pass_tensor_arg(handle, api, out, temps);
 }
 
