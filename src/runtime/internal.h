@@ -73,6 +73,10 @@ static inline uint32_t ffi_strong_count(TVMFFIObject* obj) {
 TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int));
 /* The same without raising (for the error path itself); NULL when out of memory. */
 TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index, void (*deleter)(void*, int));
+/* ffi_object_alloc without zeroing the body, for objects that write every field they have
+ * (an Array of n elements: zeroing would write each element twice). */
+TVMFFIObject* ffi_object_alloc_uninit(size_t size, int32_t type_index,
+                                      void (*deleter)(void*, int));
 /* Frees a block from ffi_object_alloc. Every runtime-made object is counted from its
  * allocation to this call, so leak tests can compare live counts (ffi.LiveObjectCount). */
 void ffi_object_free(void* obj);

@@ -105,6 +105,22 @@ TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index,
   return obj;
 }
 
+TVMFFIObject* ffi_object_alloc_uninit(size_t size, int32_t type_index,
+                                      void (*deleter)(void*, int)) {
+  TVMFFIObject* obj = (TVMFFIObject*)malloc(size);
+  if (obj == NULL) {
+    ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
+              (int)type_index);
+    return NULL;
+  }
+  atomic_fetch_add_explicit(&g_live_objects, 1, memory_order_relaxed);
+  obj->combined_ref_count = FFI_FRESH_REFCOUNT;
+  obj->type_index = type_index;
+  obj->__padding = 0;
+  obj->deleter = deleter;
+  return obj;
+}
+
 TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int)) {
   TVMFFIObject* obj = ffi_object_alloc_quiet(size, type_index, deleter);
   if (obj == NULL) {

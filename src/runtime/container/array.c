@@ -36,10 +36,11 @@ int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out) {
   if ((uint64_t)n > (SIZE_MAX - sizeof(ArrayObject)) / sizeof(TVMFFIAny)) {
     return ffi_raise("MemoryError", "ffi.Array: %lld elements do not fit in memory", (long long)n);
   }
-  ArrayObject* arr = (ArrayObject*)ffi_object_alloc(
+  ArrayObject* arr = (ArrayObject*)ffi_object_alloc_uninit(
       sizeof(ArrayObject) + (size_t)n * sizeof(TVMFFIAny), kTVMFFIArray, array_deleter);
   if (arr == NULL) return -1;
   arr->cell.data = arr->items;
+  arr->cell.size = 0;
   arr->cell.capacity = n;
   arr->cell.data_deleter = NULL;
   /* size counts converted elements, so a failure midway releases exactly those. */
