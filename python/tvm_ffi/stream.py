@@ -28,6 +28,12 @@ def _stream_address(stream: int | c_void_p | None) -> int:
     )
 
 
+def _require_device(device: object) -> None:
+    """Raises TypeError unless ``device`` is a ``tvm_ffi.Device``."""
+    if not isinstance(device, _core.Device):
+        raise TypeError(f"device must be a tvm_ffi.Device, got `{type(device).__name__}`")
+
+
 class StreamContext:
     """Sets the current stream of a device on entry and restores the previous one on exit.
 
@@ -37,8 +43,7 @@ class StreamContext:
 
     def __init__(self, device: _core.Device, stream: int | c_void_p | None) -> None:
         """Remembers the device and the stream to make current."""
-        if not isinstance(device, _core.Device):
-            raise TypeError(f"device must be a tvm_ffi.Device, got `{type(device).__name__}`")
+        _require_device(device)
         self.device_type = device.dlpack_device_type()
         self.device_id = device.index
         self.stream = _stream_address(stream)
@@ -71,8 +76,7 @@ def use_raw_stream(device: _core.Device, stream: int | c_void_p) -> StreamContex
 
 def get_raw_stream(device: _core.Device) -> int:
     """The current stream address of ``device`` on this thread (0 when none is set)."""
-    if not isinstance(device, _core.Device):
-        raise TypeError(f"device must be a tvm_ffi.Device, got `{type(device).__name__}`")
+    _require_device(device)
     return int(_core._env_get_current_stream(device.dlpack_device_type(), device.index))
 
 

@@ -320,8 +320,9 @@ void core_tensor_call_exit(const CoreTemps* temps, const CoreTensorCallScope* sc
 PyObject* core_tensor_result_to_framework(TVMFFIAny* owned, const void* dlpack_api);
 /* The producer type whose instances last became arguments through an exchange API's
  * dltensor_from_py_object_no_sync, with the version tag it had then. CPython zeroes a type's
- * tag (or its valid-tag flag) when the type or a base changes and never hands a tag out twice, so a matching tag means
- * the same, unchanged type: its instances go straight to core_tensor_exchange_arg. */
+ * tag (or its valid-tag flag) when the type or a base changes and never hands a tag out twice,
+ * so a matching tag means the same, unchanged type: its instances go straight to
+ * core_tensor_exchange_arg. */
 typedef struct {
   PyTypeObject* type; /* borrowed: a dead type's address can only match with a fresh tag */
   unsigned int version_tag;

@@ -423,6 +423,12 @@ void core_exchange_memo_clear(void) {
   core_exchange_memo.api = NULL;
 }
 
+/* A view of an instance of the memo's type, described by the remembered exchange API. */
+static int view_of_memo_type(PyObject* value, TVMFFIObjectHandle* out) {
+  return core_view_tensor_from_exchange(
+      value, core_exchange_memo.api->dltensor_from_py_object_no_sync, out);
+}
+
 /* Converts any DLPack producer into an owned tensor handle. Returns 0, or -1 with exception;
  * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0. */
 static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
@@ -521,11 +527,7 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
       core_is_exchange_memo_type(Py_TYPE(args[0]))) {
     /* The common call, from_dlpack(torch_tensor), for a type known to describe itself. */
     TVMFFIObjectHandle handle;
-    const DLPackExchangeAPI* api = core_exchange_memo.api;
-    if (core_view_tensor_from_exchange(args[0], api->dltensor_from_py_object_no_sync,
-                                       &handle) != 0) {
-      return NULL;
-    }
+    if (view_of_memo_type(args[0], &handle) != 0) return NULL;
     return wrap_tensor(handle);
   }
   static const char* const names[] = {"ext_tensor", "require_alignment", "require_contiguous"};
@@ -613,12 +615,9 @@ static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
 /* Flattened: the view, its block and the bookkeeping are one straight path per argument. */
 __attribute__((flatten)) int core_tensor_exchange_arg(PyObject* value, TVMFFIAny* out,
                                                       CoreTemps* temps) {
-  const DLPackExchangeAPI* api = core_exchange_memo.api;
   TVMFFIObjectHandle handle;
-  if (core_view_tensor_from_exchange(value, api->dltensor_from_py_object_no_sync, &handle) != 0) {
-    return -1;
-  }
-  return pass_tensor_arg(handle, api, out, temps) > 0 ? 0 : -1;
+  if (view_of_memo_type(value, &handle) != 0) return -1;
+  return pass_tensor_arg(handle, core_exchange_memo.api, out, temps) > 0 ? 0 : -1;
 }
 
 /* ---- per-call framework context ---- */

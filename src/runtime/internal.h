@@ -97,12 +97,18 @@ static inline bool ffi_is_object_index(int32_t type_index) {
   return type_index >= kTVMFFIStaticObjectBegin;
 }
 
+static inline TVMFFIAny ffi_any_none(void) {
+  TVMFFIAny v;
+  v.type_index = kTVMFFINone;
+  v.zero_padding = 0;
+  v.v_uint64 = 0;
+  return v;
+}
+
 /* Releases an owned Any and resets it to None. */
 static inline void ffi_any_release(TVMFFIAny* value) {
   if (ffi_is_object_index(value->type_index) && value->v_obj != NULL) ffi_decref(value->v_obj);
-  value->type_index = kTVMFFINone;
-  value->zero_padding = 0;
-  value->v_uint64 = 0;
+  *value = ffi_any_none();
 }
 
 /* ffi_any_release for destroyers releasing the values their object owns. */
@@ -110,17 +116,7 @@ static inline void ffi_any_release_nested(TVMFFIAny* value) {
   if (ffi_is_object_index(value->type_index) && value->v_obj != NULL) {
     ffi_decref_nested(value->v_obj);
   }
-  value->type_index = kTVMFFINone;
-  value->zero_padding = 0;
-  value->v_uint64 = 0;
-}
-
-static inline TVMFFIAny ffi_any_none(void) {
-  TVMFFIAny v;
-  v.type_index = kTVMFFINone;
-  v.zero_padding = 0;
-  v.v_uint64 = 0;
-  return v;
+  *value = ffi_any_none();
 }
 
 /* Owned Any holding obj; steals the reference. */

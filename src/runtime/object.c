@@ -94,25 +94,10 @@ void ffi_release_nested_slow(TVMFFIObject* obj, uint64_t old_count) {
  * leak tests once the program is quiescent. */
 static _Atomic int64_t g_live_objects = 0;
 
-TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index,
-                                     void (*deleter)(void*, int)) {
-  TVMFFIObject* obj = (TVMFFIObject*)calloc(1, size);
+/* Counts a fresh block (NULL passes through) and writes its header: one strong reference. */
+static TVMFFIObject* object_header_init(TVMFFIObject* obj, int32_t type_index,
+                                        void (*deleter)(void*, int)) {
   if (obj == NULL) return NULL;
-  atomic_fetch_add_explicit(&g_live_objects, 1, memory_order_relaxed);
-  obj->combined_ref_count = FFI_FRESH_REFCOUNT;
-  obj->type_index = type_index;
-  obj->deleter = deleter;
-  return obj;
-}
-
-TVMFFIObject* ffi_object_alloc_uninit(size_t size, int32_t type_index,
-                                      void (*deleter)(void*, int)) {
-  TVMFFIObject* obj = (TVMFFIObject*)malloc(size);
-  if (obj == NULL) {
-    ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
-              (int)type_index);
-    return NULL;
-  }
   atomic_fetch_add_explicit(&g_live_objects, 1, memory_order_relaxed);
   obj->combined_ref_count = FFI_FRESH_REFCOUNT;
   obj->type_index = type_index;
@@ -121,13 +106,26 @@ TVMFFIObject* ffi_object_alloc_uninit(size_t size, int32_t type_index,
   return obj;
 }
 
+static TVMFFIObject* raise_alloc_failure(size_t size, int32_t type_index) {
+  ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
+            (int)type_index);
+  return NULL;
+}
+
+TVMFFIObject* ffi_object_alloc_quiet(size_t size, int32_t type_index,
+                                     void (*deleter)(void*, int)) {
+  return object_header_init((TVMFFIObject*)calloc(1, size), type_index, deleter);
+}
+
+TVMFFIObject* ffi_object_alloc_uninit(size_t size, int32_t type_index,
+                                      void (*deleter)(void*, int)) {
+  TVMFFIObject* obj = object_header_init((TVMFFIObject*)malloc(size), type_index, deleter);
+  return obj != NULL ? obj : raise_alloc_failure(size, type_index);
+}
+
 TVMFFIObject* ffi_object_alloc(size_t size, int32_t type_index, void (*deleter)(void*, int)) {
   TVMFFIObject* obj = ffi_object_alloc_quiet(size, type_index, deleter);
-  if (obj == NULL) {
-    ffi_raise("MemoryError", "failed to allocate %zu bytes for an object of type index %d", size,
-              (int)type_index);
-  }
-  return obj;
+  return obj != NULL ? obj : raise_alloc_failure(size, type_index);
 }
 
 void ffi_object_free(void* obj) {
