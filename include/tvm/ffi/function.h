@@ -257,14 +257,13 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
                                                 int32_t num_args, TVMFFIAny* result) {         \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
     (void)self;                                                                                \
-    static const auto callable = (Function); /* a variable, so lambdas work in C++17 */     \
+    const auto& callable = (Function); /* a variable, so lambdas work in C++17 */           \
     using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(callable)>>;       \
-    static const std::string name = #ExportName;                                               \
-    ::tvm::ffi::Any rv;                                                                        \
+    /* `result` holds None on entry (ABI), so the result is written straight into it. */       \
     ::tvm::ffi::detail::unpack_call<typename FuncInfo::RetType>(                               \
-        std::make_index_sequence<FuncInfo::num_args>{}, &name, callable,                       \
-        reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args, &rv);                    \
-    *result = ::tvm::ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(rv));                \
+        std::make_index_sequence<FuncInfo::num_args>{}, #ExportName, callable,                 \
+        reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args,                          \
+        reinterpret_cast<::tvm::ffi::Any*>(result));                                           \
     TVM_FFI_SAFE_CALL_END();                                                                   \
   }                                                                                            \
   }
@@ -278,7 +277,8 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
                                                           int32_t num_args, TVMFFIAny* result) { \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                   \
     (void)self, (void)args, (void)num_args;                                                      \
-    static const auto callable = (Function);                                                     \
+    const auto& callable = (Function);                                                           \
+    (void)callable;                                                                              \
     using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(callable)>>;         \
     std::string text =                                                                           \
         "{\"type_schema\":" + ::tvm::ffi::detail::EscapeStringJSON(FuncInfo::TypeSchema()) + "}"; \

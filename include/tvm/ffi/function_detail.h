@@ -56,6 +56,15 @@ struct TypeSchemaOf<void> {
 
 using FGetFuncSignature = std::string (*)();
 
+/*! \brief The name shown in argument errors: a C string (exports) or a std::string (Function). */
+struct FuncName {
+  FuncName(const char* name) : cstr(name) {}          // NOLINT(google-explicit-constructor)
+  FuncName(const std::string* name) : str(name) {}    // NOLINT(google-explicit-constructor)
+  std::string Get() const { return str != nullptr ? *str : std::string(cstr != nullptr ? cstr : ""); }
+  const char* cstr = nullptr;
+  const std::string* str = nullptr;
+};
+
 /*! \brief Signature facts of R(Args...). */
 template <typename R, typename... Args>
 struct FuncFunctorImpl {
@@ -104,8 +113,7 @@ template <typename Type>
 class ArgValueWithContext {
  public:
   using TypeWithoutCR = std::remove_const_t<std::remove_reference_t<Type>>;
-  ArgValueWithContext(const AnyView* args, int32_t index, const std::string* name,
-                      FGetFuncSignature sig)
+  ArgValueWithContext(const AnyView* args, int32_t index, FuncName name, FGetFuncSignature sig)
       : args_(args), index_(index), name_(name), sig_(sig) {}
 
   operator TypeWithoutCR() {  // NOLINT(google-explicit-constructor)
@@ -127,7 +135,7 @@ class ArgValueWithContext {
  private:
   [[noreturn]] TVM_FFI_NO_INLINE void Fail(const TVMFFIAny* raw) {
     TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index_ << " when calling: `"
-                             << (name_ != nullptr ? *name_ : std::string())
+                             << name_.Get()
                              << (sig_ != nullptr ? sig_() : std::string()) << "`. Expected `"
                              << Type2Str<TypeWithoutCR>::v() << "` but got `"
                              << TypeTraits<TypeWithoutCR>::GetMismatchTypeInfo(raw) << '`';
@@ -135,28 +143,27 @@ class ArgValueWithContext {
   }
   const AnyView* args_;
   int32_t index_;
-  const std::string* name_;
+  FuncName name_;
   FGetFuncSignature sig_;
 };
 
-[[noreturn]] TVM_FFI_NO_INLINE inline void ThrowArgCountMismatch(const std::string* name,
+[[noreturn]] TVM_FFI_NO_INLINE inline void ThrowArgCountMismatch(FuncName name,
                                                                  FGetFuncSignature sig,
                                                                  size_t expected,
                                                                  int32_t actual) {
   TVM_FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
-                           << (name != nullptr ? *name : std::string())
-                           << (sig != nullptr ? sig() : std::string()) << "`. Expected "
+                           << name.Get() << (sig != nullptr ? sig() : std::string()) << "`. Expected "
                            << expected << " but got " << actual << " arguments";
   TVM_FFI_UNREACHABLE();
 }
 
 template <typename R, size_t... Is, typename F>
-void UnpackCallChecked(std::index_sequence<Is...>, const std::string* name, const F& f,
+void UnpackCallChecked(std::index_sequence<Is...>, FuncName name, const F& f,
                        const AnyView* args, int32_t num_args, Any* rv);
 
 /*! \brief Checks the count, converts every argument, calls f and stores its result. */
 template <typename R, size_t... Is, typename F>
-inline void unpack_call(std::index_sequence<Is...>, const std::string* name, const F& f,
+inline void unpack_call(std::index_sequence<Is...>, FuncName name, const F& f,
                         [[maybe_unused]] const AnyView* args, int32_t num_args,
                         [[maybe_unused]] Any* rv) {
   using Info = FunctionInfo<F>;
@@ -173,7 +180,7 @@ inline void unpack_call(std::index_sequence<Is...>, const std::string* name, con
 }
 
 template <typename R, size_t... Is, typename F>
-inline void UnpackCallChecked(std::index_sequence<Is...>, const std::string* name, const F& f,
+inline void UnpackCallChecked(std::index_sequence<Is...>, FuncName name, const F& f,
                               [[maybe_unused]] const AnyView* args, int32_t num_args,
                               [[maybe_unused]] Any* rv) {
   using Info = FunctionInfo<F>;
@@ -185,7 +192,10 @@ inline void UnpackCallChecked(std::index_sequence<Is...>, const std::string* nam
   if constexpr (std::is_void_v<R>) {
     f(ArgValueWithContext<std::tuple_element_t<Is, Args>>(args, Is, name, &Info::Sig)...);
   } else {
-    *rv = R(f(ArgValueWithContext<std::tuple_element_t<Is, Args>>(args, Is, name, &Info::Sig)...));
+    // rv holds None (the caller's contract), so the result is written in place, no temporaries.
+    TypeTraitsNoCR<R>::MoveToAny(
+        f(ArgValueWithContext<std::tuple_element_t<Is, Args>>(args, Is, name, &Info::Sig)...),
+        reinterpret_cast<TVMFFIAny*>(rv));
   }
 }
 
