@@ -87,6 +87,9 @@ static void register_fixture(const TestingFixture* fx) {
 }
 
 __attribute__((constructor)) static void testing_register_all(void) {
+  testing_register_object_types();
+  if (testing_register_basic_hooks() != 0) report_failure("registering", "type attributes");
+  for (int i = 0; i < kTestingNumObjectFixtures; ++i) register_fixture(&kTestingObjectFixtures[i]);
   for (int i = 0; i < kTestingNumCoreFixtures; ++i) register_fixture(&kTestingCoreFixtures[i]);
   for (int i = 0; i < kTestingNumArrayFixtures; ++i) register_fixture(&kTestingArrayFixtures[i]);
   for (int i = 0; i < kTestingNumContainerFixtures; ++i) {

@@ -54,6 +54,12 @@ extern const TestingFixture kTestingArrayFixtures[];
 extern const int kTestingNumArrayFixtures;
 extern const TestingFixture kTestingContainerFixtures[];
 extern const int kTestingNumContainerFixtures;
+extern const TestingFixture kTestingObjectFixtures[];
+extern const int kTestingNumObjectFixtures;
+
+/* Object types (objects*.c): registered before the functions that return them. */
+void testing_register_object_types(void);
+int testing_register_basic_hooks(void);
 
 /* The add-one safe call behind get_add_one_c_symbol and the system-library entry. */
 int testing_add_one_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
