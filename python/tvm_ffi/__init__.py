@@ -63,6 +63,7 @@ if not _running_as_config():
     from . import error  # installs the error hooks and the kind <-> class table
     from . import _dtype  # hands the dtype class to _core
     from . import registry, _ffi_api, module, container
+    from . import _testing_lib  # registers the testing.* fixtures, as the reference does
 
     # isort: on
     from . import stream

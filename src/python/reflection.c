@@ -430,11 +430,25 @@ static PyTypeObject InstanceMethod_Type = {
     .tp_getset = method_getset,
 };
 
+/* ---- _class_for_type_index ---- */
+
+static PyObject* mod_class_for_type_index(PyObject* self, PyObject* arg) {
+  (void)self;
+  int32_t index;
+  if (parse_type_index(arg, &index) != 0) return NULL;
+  PyTypeObject* cls = core_class_for_index(index);
+  if (cls == NULL) return NULL;
+  Py_INCREF(cls);
+  return (PyObject*)cls;
+}
+
 /* ---- module registration ---- */
 
 static PyMethodDef reflection_functions[] = {
     {"_type_info_raw", mod_type_info_raw, METH_O,
      "Raw reflection of a type index (see tvm_ffi._reflection)."},
+    {"_class_for_type_index", mod_class_for_type_index, METH_O,
+     "The Python class objects of a type index come back as (made on demand)."},
     {"_lookup_type_attr", mod_lookup_type_attr, METH_VARARGS,
      "_lookup_type_attr(type_index, name): the type attribute value, or None."},
     {NULL, NULL, 0, NULL},

@@ -56,6 +56,15 @@ static bool key_of(const TVMFFIAny* v, TVMFFIByteArray* out) {
     *out = *TVMFFIBytesGetByteArrayPtr(v->v_obj);
     return true;
   }
+  if (v->type_index == kTVMFFIRawStr) { /* Python passes str as a borrowed C string */
+    out->data = v->v_c_str;
+    out->size = strlen(v->v_c_str);
+    return true;
+  }
+  if (v->type_index == kTVMFFIByteArrayPtr) {
+    *out = *(const TVMFFIByteArray*)v->v_ptr;
+    return true;
+  }
   return false;
 }
 
