@@ -53,7 +53,7 @@ LIB: ctypes.CDLL
 __all__ = ["LIB", "__version__", "__version_tuple__", "libinfo"]
 
 if not _running_as_config():
-    LIB = libinfo.load_lib_ctypes(ctypes.RTLD_GLOBAL)
+    LIB = libinfo._load_runtime_ctypes(ctypes.RTLD_GLOBAL)
     _register_env_c_apis(LIB)
 
     # The extension binds to the runtime loaded above. Then, before anything can return an

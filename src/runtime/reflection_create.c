@@ -10,20 +10,14 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "reflection_internal.h"
 
-#define MAX_FIELDS 256
+#define MAX_FIELDS FFI_REFLECTION_MAX_FIELDS
 
 static const char kName[] = "ffi.MakeObjectFromPackedArgs";
 
-typedef struct {
-  const TVMFFIFieldInfo* items[MAX_FIELDS];
-  bool set[MAX_FIELDS];
-  int size;
-} FieldTable;
-
 /* Ancestors' fields first, then the type's own. */
-static int collect_fields(const TVMFFITypeInfo* info, FieldTable* out) {
+int ffi_reflection_collect_fields(const TVMFFITypeInfo* info, FfiFieldTable* out) {
   for (int32_t d = 0; d <= info->type_depth; ++d) {
     const TVMFFITypeInfo* level = d < info->type_depth ? info->type_ancestors[d] : info;
     for (int32_t i = 0; i < level->num_fields; ++i) {
@@ -38,7 +32,7 @@ static int collect_fields(const TVMFFITypeInfo* info, FieldTable* out) {
   return 0;
 }
 
-static int set_field(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
+int ffi_reflection_set_field(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
   void* addr = (char*)obj + field->offset;
   if (field->setter == NULL) {
     return ffi_raise("TypeError", "Field `%.*s` has no setter", (int)field->name.size,
@@ -59,7 +53,7 @@ static int set_field(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMF
 }
 
 /* Empty instance from the native creator or the __ffi_new__ type attribute (owned). */
-static int create_empty(const TVMFFITypeInfo* info, TVMFFIObject** out) {
+int ffi_reflection_create_empty(const TVMFFITypeInfo* info, TVMFFIObject** out) {
   *out = NULL;
   if (info->metadata != NULL && info->metadata->creator != NULL) {
     return info->metadata->creator((TVMFFIObjectHandle*)out);
@@ -87,7 +81,7 @@ static int create_empty(const TVMFFITypeInfo* info, TVMFFIObject** out) {
                    (int)info->type_key.size, info->type_key.data);
 }
 
-static int fill_default(TVMFFIObject* obj, const TVMFFITypeInfo* info,
+int ffi_reflection_fill_default(TVMFFIObject* obj, const TVMFFITypeInfo* info,
                         const TVMFFIFieldInfo* field) {
   if (!(field->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
     return ffi_raise("TypeError", "Required field `%.*s` not set in type `%.*s`",
@@ -95,7 +89,7 @@ static int fill_default(TVMFFIObject* obj, const TVMFFITypeInfo* info,
                      info->type_key.data);
   }
   if (!(field->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
-    return set_field(obj, field, &field->default_value_or_factory);
+    return ffi_reflection_set_field(obj, field, &field->default_value_or_factory);
   }
   if (field->default_value_or_factory.type_index != kTVMFFIFunction) {
     return ffi_raise("TypeError", "default factory of field `%.*s` is not a function",
@@ -103,16 +97,16 @@ static int fill_default(TVMFFIObject* obj, const TVMFFITypeInfo* info,
   }
   TVMFFIAny value = ffi_any_none();
   if (TVMFFIFunctionCall(field->default_value_or_factory.v_obj, NULL, 0, &value) != 0) return -1;
-  int rc = set_field(obj, field, &value);
+  int rc = ffi_reflection_set_field(obj, field, &value);
   ffi_any_release(&value);
   return rc;
 }
 
 static int fill(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIAny* args,
                 int32_t num_args) {
-  FieldTable table;
+  FfiFieldTable table;
   table.size = 0;
-  if (collect_fields(info, &table) != 0) return -1;
+  if (ffi_reflection_collect_fields(info, &table) != 0) return -1;
   for (int32_t i = 1; i + 1 < num_args; i += 2) {
     TVMFFIByteArray name;
     if (!ffi_string_view(&args[i], &name)) {
@@ -131,11 +125,11 @@ static int fill(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIAny* 
       return ffi_raise("TypeError", "Type `%.*s` does not have field `%.*s`",
                        (int)info->type_key.size, info->type_key.data, (int)name.size, name.data);
     }
-    if (set_field(obj, table.items[found], &args[i + 1]) != 0) return -1;
+    if (ffi_reflection_set_field(obj, table.items[found], &args[i + 1]) != 0) return -1;
     table.set[found] = true;
   }
   for (int j = 0; j < table.size; ++j) {
-    if (!table.set[j] && fill_default(obj, info, table.items[j]) != 0) return -1;
+    if (!table.set[j] && ffi_reflection_fill_default(obj, info, table.items[j]) != 0) return -1;
   }
   return 0;
 }
@@ -156,7 +150,7 @@ static int make_object_from_packed_args(void* self, const TVMFFIAny* args, int32
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   TVMFFIObject* obj = NULL;
-  if (create_empty(info, &obj) != 0) return -1;
+  if (ffi_reflection_create_empty(info, &obj) != 0) return -1;
   if (fill(obj, info, args, num_args) != 0) {
     ffi_decref(obj);
     return -1;
@@ -167,4 +161,5 @@ static int make_object_from_packed_args(void* self, const TVMFFIAny* args, int32
 
 void ffi_register_reflection_globals(void) {
   ffi_register_builtin(kName, make_object_from_packed_args);
+  ffi_register_reflection_init_globals();
 }

@@ -432,9 +432,6 @@ static const struct {
 };
 static int g_num_creators = 0;
 
-int testing_auto_init_call(void* self, const TVMFFIAny* args, int32_t num_args,
-                           TVMFFIAny* result); /* objects_init.c */
-
 static int register_type(TestingTypeDef* def) {
   int32_t parent_index = def->parent != NULL ? def->parent->type_index : kTVMFFIObject;
   int32_t depth = def->parent != NULL ? TVMFFIGetTypeInfo(parent_index)->type_depth + 1 : 1;
@@ -477,9 +474,11 @@ static int register_type(TestingTypeDef* def) {
       return -1;
     }
   } else if (def->init == TI_AUTO) {
-    if (register_attr_func(def->type_index, "__ffi_init__", testing_auto_init_call, def) != 0) {
-      return -1;
-    }
+    /* As C++ libraries do: the runtime generates the KWARGS init from the reflected fields. */
+    TVMFFIAny index = testing_view_int(def->type_index);
+    TVMFFIAny ignored;
+    memset(&ignored, 0, sizeof(ignored));
+    if (testing_call_global("ffi._RegisterFFIInit", &index, 1, &ignored) != 0) return -1;
   }
   return 0;
 }
@@ -491,18 +490,4 @@ void testing_register_object_types(void) {
   for (int i = 0; i < kTestingNumCxxTypes; ++i) {
     if (register_type(kTestingCxxTypes[i]) != 0) report("registration", kTestingCxxTypes[i]->key);
   }
-}
-
-TVMFFIObject* testing_kwargs_marker(void) {
-  static TVMFFIObject* marker = NULL;
-  if (marker == NULL) {
-    TVMFFIAny out;
-    memset(&out, 0, sizeof(out));
-    if (testing_call_global("ffi.GetKwargsObject", NULL, 0, &out) != 0) {
-      TVMFFIErrorMoveFromRaised(NULL);
-      return NULL;
-    }
-    marker = out.type_index >= kTVMFFIStaticObjectBegin ? out.v_obj : NULL; /* kept forever */
-  }
-  return marker;
 }

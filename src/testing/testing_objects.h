@@ -92,7 +92,4 @@ extern const int kTestingNumBasicTypes;
 extern TestingTypeDef* const kTestingCxxTypes[];
 extern const int kTestingNumCxxTypes;
 
-/* The object the runtime's core.KWARGS marker is (ffi.GetKwargsObject), cached. */
-TVMFFIObject* testing_kwargs_marker(void);
-
 #endif /* TVM_FFI_TESTING_OBJECTS_H_ */
