@@ -2,7 +2,7 @@
 
 From the type's reflection the class gets: a ``core.FieldProperty`` per own field, each method
 (instance methods as ``core.InstanceMethod``, static ones as ``staticmethod``), ``__ffi_init__``
-and an ``__init__`` calling it through ``__init_handle_by_constructor__``, and the type
+and an ``__init__`` calling it (a ``core.ConstructorInit``, adopting the new handle), and the type
 attribute hooks (``__ffi_repr__``, ``__ffi_hash__``, ...). Names the class body defines win.
 Types that have no class get one synthesised under their nearest bound ancestor, so their own
 fields and methods work too. Reflection registered after the class was bound is picked up on
@@ -14,13 +14,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import _core
-from ._reflection import TypeInfo, _type_info_of_index
+from ._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 
-__all__ = ["bind_reflection", "make_fallback_class"]
+__all__ = ["bind_reflection", "make_fallback_class", "refresh_bound_classes"]
 
 _HOOK_ATTRS = ("__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__", "__ffi_convert__")
-_init_handle = _core.Object.__init_handle_by_constructor__
-_KWARGS = _core.KWARGS
 
 
 def _find_init(info: TypeInfo) -> Any:
@@ -31,30 +29,9 @@ def _find_init(info: TypeInfo) -> Any:
     return _core._lookup_type_attr(info.type_index, "__ffi_init__")
 
 
-def _pack(args: tuple, kwargs: dict[str, Any]) -> tuple:
-    """Positionals, then ``KWARGS`` and name/value pairs (the runtime's keyword protocol)."""
-    if not kwargs:
-        return args
-    flat: list[Any] = [*args, _KWARGS]
-    for name, value in kwargs.items():
-        flat += (name, value)
-    return tuple(flat)
-
-
-def _make_init(cls: type, ffi_init: Any) -> Callable[..., None]:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        if kwargs:
-            args = _pack(args, kwargs)
-        _init_handle(self, ffi_init, *args)
-
-    return _generated(__init__, cls)
-
-
-def _make_ffi_init(cls: type, ffi_init: Any) -> Callable[..., None]:
-    def __ffi_init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
-        _init_handle(self, ffi_init, *_pack(args, kwargs))
-
-    return _generated(__ffi_init__, cls)
+def _make_init(cls: type, ffi_init: Any, name: str) -> Any:
+    """``__init__``/``__ffi_init__`` in C: (self, *args, **kwargs) -> the FFI constructor."""
+    return _core.ConstructorInit(ffi_init, f"{cls.__qualname__}.{name}")
 
 
 def make_no_init(cls: type) -> Callable[..., None]:
@@ -76,7 +53,9 @@ def _defines(cls: type, name: str) -> bool:
 def _has_user_init(cls: type) -> bool:
     """True when ``cls`` defines or inherits an ``__init__`` that this module did not generate."""
     init = cls.__init__  # type: ignore[misc]
-    return init not in (object.__init__, _core.Object.__init__) and not getattr(init, "_tvm_ffi_generated", False)
+    if isinstance(init, _core.ConstructorInit) or getattr(init, "_tvm_ffi_generated", False):
+        return False
+    return init not in (object.__init__, _core.Object.__init__)
 
 
 def _generated(func: Callable[..., None], cls: type) -> Callable[..., None]:
@@ -108,11 +87,28 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
     _bind_members(cls, info)
     ffi_init = _find_init(info)
     if ffi_init is not None and not _defines(cls, "__ffi_init__"):
-        cls.__ffi_init__ = _make_ffi_init(cls, ffi_init)  # type: ignore[attr-defined]
+        cls.__ffi_init__ = _make_init(cls, ffi_init, "__ffi_init__")  # type: ignore[attr-defined]
     if init and not _has_user_init(cls):
-        cls.__init__ = _make_init(cls, ffi_init) if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
-    if not _defines(cls, "__getattr__") and "__getattr__" not in dir(cls):
+        cls.__init__ = _make_init(cls, ffi_init, "__init__") if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
+    # A type that reflects nothing yet may get its reflection later (a library registering it
+    # after the class was bound): its misses look again. Only then, because a __getattr__
+    # slows every attribute access of the class.
+    if not info.fields and not info.methods and not hasattr(cls, "__getattr__"):
         cls.__getattr__ = _late_reflection_getattr  # type: ignore[attr-defined]
+
+
+def refresh_bound_classes() -> None:
+    """Binds reflection registered since classes were bound (called after a library loads)."""
+    for info in list(_TYPE_INFOS.values()):
+        cls = info.type_cls
+        if cls is not None and cls is not _core.Object and info._refresh():
+            _bind_members(cls, info)
+            _drop_late_hook(cls, info)
+
+
+def _drop_late_hook(cls: type, info: TypeInfo) -> None:
+    if (info.fields or info.methods) and cls.__dict__.get("__getattr__") is _late_reflection_getattr:
+        del cls.__getattr__  # type: ignore[attr-defined]
 
 
 def _late_reflection_getattr(self: Any, name: str) -> Any:
@@ -129,6 +125,7 @@ def _refresh_class(cls: type) -> bool:
         info = klass.__dict__.get("__tvm_ffi_type_info__")
         if isinstance(info, TypeInfo) and info._refresh():
             _bind_members(klass, info)
+            _drop_late_hook(klass, info)
             changed = True
     return changed
 

@@ -112,7 +112,7 @@ class TypeField:
     def as_property(self, cls: type) -> Any:
         """The data descriptor ``cls`` exposes this field through (a ``core.FieldProperty``)."""
         return _core.FieldProperty(self.name, self.doc, self.offset, self.getter, self.setter,
-                                   self.setter_is_func, self.frozen)
+                                   self.setter_is_func, self.frozen, self.field_static_type_index, self.size)
 
 
 @dataclasses.dataclass(eq=False)

@@ -15,6 +15,7 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from . import _core, _ffi_api
+from ._class_binding import refresh_bound_classes
 from ._reflection import _type_info_of_index
 from .registry import array_to_list, register_object
 
@@ -169,4 +170,5 @@ def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Modu
     mod = _ffi_api.ModuleLoadFromFile(os.fspath(path))
     if keep_module_alive:
         _ffi_api.ModuleGlobalsAdd(mod)
+    refresh_bound_classes()  # the library may have added reflection to types bound already
     return mod

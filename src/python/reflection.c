@@ -10,6 +10,7 @@
  *    setter (a C function pointer, or a FunctionObj called with (OpaquePtr field_addr, value)).
  *  - InstanceMethod: a reflected instance method. Flagged as a method descriptor, so
  *    `obj.method(x)` calls the FFI function with (obj, x) without making a bound method.
+ *  - ConstructorInit: `__init__`/`__ffi_init__` calling the type's FFI constructor.
  */
 #include <string.h>
 
@@ -139,8 +140,13 @@ static PyObject* mod_lookup_type_attr(PyObject* self, PyObject* args) {
 
 /* ---- FieldProperty ---- */
 
+/* Fields whose storage the static type and size pin down are read directly at the offset
+ * (what their getters would do); all others go through the getter. */
+enum { FIELD_VIA_GETTER = 0, FIELD_INT64, FIELD_DOUBLE, FIELD_BOOL };
+
 typedef struct {
   PyObject_HEAD
+  int kind;
   int64_t offset;
   TVMFFIFieldGetter getter;
   void* setter; /* TVMFFIFieldSetter, or an owned FunctionObj handle (setter_is_func) */
@@ -177,6 +183,12 @@ static PyObject* field_get(PyObject* op, PyObject* obj, PyObject* type) {
   }
   void* addr;
   if (field_instance(self, obj, &addr) != 0) return NULL;
+  switch (self->kind) {
+    case FIELD_INT64: return PyLong_FromLongLong(*(int64_t*)addr);
+    case FIELD_DOUBLE: return PyFloat_FromDouble(*(double*)addr);
+    case FIELD_BOOL: return PyBool_FromLong(*(uint8_t*)addr != 0);
+    default: break;
+  }
   TVMFFIAny result = {0};
   if (CORE_UNLIKELY(self->getter(addr, &result) != 0)) return core_raise_from_rc(-1);
   return core_any_to_py(&result);
@@ -243,16 +255,18 @@ static PyObject* field_set_method(PyObject* op, PyObject* const* args, Py_ssize_
   Py_RETURN_NONE;
 }
 
-/* FieldProperty(name, doc, offset, getter_address, setter_address, setter_is_func, frozen) */
+/* FieldProperty(name, doc, offset, getter_address, setter_address, setter_is_func, frozen,
+ *               static_type_index=-1, size=0) */
 static PyObject* field_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject *name, *doc;
-  long long offset;
+  long long offset, size = 0;
   unsigned long long getter, setter;
-  int setter_is_func, frozen;
+  int setter_is_func, frozen, static_type = kTVMFFIAny;
   static char* kwlist[] = {"name", "doc", "offset", "getter", "setter", "setter_is_func", "frozen",
-                           NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOLKKpp:FieldProperty", kwlist, &name, &doc,
-                                   &offset, &getter, &setter, &setter_is_func, &frozen)) {
+                           "static_type_index", "size", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOLKKpp|iL:FieldProperty", kwlist, &name, &doc,
+                                   &offset, &getter, &setter, &setter_is_func, &frozen,
+                                   &static_type, &size)) {
     return NULL;
   }
   if (getter == 0) {
@@ -261,6 +275,10 @@ static PyObject* field_new(PyTypeObject* type, PyObject* args, PyObject* kwargs)
   }
   FieldProperty* self = (FieldProperty*)type->tp_alloc(type, 0);
   if (self == NULL) return NULL;
+  self->kind = static_type == kTVMFFIInt && size == 8     ? FIELD_INT64
+               : static_type == kTVMFFIFloat && size == 8 ? FIELD_DOUBLE
+               : static_type == kTVMFFIBool && size == 1  ? FIELD_BOOL
+                                                          : FIELD_VIA_GETTER;
   self->offset = offset;
   self->getter = (TVMFFIFieldGetter)(uintptr_t)getter;
   self->setter = (void*)(uintptr_t)setter;
@@ -430,6 +448,131 @@ static PyTypeObject InstanceMethod_Type = {
     .tp_getset = method_getset,
 };
 
+/* ---- ConstructorInit ---- */
+
+/* `__init__` / `__ffi_init__` of a reflected class: calls the type's FFI constructor with the
+ * positional arguments (keywords follow the KWARGS marker as name/value pairs) and adopts the
+ * object it returns as the instance's handle. A method descriptor, so `Cls(...)` reaches it
+ * without a bound method or a Python frame. */
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject* func; /* a Function */
+  PyObject* qualname;
+} ConstructorInit;
+
+static PyObject* g_kwargs_marker = NULL; /* _core.KWARGS, fetched on first use */
+
+static int adopt_result(PyObject* self, TVMFFIAny* result) {
+  if (result->type_index < kTVMFFIStaticObjectBegin || result->v_obj == NULL) {
+    PyObject* got = core_any_to_py(result);
+    PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
+                 Py_TYPE(self)->tp_name, got != NULL ? Py_TYPE(got)->tp_name : "?");
+    Py_XDECREF(got);
+    return -1;
+  }
+  TVMFFIObjectHandle old = ((CoreObject*)self)->chandle;
+  ((CoreObject*)self)->chandle = result->v_obj;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  return 0;
+}
+
+static PyObject* ctor_vectorcall(PyObject* op, PyObject* const* args, size_t nargsf,
+                                 PyObject* kwnames) {
+  ConstructorInit* ctor = (ConstructorInit*)op;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (CORE_UNLIKELY(nargs < 1 || !core_is_object(args[0]))) {
+    PyErr_Format(PyExc_TypeError, "%U() needs a tvm_ffi Object instance first", ctor->qualname);
+    return NULL;
+  }
+  PyObject* self = args[0];
+  CoreFunction* func = (CoreFunction*)ctor->func;
+  TVMFFIAny result = {0};
+  Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+  int rc;
+  if (CORE_LIKELY(nkw == 0)) {
+    rc = core_call_py_args_owned(func->base.chandle, args + 1, nargs - 1, func->name, &result);
+  } else {
+    if (g_kwargs_marker == NULL) {
+      g_kwargs_marker = PyObject_GetAttrString(core_module, "KWARGS");
+      if (g_kwargs_marker == NULL) return NULL;
+    }
+    /* positionals, KWARGS, name0, value0, ... */
+    Py_ssize_t total = nargs - 1 + 1 + 2 * nkw;
+    PyObject* stack[32];
+    PyObject** flat = total <= 32 ? stack : (PyObject**)PyMem_Malloc((size_t)total * sizeof(PyObject*));
+    if (flat == NULL) return PyErr_NoMemory();
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 1; i < nargs; ++i) flat[n++] = args[i];
+    flat[n++] = g_kwargs_marker;
+    for (Py_ssize_t i = 0; i < nkw; ++i) {
+      flat[n++] = PyTuple_GET_ITEM(kwnames, i);
+      flat[n++] = args[nargs + i];
+    }
+    rc = core_call_py_args_owned(func->base.chandle, flat, total, func->name, &result);
+    if (flat != stack) PyMem_Free(flat);
+  }
+  if (rc != 0 || adopt_result(self, &result) != 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject* ctor_get(PyObject* op, PyObject* obj, PyObject* type) {
+  (void)type;
+  if (obj == NULL || obj == Py_None) {
+    Py_INCREF(op);
+    return op;
+  }
+  return PyMethod_New(op, obj);
+}
+
+/* ConstructorInit(func, qualname) */
+static PyObject* ctor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject *func, *qualname;
+  static char* kwlist[] = {"func", "qualname", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!U:ConstructorInit", kwlist,
+                                   &CoreFunction_Type, &func, &qualname)) {
+    return NULL;
+  }
+  if (((CoreObject*)func)->chandle == NULL) {
+    PyErr_SetString(PyExc_ValueError, "ConstructorInit needs a live Function");
+    return NULL;
+  }
+  ConstructorInit* self = (ConstructorInit*)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  self->vectorcall = ctor_vectorcall;
+  Py_INCREF(func);
+  self->func = func;
+  Py_INCREF(qualname);
+  self->qualname = qualname;
+  return (PyObject*)self;
+}
+
+static void ctor_dealloc(PyObject* op) {
+  ConstructorInit* self = (ConstructorInit*)op;
+  Py_XDECREF(self->func);
+  Py_XDECREF(self->qualname);
+  Py_TYPE(op)->tp_free(op);
+}
+
+static PyMemberDef ctor_members[] = {
+    {"__func__", T_OBJECT, offsetof(ConstructorInit, func), READONLY, "The FFI constructor."},
+    {"__qualname__", T_OBJECT, offsetof(ConstructorInit, qualname), READONLY, "Qualified name."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject ConstructorInit_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.ConstructorInit",
+    .tp_basicsize = sizeof(ConstructorInit),
+    .tp_dealloc = ctor_dealloc,
+    .tp_vectorcall_offset = offsetof(ConstructorInit, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "__init__ of a reflected class: (self, *args, **kwargs) -> the type's __ffi_init__.",
+    .tp_new = ctor_new,
+    .tp_descr_get = ctor_get,
+    .tp_members = ctor_members,
+};
+
 /* ---- _class_for_type_index ---- */
 
 static PyObject* mod_class_for_type_index(PyObject* self, PyObject* arg) {
@@ -455,7 +598,14 @@ static PyMethodDef reflection_functions[] = {
 };
 
 int core_reflection_init(PyObject* module) {
-  if (PyType_Ready(&FieldProperty_Type) != 0 || PyType_Ready(&InstanceMethod_Type) != 0) return -1;
+  if (PyType_Ready(&FieldProperty_Type) != 0 || PyType_Ready(&InstanceMethod_Type) != 0 ||
+      PyType_Ready(&ConstructorInit_Type) != 0) {
+    return -1;
+  }
+  Py_INCREF(&ConstructorInit_Type);
+  if (PyModule_AddObject(module, "ConstructorInit", (PyObject*)&ConstructorInit_Type) != 0) {
+    return -1;
+  }
   Py_INCREF(&FieldProperty_Type);
   if (PyModule_AddObject(module, "FieldProperty", (PyObject*)&FieldProperty_Type) != 0) return -1;
   Py_INCREF(&InstanceMethod_Type);
