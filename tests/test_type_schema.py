@@ -34,7 +34,8 @@ def fn(ret: dict, *params: dict) -> dict:
     ({"type": "Optional", "args": [{"type": "ffi.Array", "args": [{"type": "Variant", "args": [INT, STR]}]}]},
      "Array[int | str] | None"),
     ({"type": "ffi.Function"}, "Callable[..., Any]"),
-    (fn(INT, INT), "Callable[[int], int]"), (fn(INT), "Callable[[], int]"), (fn({"type": "None"}), "Callable[[], None]"),
+    (fn(INT, INT), "Callable[[int], int]"), (fn(INT), "Callable[[], int]"),
+    (fn({"type": "None"}), "Callable[[], None]"),
     (fn({"type": "None"}, fn({"type": "None"}, INT, {"type": "float"}, {"type": "ffi.Function"})),
      "Callable[[Callable[[int, float, Callable[..., Any]], None]], None]"),
     ({"type": "ffi.Function", "args": [INT, STR]}, "Callable[[str], int]"),  # flat (ret, params...) form
