@@ -54,6 +54,11 @@ extern const TestingFixture kTestingArrayFixtures[];
 extern const int kTestingNumArrayFixtures;
 extern const TestingFixture kTestingContainerFixtures[];
 extern const int kTestingNumContainerFixtures;
+/* fixtures_schema.c: the schema_* functions (element i of kTestingNumSchemaFixtures), and the
+ * JSON members their metadata has beyond type_schema (`"k":v,...`, or NULL). */
+extern const int kTestingNumSchemaFixtures;
+const TestingFixture* testing_schema_fixture(int i);
+const char* testing_schema_fixture_extra_metadata(int i);
 extern const TestingFixture kTestingObjectFixtures[];
 extern const int kTestingNumObjectFixtures;
 
