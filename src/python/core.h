@@ -365,6 +365,8 @@ int core_view_tensor_release_sole(TVMFFIObjectHandle handle);
 int core_tensor_view_init(PyObject* module);
 /* reflection.c: FieldProperty, InstanceMethod, _type_info_raw, _lookup_type_attr. */
 int core_reflection_init(PyObject* module);
+/* reflection_methods.c: InstanceMethod, ConstructorInit (called by core_reflection_init). */
+int core_reflection_methods_init(PyObject* module);
 /* container.c: SeqBase/MapBase fast-path types and _set_class_shape. */
 int core_container_init(PyObject* module);
 /* container.c: makes an Array/List/Map/Dict instance convert its tensor elements to the
