@@ -111,3 +111,50 @@ def test_tensors_and_mismatches() -> None:
         f("schema_id_variant_int_str")(None)
     with pytest.raises(TypeError, match="Expected 1 but got 2 arguments"):
         f("schema_id_int")(1, 2)
+
+
+# ---- testing.SchemaAllTypes: one field of every storage kind ----
+
+FIELD_SCHEMAS = [
+    ("v_bool", 24, 1, "bool"), ("v_int", 32, 8, "int"), ("v_float", 40, 8, "float"),
+    ("v_device", 48, 8, "Device"), ("v_dtype", 56, 4, "dtype"), ("v_string", 64, 16, "str"),
+    ("v_bytes", 80, 16, "bytes"), ("v_opt_int", 96, 16, "int | None"), ("v_opt_str", 112, 16, "str | None"),
+    ("v_arr_int", 128, 8, "Array[int]"), ("v_arr_str", 136, 8, "Array[str]"),
+    ("v_map_str_int", 144, 8, "Map[str, int]"), ("v_map_str_arr_int", 152, 8, "Map[str, Array[int]]"),
+    ("v_variant", 160, 16, "str | Array[int] | Map[str, int]"),
+    ("v_opt_arr_variant", 176, 8, "Array[int | str] | None"),
+]
+
+
+def test_schema_all_types_fields_and_methods() -> None:
+    from tvm_ffi.testing import _SchemaAllTypes
+
+    info = _SchemaAllTypes.__tvm_ffi_type_info__
+    assert info.type_cls is _SchemaAllTypes and info.parent_type_info.type_cls is tvm_ffi.Object
+    assert [(f.name, f.offset, f.size, str(f.ty)) for f in info.fields] == FIELD_SCHEMAS
+    assert info.total_size == 184 and info.fields[0].doc == "bool field"
+    assert len(info.fields[0].metadata) == 4 and info.fields[0].metadata["bool_attr"] is True
+    methods = {m.name: m for m in info.methods}
+    assert methods["make_with"].is_static and methods["add_int"].metadata["str_attr"] == "hello"
+    assert str(core.TypeSchema.from_json_str(methods["make_with"].metadata["type_schema"])) == (
+        "Callable[[int, float, str], testing.SchemaAllTypes]")
+
+
+def test_schema_all_types_behaviour() -> None:
+    from tvm_ffi.testing import _SchemaAllTypes
+
+    obj = _SchemaAllTypes.make_with(3, 1.5, "abc")
+    assert (obj.v_bool, obj.v_int, obj.v_float, obj.v_string, obj.v_variant) == (True, 3, 1.5, "abc", "v")
+    assert (obj.v_device, str(obj.v_dtype), obj.v_bytes) == (tvm_ffi.device("cpu", 0), "float32", b"")
+    assert (obj.v_opt_int, list(obj.v_arr_int), dict(obj.v_map_str_int), obj.v_opt_arr_variant) == (None, [], {}, None)
+    assert obj.add_int(4) == 7 and list(obj.append_int([1, 2], 3)) == [1, 2, 3]
+    assert (obj.maybe_concat("a", "b"), obj.maybe_concat(None, "b"), obj.maybe_concat(None, None)) == ("ab", "b", None)
+    merged = obj.merge_map({"a": [1], "b": [2]}, {"b": [3], "c": [4]})
+    assert {k: list(v) for k, v in merged.items()} == {"a": [1], "b": [2, 3], "c": [4]}
+    obj.v_device = tvm_ffi.device("cuda", 1)
+    obj.v_bytes = b"xyz"
+    assert (obj.v_device, obj.v_bytes) == (tvm_ffi.device("cuda", 1), b"xyz")
+    with pytest.raises(TypeError, match="Cannot convert from type `ffi.SmallStr` to `bytes`"):
+        obj.v_bytes = "x"
+    with pytest.raises(TypeError, match="cannot be constructed directly"):
+        _SchemaAllTypes()  # no creator: no __ffi_init__

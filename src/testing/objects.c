@@ -50,7 +50,7 @@ static void release_fields(const TestingTypeDef* def, TVMFFIObject* obj) {
   for (; def != NULL; def = def->parent) {
     for (int i = 0; i < def->num_fields; ++i) {
       const TestingFieldDef* f = &def->fields[i];
-      if (f->kind == TF_STR || f->kind == TF_ANY) {
+      if (testing_kind_is_any(f->kind)) {
         any_release(TESTING_FIELD(obj, TVMFFIAny, f->offset));
       } else if (f->kind == TF_OBJ || f->kind == TF_OPT_OBJ) {
         TVMFFIObject** slot = TESTING_FIELD(obj, TVMFFIObject*, f->offset);
@@ -139,14 +139,28 @@ static int get_obj(void* addr, TVMFFIAny* r) {
   return 0;
 }
 
+static int get_device(void* addr, TVMFFIAny* r) {
+  r->type_index = kTVMFFIDevice;
+  r->v_device = *(DLDevice*)addr;
+  return 0;
+}
+static int get_dtype(void* addr, TVMFFIAny* r) {
+  r->type_index = kTVMFFIDataType;
+  r->v_dtype = *(DLDataType*)addr;
+  return 0;
+}
+
 static TVMFFIFieldGetter getter_of(TestingFieldKind kind) {
   switch (kind) {
+    case TF_DEVICE: return get_device;
+    case TF_DTYPE: return get_dtype;
     case TF_I64: return get_i64;
     case TF_I32: return get_i32;
     case TF_F64: return get_f64;
     case TF_F32: return get_f32;
     case TF_BOOL: return get_bool;
     case TF_STR:
+    case TF_BYTES:
     case TF_ANY: return get_any;
     default: return get_obj;
   }
@@ -184,9 +198,22 @@ static int set_at(const TestingFieldDef* f, void* addr, const TVMFFIAny* v) {
       if (t != kTVMFFIInt && t != kTVMFFIBool) return convert_error(v, "bool");
       *(bool*)addr = v->v_int64 != 0;
       return 0;
+    case TF_DEVICE:
+      if (t != kTVMFFIDevice) return convert_error(v, "Device");
+      *(DLDevice*)addr = v->v_device;
+      return 0;
+    case TF_DTYPE:
+      if (t != kTVMFFIDataType) return convert_error(v, "DataType");
+      *(DLDataType*)addr = v->v_dtype;
+      return 0;
     case TF_STR:
+    case TF_BYTES:
     case TF_ANY: {
       if (f->kind == TF_STR && !is_str(t)) return convert_error(v, "str");
+      if (f->kind == TF_BYTES && t != kTVMFFIBytes && t != kTVMFFISmallBytes &&
+          t != kTVMFFIByteArrayPtr) {
+        return convert_error(v, "bytes");
+      }
       TVMFFIAny owned;
       memset(&owned, 0, sizeof(owned));
       if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
@@ -296,16 +323,16 @@ static int register_field(TestingTypeDef* def, const TestingFieldDef* f) {
   info.doc = bytes_of(f->doc);
   info.metadata = bytes_of(metadata);
   info.flags = f->flags | (f->dkind != TD_NONE ? kTVMFFIFieldFlagBitMaskHasDefault : 0);
-  static const int64_t sizes[] = {8, 8, 4, 4, 1, 16, 16, 8, 8};
+  static const int64_t sizes[] = {8, 8, 4, 4, 1, 16, 16, 8, 8, 8, 4, 16};
+  static const int64_t aligns[] = {8, 8, 4, 4, 1, 8, 8, 8, 8, 4, 2, 8};
   info.size = sizes[f->kind];
-  info.alignment = info.size > 8 ? 8 : info.size;
+  info.alignment = aligns[f->kind];
   info.offset = f->offset;
   info.getter = getter_of(f->kind);
-  static const int32_t static_types[] = {kTVMFFIInt,  kTVMFFIInt, kTVMFFIInt,
-                                         kTVMFFIFloat, kTVMFFIBool, kTVMFFIStr,
-                                         kTVMFFIAny,  kTVMFFIObject, kTVMFFIObject};
-  info.field_static_type_index = (f->kind == TF_F64 || f->kind == TF_F32) ? kTVMFFIFloat
-                                                                          : static_types[f->kind];
+  static const int32_t static_types[] = {
+      kTVMFFIInt,  kTVMFFIFloat,  kTVMFFIInt,    kTVMFFIFloat,  kTVMFFIBool,     kTVMFFIStr,
+      kTVMFFIAny,  kTVMFFIObject, kTVMFFIObject, kTVMFFIDevice, kTVMFFIDataType, kTVMFFIBytes};
+  info.field_static_type_index = static_types[f->kind];
   TVMFFIObjectHandle setter = NULL;
   int rc = TVMFFIFunctionCreate((void*)f, field_setter_call, NULL, &setter);
   if (rc == 0) rc = make_default(f, &info.default_value_or_factory);
@@ -386,7 +413,7 @@ static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args
   for (const TestingTypeDef* d = actual; d != NULL; d = d->parent) {
     for (int i = 0; i < d->num_fields; ++i) {
       const TestingFieldDef* f = &d->fields[i];
-      if (f->kind == TF_STR || f->kind == TF_ANY) {
+      if (testing_kind_is_any(f->kind)) {
         TVMFFIAny* v = TESTING_FIELD(copy, TVMFFIAny, f->offset);
         if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectIncRef(v->v_obj);
       } else if (f->kind == TF_OBJ || f->kind == TF_OPT_OBJ) {
@@ -489,5 +516,8 @@ void testing_register_object_types(void) {
   }
   for (int i = 0; i < kTestingNumCxxTypes; ++i) {
     if (register_type(kTestingCxxTypes[i]) != 0) report("registration", kTestingCxxTypes[i]->key);
+  }
+  for (int i = 0; i < kTestingNumSchemaTypes; ++i) {
+    if (register_type(kTestingSchemaTypes[i]) != 0) report("registration", kTestingSchemaTypes[i]->key);
   }
 }

@@ -113,4 +113,9 @@ TVMFFIAny testing_view_object_or_none(TVMFFIObject* obj); /* NULL becomes None *
 TVMFFIAny testing_view_int(int64_t value);
 TVMFFIAny testing_view_cstr(const char* text); /* the callee copies it into a String */
 
+/* The entries of a Map or Dict as owned k0, v0, k1, v1, ... (*n entries; release with
+ * testing_release_items(*flat, 2 * *n)). */
+int testing_map_items(const TVMFFIAny* map, TVMFFIAny** flat, int64_t* n);
+void testing_release_items(TVMFFIAny* items, int64_t n);
+
 #endif /* TVM_FFI_TESTING_INTERNAL_H_ */

@@ -22,8 +22,16 @@ typedef enum {
   TF_STR,     /* String: a 16-byte Any holding a small or heap string */
   TF_ANY,     /* Any: 16 bytes */
   TF_OBJ,     /* non-null object reference (8 bytes) of type obj_key */
-  TF_OPT_OBJ  /* nullable object reference (8 bytes) of type obj_key */
+  TF_OPT_OBJ, /* nullable object reference (8 bytes) of type obj_key */
+  TF_DEVICE,  /* DLDevice (8 bytes) */
+  TF_DTYPE,   /* DLDataType (4 bytes) */
+  TF_BYTES    /* Bytes: a 16-byte Any holding small or heap bytes */
 } TestingFieldKind;
+
+/* Kinds stored as a 16-byte Any (which may own an object). */
+static inline bool testing_kind_is_any(TestingFieldKind k) {
+  return k == TF_STR || k == TF_ANY || k == TF_BYTES;
+}
 
 typedef enum { TD_NONE, TD_INT, TD_FLOAT, TD_STR, TD_NULL } TestingDefaultKind;
 
@@ -91,5 +99,7 @@ extern TestingTypeDef* const kTestingBasicTypes[];
 extern const int kTestingNumBasicTypes;
 extern TestingTypeDef* const kTestingCxxTypes[];
 extern const int kTestingNumCxxTypes;
+extern TestingTypeDef* const kTestingSchemaTypes[];
+extern const int kTestingNumSchemaTypes;
 
 #endif /* TVM_FFI_TESTING_OBJECTS_H_ */

@@ -18,7 +18,7 @@ __all__ = [
     "_TestCxxAutoInit", "_TestCxxAutoInitAllInitOff", "_TestCxxAutoInitChild",
     "_TestCxxAutoInitKwOnlyDefaults", "_TestCxxAutoInitParent", "_TestCxxAutoInitSimple",
     "_TestCxxClassBase", "_TestCxxClassDerived", "_TestCxxClassDerivedDerived", "_TestCxxInitSubset",
-    "_TestCxxKwOnly", "_TestCxxNoAutoInit", "add_one", "create_object", "make_unregistered_object",
+    "_SchemaAllTypes", "_TestCxxKwOnly", "_TestCxxNoAutoInit", "add_one", "create_object", "make_unregistered_object",
 ]
 
 
@@ -151,6 +151,13 @@ _TestCxxNoAutoInit = _auto_init_class("testing.TestCxxNoAutoInit", "_TestCxxNoAu
 @register_object("testing.TestCxxAutoInitChild")
 class _TestCxxAutoInitChild(_TestCxxAutoInitParent):  # type: ignore[misc,valid-type]
     """``child_required`` and kw-only ``child_kw_only`` after the parent's fields."""
+
+    __slots__ = ()
+
+
+@register_object("testing.SchemaAllTypes")
+class _SchemaAllTypes(_core.Object):
+    """One field of every storage kind; ``make_with(vi, vf, s)`` is its only factory."""
 
     __slots__ = ()
 
