@@ -248,3 +248,26 @@ def test_unregistered_types_get_a_fallback_class_with_their_reflection() -> None
     assert type(t.make_unregistered_object()) is cls
     again = cls(1, 2)  # its explicit __ffi_init__ is bound too
     assert (again.v1, again.v2) == (1, 2)
+
+
+# ---- tvm_ffi.testing helpers ----
+
+
+def test_run_with_gpu_lock_runs_and_propagates(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from tvm_ffi.testing import _locking
+
+    monkeypatch.setenv("TVM_FFI_TEST_LOCK_DIR", str(tmp_path / "locks"))
+    monkeypatch.setattr(_locking, "_LOCK_PATH", None)
+    assert t.run_with_gpu_lock(lambda a, b=0: a + b, 1, b=2) == 3
+    assert (tmp_path / "locks" / "gpu.lock").exists()
+    with pytest.raises(ValueError, match="boom"):
+        t.run_with_gpu_lock(lambda: (_ for _ in ()).throw(ValueError("boom")))
+    assert t.run_with_gpu_lock(lambda: "again") == "again"  # released after the error
+
+
+def test_python_version_marks_and_pytest_opt_out() -> None:
+    from tvm_ffi.testing import testing as fixtures
+
+    assert fixtures.requires_py310.name == "skipif"
+    assert all(getattr(cls, "__test__", True) is False for cls in (t.TestIntPair, t.TestObjectBase, t.TestCompare))
+    assert t.TestObjectBase.__slots__ == () and not hasattr(t.TestObjectBase(), "__dict__")

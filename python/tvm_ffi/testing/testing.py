@@ -7,10 +7,12 @@ keeps pytest from collecting the ``Test*`` names.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, ClassVar
 
 from .. import _core
 from ..registry import get_global_func, register_object
+from ._locking import run_with_gpu_lock
 
 __all__ = [
     "TestCompare", "TestCustomCompare", "TestCustomHash", "TestEqWithoutHash", "TestHash",
@@ -18,7 +20,8 @@ __all__ = [
     "_TestCxxAutoInit", "_TestCxxAutoInitAllInitOff", "_TestCxxAutoInitChild",
     "_TestCxxAutoInitKwOnlyDefaults", "_TestCxxAutoInitParent", "_TestCxxAutoInitSimple",
     "_TestCxxClassBase", "_TestCxxClassDerived", "_TestCxxClassDerivedDerived", "_TestCxxInitSubset",
-    "_SchemaAllTypes", "_TestCxxKwOnly", "_TestCxxNoAutoInit", "add_one", "create_object", "make_unregistered_object",
+    "_SchemaAllTypes", "_TestCxxKwOnly", "_TestCxxNoAutoInit", "add_one", "run_with_gpu_lock",
+    "create_object", "make_unregistered_object",
 ]
 
 
@@ -178,3 +181,14 @@ def add_one(x: int) -> int:
 def make_unregistered_object() -> _core.Object:
     """A ``testing.TestUnregisteredObject`` (v1=41, v2=42): a type with no Python class."""
     return get_global_func("testing.make_unregistered_object")()
+
+
+def __getattr__(name: str) -> Any:
+    """``requires_py310``/``requires_py312``/``requires_py313``: pytest skip marks, made on first
+    use so that importing this module does not need pytest."""
+    minor = {"requires_py310": 10, "requires_py312": 12, "requires_py313": 13}.get(name)
+    if minor is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import pytest
+
+    return pytest.mark.skipif(sys.version_info < (3, minor), reason=f"requires Python 3.{minor}+")
