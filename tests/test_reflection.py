@@ -271,3 +271,21 @@ def test_python_version_marks_and_pytest_opt_out() -> None:
     assert fixtures.requires_py310.name == "skipif"
     assert all(getattr(cls, "__test__", True) is False for cls in (t.TestIntPair, t.TestObjectBase, t.TestCompare))
     assert t.TestObjectBase.__slots__ == () and not hasattr(t.TestObjectBase(), "__dict__")
+
+
+def test_python_bases_win_over_reflection_of_subtypes() -> None:
+    class Named(tvm_ffi.Object):
+        __slots__ = ()
+
+        def get_v1_plus_one(self) -> str:  # same name as a reflected method of the subtype
+            return "python"
+
+    tvm_ffi.register_object("testing.TestUnregisteredBaseObject")(Named)
+    try:
+        obj = t.make_unregistered_object()
+        assert isinstance(obj, Named) and obj.get_v1_plus_one() == "python" and obj.get_v2_plus_two() == 44
+    finally:  # back to a synthesised class (and its child under it) for the other tests
+        from tvm_ffi._class_binding import make_fallback_class
+
+        make_fallback_class(core._lookup_or_register_type_info_from_type_key("testing.TestUnregisteredBaseObject").type_index)
+    assert type(t.make_unregistered_object()).__mro__[1].__name__ == "TestUnregisteredBaseObject"

@@ -16,7 +16,8 @@ from typing import Any, Callable
 from . import _core
 from ._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 
-__all__ = ["bind_reflection", "make_fallback_class", "refresh_bound_classes"]
+__all__ = ["bind_reflection", "forget_fallback", "make_fallback_class", "rebuild_fallbacks_under",
+           "refresh_bound_classes"]
 
 _HOOK_ATTRS = ("__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__", "__ffi_convert__")
 
@@ -50,6 +51,18 @@ def _defines(cls: type, name: str) -> bool:
     return name in cls.__dict__
 
 
+def _user_defined(cls: type, name: str) -> bool:
+    """True when ``cls`` or a base defines ``name`` itself (not as reflection bound here)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            value = klass.__dict__[name]
+            if isinstance(value, staticmethod):
+                value = value.__func__
+            return not (isinstance(value, (_core.FieldProperty, _core.InstanceMethod))
+                        or getattr(value, "_tvm_ffi_generated", False))
+    return False
+
+
 def _has_user_init(cls: type) -> bool:
     """True when ``cls`` defines or inherits an ``__init__`` that this module did not generate."""
     init = cls.__init__  # type: ignore[misc]
@@ -67,10 +80,10 @@ def _generated(func: Callable[..., None], cls: type) -> Callable[..., None]:
 
 def _bind_members(cls: type, info: TypeInfo) -> None:
     for field in info.fields or ():
-        if not _defines(cls, field.name):
+        if not _user_defined(cls, field.name):
             setattr(cls, field.name, field.as_property(cls))
     for method in info.methods:
-        if method.name == "__ffi_init__" or _defines(cls, method.name):
+        if method.name == "__ffi_init__" or _user_defined(cls, method.name):
             continue
         setattr(cls, method.name, method.as_callable(cls))
     for attr in _HOOK_ATTRS:
@@ -93,7 +106,8 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
     # A type that reflects nothing yet may get its reflection later (a library registering it
     # after the class was bound): its misses look again. Only then, because a __getattr__
     # slows every attribute access of the class.
-    if not info.fields and not info.methods and not hasattr(cls, "__getattr__"):
+    dynamic = info.type_index >= 128  # the runtime's own types never gain reflection later
+    if dynamic and not info.fields and not info.methods and not hasattr(cls, "__getattr__"):
         cls.__getattr__ = _late_reflection_getattr  # type: ignore[attr-defined]
 
 
@@ -145,8 +159,28 @@ def make_fallback_class(type_index: int) -> type:
     }
     cls = type(name, (parent_cls,), namespace)
     _core._register_object_class(type_index, cls)
+    _FALLBACKS[type_index] = cls
     bind_reflection(cls, info, init=True)
+    rebuild_fallbacks_under(type_index)
     return cls
+
+
+# Classes made above, by type index: they go when their type gets a class of its own, and are
+# made again under a new class of an ancestor.
+_FALLBACKS: dict[int, type] = {}
+
+
+def rebuild_fallbacks_under(type_index: int) -> None:
+    """Remakes the synthesised classes of ``type_index``'s descendants (their parent changed)."""
+    for index in sorted(_FALLBACKS, key=lambda i: len(_TYPE_INFOS[i].type_ancestors)):
+        if type_index in _TYPE_INFOS[index].type_ancestors:
+            del _FALLBACKS[index]
+            make_fallback_class(index)
+
+
+def forget_fallback(type_index: int) -> None:
+    """``type_index`` got a class of its own: its synthesised one (if any) is dropped."""
+    _FALLBACKS.pop(type_index, None)
 
 
 # Objects of types without a class come back as classes made here (see type_table.c).

@@ -144,6 +144,7 @@ def _named_static(func: Any, name: str, doc: str | None, cls: type) -> Callable[
     static.__name__ = name
     static.__qualname__ = f"{cls.__qualname__}.{name}"
     static.__doc__ = doc
+    static._tvm_ffi_generated = True  # type: ignore[attr-defined]
     return static
 
 

@@ -13,7 +13,7 @@ import sys
 from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import _core
-from ._class_binding import bind_reflection
+from ._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
 from ._reflection import _type_info_of_index
 
 __all__ = [
@@ -76,6 +76,8 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
     cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]
     if issubclass(cls, _core.Object):
         bind_reflection(cls, _type_info_of_index(type_index), init)
+    forget_fallback(type_index)
+    rebuild_fallbacks_under(type_index)  # classes synthesised under the old class of this type
     return cls
 
 
