@@ -10,9 +10,19 @@
  *    setter (a C function pointer, or a FunctionObj called with (OpaquePtr field_addr, value)).
  *  - InstanceMethod and ConstructorInit: in reflection_methods.c.
  */
-#include <string.h>
+#include "reflection.h"
 
-#include "core.h"
+#include <string.h>
+#include <structmember.h>
+
+#include "call_context.h"
+#include "convert_args.h"
+#include "convert_result.h"
+#include "error.h"
+#include "function.h"
+#include "object.h"
+#include "state.h"
+#include "type_table.h"
 
 static PyObject* byte_array_str(TVMFFIByteArray b) {
   return PyUnicode_DecodeUTF8(b.data != NULL ? b.data : "", (Py_ssize_t)b.size, "replace");
@@ -26,7 +36,7 @@ static PyObject* doc_or_none(TVMFFIByteArray b) {
 
 static int parse_type_index(PyObject* arg, int32_t* out) {
   /* _type_index_to_key validates the index (TVMFFIGetTypeInfo is fatal on unknown ones). */
-  PyObject* key = core_mod_type_index_to_key(NULL, arg);
+  PyObject* key = PyObject_CallMethod(core_module, "_type_index_to_key", "O", arg);
   if (key == NULL) return -1;
   Py_DECREF(key);
   *out = (int32_t)PyLong_AsLong(arg);
@@ -201,13 +211,12 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
-  CoreTemps temps;
-  core_temps_init(&temps);
+  CoreCallContext ctx;
+  core_call_context_init(&ctx, self->name, 0);
   TVMFFIByteArray bytes_slot;
   TVMFFIAny view[2];
-  CoreArgSite site = {self->name, 0};
-  if (core_convert_arg(value, &view[1], &bytes_slot, &temps, &site) != 0) {
-    core_temps_release(&temps);
+  if (core_convert_arg(value, &view[1], &bytes_slot, &ctx) != 0) {
+    core_call_context_release(&ctx);
     return -1;
   }
   int rc;
@@ -221,7 +230,7 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
   } else {
     rc = ((TVMFFIFieldSetter)self->setter)(addr, &view[1]);
   }
-  core_temps_release(&temps);
+  core_call_context_release(&ctx);
   if (rc != 0) {
     core_raise_from_rc(rc);
     return -1;

@@ -6,7 +6,15 @@
  *  - ConstructorInit: `__init__`/`__ffi_init__` calling the type's FFI constructor and adopting
  *    the object it returns as the instance's handle.
  */
-#include "core.h"
+#include "reflection.h"
+
+#include <structmember.h>
+
+#include "call.h"
+#include "convert_result.h"
+#include "function.h"
+#include "object.h"
+#include "state.h"
 
 /* ---- InstanceMethod ---- */
 
@@ -142,10 +150,11 @@ static PyObject* ctor_vectorcall(PyObject* op, PyObject* const* args, size_t nar
   PyObject* self = args[0];
   CoreFunction* func = (CoreFunction*)ctor->func;
   TVMFFIAny result = {0};
+  CoreFramework fw;
   Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
   int rc;
   if (CORE_LIKELY(nkw == 0)) {
-    rc = core_call_py_args_owned(func->base.chandle, args + 1, nargs - 1, func->name, &result);
+    rc = core_call(func->base.chandle, args + 1, nargs - 1, func->name, &result, &fw);
   } else {
     if (g_kwargs_marker == NULL) {
       g_kwargs_marker = PyObject_GetAttrString(core_module, "KWARGS");
@@ -163,7 +172,7 @@ static PyObject* ctor_vectorcall(PyObject* op, PyObject* const* args, size_t nar
       flat[n++] = PyTuple_GET_ITEM(kwnames, i);
       flat[n++] = args[nargs + i];
     }
-    rc = core_call_py_args_owned(func->base.chandle, flat, total, func->name, &result);
+    rc = core_call(func->base.chandle, flat, total, func->name, &result, &fw);
     if (flat != stack) PyMem_Free(flat);
   }
   if (rc != 0 || adopt_result(self, &result) != 0) return NULL;
