@@ -289,3 +289,13 @@ def test_python_bases_win_over_reflection_of_subtypes() -> None:
 
         make_fallback_class(core._lookup_or_register_type_info_from_type_key("testing.TestUnregisteredBaseObject").type_index)
     assert type(t.make_unregistered_object()).__mro__[1].__name__ == "TestUnregisteredBaseObject"
+
+
+def test_field_descriptor_rejects_non_objects() -> None:
+    pair = t.TestIntPair(1, 2)
+    assert t.TestIntPair.a.__get__(pair) == 1  # remembers the checked type
+    with pytest.raises(TypeError, match="field `a` needs a tvm_ffi Object, got `int`"):
+        t.TestIntPair.a.__get__(5)
+    with pytest.raises(TypeError, match="needs a tvm_ffi Object"):
+        t.TestIntPair.a.set("not an object", 1)
+    assert t.TestIntPair.a.__get__(None, t.TestIntPair) is t.TestIntPair.a

@@ -18,6 +18,7 @@
 #include "call_context.h"
 #include "convert_args.h"
 #include "convert_result.h"
+#include "dispatch.h"
 #include "error.h"
 #include "function.h"
 #include "object.h"
@@ -162,12 +163,23 @@ typedef struct {
   int frozen;
   PyObject* name;
   PyObject* doc;
+  /* The last instance type found to be an Object subclass, borrowed: it only counts while its
+   * version tag matches, and CPython never hands a tag out twice. */
+  PyTypeObject* checked_type;
+  unsigned int checked_tag;
 } FieldProperty;
 
 static PyTypeObject FieldProperty_Type;
 
 static int field_instance(FieldProperty* self, PyObject* obj, void** addr) {
-  if (CORE_UNLIKELY(!core_is_object(obj))) {
+  PyTypeObject* type = Py_TYPE(obj);
+  if (CORE_LIKELY(type == self->checked_type && type->tp_version_tag == self->checked_tag &&
+                  core_type_tag_valid(type))) {
+    /* the common case: two compares instead of the subclass walk */
+  } else if (core_is_object(obj)) {
+    self->checked_type = core_type_tag_valid(type) ? type : NULL;
+    self->checked_tag = type->tp_version_tag;
+  } else {
     PyErr_Format(PyExc_TypeError, "field `%U` needs a tvm_ffi Object, got `%s`", self->name,
                  Py_TYPE(obj)->tp_name);
     return -1;
