@@ -35,6 +35,18 @@ int core_error_from_py_exception(PyObject* exc, TVMFFIObjectHandle* out);
 /* Raises `exc_type` for `site`: "Cannot convert argument #i when calling `name`: msg". */
 void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const char* fmt, ...);
 
+/* An error cause chain is a tree walked recursively; bound it against pathological input. */
+#define CORE_MAX_CAUSE_DEPTH 64
+
+/* Shared by the two directions (error.c, error_from_python.c): a borrowed kind table of the
+ * module ("ERROR_NAME_TO_TYPE" / "ERROR_TYPE_TO_NAME"; error.py mutates them in place, a
+ * rebinding is honoured) or NULL; the kind of a class generated for an unknown kind
+ * (borrowed) or NULL; the Python frames of an exception as backtrace text (never fails: ""
+ * on trouble). */
+PyObject* core_error_table(const char* name);
+PyObject* core_error_generated_kind(PyObject* cls);
+PyObject* core_exception_backtrace_text(PyObject* exc);
+
 /* Module functions (listed in extension.c). */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);
 PyObject* core_mod_convert_to_ffi_error(PyObject* self, PyObject* exc);

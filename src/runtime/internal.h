@@ -233,7 +233,7 @@ static inline void ffi_ret_object(TVMFFIAny* result, TVMFFIObject* obj) {
 void ffi_register_function_globals(void);   /* function.c */
 void ffi_register_string_globals(void);     /* string.c */
 void ffi_register_object_globals(void);     /* object.c */
-void ffi_register_container_globals(void);  /* container/array.c */
+void ffi_register_array_globals(void);      /* container/array.c: ffi.Array* */
 void ffi_register_tensor_globals(void);     /* tensor.c */
 void ffi_register_module_globals(void);     /* module_globals.c */
 

@@ -123,7 +123,7 @@ static int global_array_contains(void* self, const TVMFFIAny* args, int32_t num_
   return 0;
 }
 
-void ffi_register_container_globals(void) {
+void ffi_register_array_globals(void) {
   ffi_register_builtin("ffi.Array", global_array);
   ffi_register_builtin("ffi.ArrayGetItem", global_array_get_item);
   ffi_register_builtin("ffi.ArraySize", global_array_size);
