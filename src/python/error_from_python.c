@@ -4,6 +4,8 @@
  * recent call first) plus, for errors leaving a callback, the C frames and the exception
  * itself as extra_context.
  */
+#include "error_from_python.h"
+
 #include <string.h>
 
 #include "error.h"

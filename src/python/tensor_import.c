@@ -257,7 +257,8 @@ static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t conti
     PyBuffer_Release(&view);
     return 0;
   }
-  BufferTensor* bt = (BufferTensor*)malloc(sizeof(BufferTensor) + 2 * (size_t)ndim * sizeof(int64_t));
+  BufferTensor* bt =
+      (BufferTensor*)malloc(sizeof(BufferTensor) + 2 * (size_t)ndim * sizeof(int64_t));
   if (bt == NULL) {
     PyBuffer_Release(&view);
     PyErr_NoMemory();
