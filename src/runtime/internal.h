@@ -5,7 +5,7 @@
  * Conventions used by every file:
  *  - Functions returning int follow the ABI: 0 ok, -1 error raised into the thread-local slot.
  *  - Objects the runtime makes are malloc'ed, header-first, and released through their own
- *    deleter following the combined strong/weak protocol (spec/ABI.md section 3.2).
+ *    deleter following the combined strong/weak protocol (refcount.h).
  *  - Names starting with ffi_ are internal; TVMFFI* are the exported C API.
  */
 #ifndef TVM_FFI_RUNTIME_INTERNAL_H_
