@@ -1,0 +1,307 @@
+/*
+ * tvm/ffi/any.h -- AnyView (a borrowed TVMFFIAny) and Any (an owned one), with typed access:
+ *   cast<T>()      T or a TypeError naming both types
+ *   try_cast<T>()  std::optional<T>, with the usual conversions (int -> float, ...)
+ *   as<T>()        exact match only: const TObj* for object types, std::optional<T> otherwise
+ */
+#ifndef TVM_FFI_ANY_H_
+#define TVM_FFI_ANY_H_
+
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <optional>
+
+namespace tvm {
+namespace ffi {
+
+class Any;
+class AnyView;
+namespace detail {
+struct AnyUnsafe;
+}  // namespace detail
+
+/*! \brief Any/AnyView as values: a container of Any holds them as they are. */
+template <>
+struct TypeTraits<Any> : TypeTraitsBase {
+  static void CopyToAnyView(const Any& v, TVMFFIAny* r);
+  static void MoveToAny(Any v, TVMFFIAny* r);
+  static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
+  static Any CopyFromAnyViewAfterCheck(const TVMFFIAny* s);
+  static std::optional<Any> TryCastFromAnyView(const TVMFFIAny* s);
+  static std::string TypeStr() { return "Any"; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIAny); }
+};
+template <>
+struct TypeTraits<AnyView> : TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static void CopyToAnyView(const AnyView& v, TVMFFIAny* r);
+  static void MoveToAny(const AnyView& v, TVMFFIAny* r);
+  static bool CheckAnyStrict(const TVMFFIAny*) { return true; }
+  static AnyView CopyFromAnyViewAfterCheck(const TVMFFIAny* s);
+  static std::optional<AnyView> TryCastFromAnyView(const TVMFFIAny* s);
+  static std::string TypeStr() { return "AnyView"; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIAny); }
+};
+
+namespace detail {
+template <typename T>
+[[noreturn]] TVM_FFI_NO_INLINE void ThrowCastError(const TVMFFIAny* src) {
+  TVM_FFI_THROW(TypeError) << "Cannot convert from type `" << TypeTraitsNoCR<T>::GetMismatchTypeInfo(src)
+                           << "` to `" << TypeTraitsNoCR<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+
+template <typename T>
+T CastFromAny(const TVMFFIAny* src) {
+  using U = std::remove_cv_t<std::remove_reference_t<T>>;
+  AssertConvertible<U>();
+  if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
+  std::optional<U> out = TypeTraits<U>::TryCastFromAnyView(src);
+  if (!out.has_value()) ThrowCastError<U>(src);
+  return *std::move(out);
+}
+
+template <typename T>
+std::optional<T> TryCastFromAny(const TVMFFIAny* src) {
+  using U = std::remove_cv_t<std::remove_reference_t<T>>;
+  AssertConvertible<U>();
+  if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
+  return TypeTraits<U>::TryCastFromAnyView(src);
+}
+
+template <typename T>
+auto AsFromAny(const TVMFFIAny* src) {
+  if constexpr (std::is_base_of_v<Object, T>) {
+    const T* out = nullptr;
+    if (src->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+        IsObjectInstance<T>(src->type_index)) {
+      out = static_cast<const T*>(reinterpret_cast<const Object*>(src->v_obj));
+    }
+    return out;
+  } else {
+    AssertConvertible<T>();
+    std::optional<T> out;
+    if (TypeTraits<T>::CheckAnyStrict(src)) out = TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
+    return out;
+  }
+}
+
+/*! \brief Makes an owned copy of a view: raw strings become String, objects gain a ref. */
+inline void CopyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
+  if (view->type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+    *out = *view;
+    ObjectIncRef(out->v_obj);
+  } else if (view->type_index == TypeIndex::kTVMFFIRawStr) {
+    *out = String(view->v_c_str).MoveToTVMFFIAny();
+  } else if (view->type_index == TypeIndex::kTVMFFIByteArrayPtr) {
+    const TVMFFIByteArray* a = static_cast<const TVMFFIByteArray*>(view->v_ptr);
+    *out = Bytes(a->data, a->size).MoveToTVMFFIAny();
+  } else if (view->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+    TVMFFIObject** slot = static_cast<TVMFFIObject**>(view->v_ptr);
+    if (*slot == nullptr) TVM_FFI_THROW(RuntimeError) << "RValueRef already moved";
+    out->type_index = (*slot)->type_index;
+    out->zero_padding = 0;
+    out->v_obj = *slot;
+    *slot = nullptr;
+  } else {
+    *out = *view;
+  }
+}
+}  // namespace detail
+
+/*! \brief A borrowed value: 16 bytes, no ownership; valid while what it views lives. */
+class AnyView {
+ public:
+  AnyView() noexcept { detail::ClearAny(&data_); }
+  AnyView(const AnyView&) = default;
+  AnyView& operator=(const AnyView&) = default;
+  AnyView(const Any& other) noexcept;  // NOLINT(google-explicit-constructor)
+  template <typename T, typename = std::enable_if_t<
+                            TypeTraitsNoCR<T>::convert_enabled &&
+                            !std::is_same_v<std::remove_cv_t<std::remove_reference_t<T>>, Any>>>
+  AnyView(const T& value) {  // NOLINT(google-explicit-constructor)
+    TypeTraitsNoCR<T>::CopyToAnyView(value, &data_);
+  }
+  // String literals view as raw C strings.
+  AnyView(const char* value) noexcept {  // NOLINT(google-explicit-constructor)
+    TypeTraits<const char*>::CopyToAnyView(value, &data_);
+  }
+
+  template <typename T>
+  T cast() const {
+    return detail::CastFromAny<T>(&data_);
+  }
+  template <typename T>
+  std::optional<T> try_cast() const {
+    return detail::TryCastFromAny<T>(&data_);
+  }
+  template <typename T>
+  auto as() const {
+    return detail::AsFromAny<T>(&data_);
+  }
+  /*! \brief Same as cast<T>(); reads naturally in `T x = view;` style code. */
+  template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::storage_enabled>>
+  operator T() const {  // NOLINT(google-explicit-constructor)
+    return cast<T>();
+  }
+
+  int32_t type_index() const noexcept { return data_.type_index; }
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  bool operator==(std::nullptr_t) const noexcept {
+    return data_.type_index == TypeIndex::kTVMFFINone;
+  }
+  bool operator!=(std::nullptr_t) const noexcept { return !(*this == nullptr); }
+  TVMFFIAny CopyToTVMFFIAny() const noexcept { return data_; }
+  static AnyView CopyFromTVMFFIAny(TVMFFIAny data) noexcept {
+    AnyView out;
+    out.data_ = data;
+    return out;
+  }
+
+ private:
+  TVMFFIAny data_;
+  friend class Any;
+};
+
+/*! \brief An owned value: objects inside hold one strong reference. */
+class Any {
+ public:
+  Any() noexcept { detail::ClearAny(&data_); }
+  Any(std::nullptr_t) noexcept { detail::ClearAny(&data_); }  // NOLINT
+  Any(const Any& other) { detail::CopyViewToOwned(&other.data_, &data_); }
+  Any(Any&& other) noexcept : data_(other.data_) { detail::ClearAny(&other.data_); }
+  Any(const AnyView& view) { detail::CopyViewToOwned(&view.data_, &data_); }  // NOLINT
+  template <typename T,
+            typename = std::enable_if_t<
+                TypeTraitsNoCR<T>::convert_enabled &&
+                !std::is_same_v<std::remove_cv_t<std::remove_reference_t<T>>, Any> &&
+                !std::is_same_v<std::remove_cv_t<std::remove_reference_t<T>>, AnyView>>>
+  Any(T&& value) {  // NOLINT(google-explicit-constructor)
+    TypeTraitsNoCR<T>::MoveToAny(std::forward<T>(value), &data_);
+  }
+  Any(const char* value) {  // NOLINT(google-explicit-constructor)
+    TypeTraits<const char*>::MoveToAny(value, &data_);
+  }
+  ~Any() { reset(); }
+
+  Any& operator=(const Any& other) {
+    Any copy(other);
+    swap(copy);
+    return *this;
+  }
+  Any& operator=(Any&& other) noexcept {
+    Any moved(std::move(other));
+    swap(moved);
+    return *this;
+  }
+  template <typename T>
+  Any& operator=(T&& value) {
+    Any tmp(std::forward<T>(value));
+    swap(tmp);
+    return *this;
+  }
+  void swap(Any& other) noexcept { std::swap(data_, other.data_); }
+  void reset() noexcept {
+    if (data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) detail::ObjectDecRef(data_.v_obj);
+    detail::ClearAny(&data_);
+  }
+
+  template <typename T>
+  T cast() const {
+    return detail::CastFromAny<T>(&data_);
+  }
+  template <typename T>
+  std::optional<T> try_cast() const {
+    return detail::TryCastFromAny<T>(&data_);
+  }
+  template <typename T>
+  auto as() const {
+    return detail::AsFromAny<T>(&data_);
+  }
+  template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::storage_enabled>>
+  operator T() const {  // NOLINT(google-explicit-constructor)
+    return cast<T>();
+  }
+
+  int32_t type_index() const noexcept { return data_.type_index; }
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  bool has_value() const noexcept { return data_.type_index != TypeIndex::kTVMFFINone; }
+  bool operator==(std::nullptr_t) const noexcept {
+    return data_.type_index == TypeIndex::kTVMFFINone;
+  }
+  bool operator!=(std::nullptr_t) const noexcept { return !(*this == nullptr); }
+  TVMFFIAny CopyToTVMFFIAny() const noexcept { return data_; }
+
+ private:
+  TVMFFIAny data_;
+  friend class AnyView;
+  friend struct detail::AnyUnsafe;
+};
+
+inline AnyView::AnyView(const Any& other) noexcept : data_(other.data_) {}
+
+static_assert(sizeof(Any) == sizeof(TVMFFIAny) && sizeof(AnyView) == sizeof(TVMFFIAny),
+              "Any/AnyView must be exactly one TVMFFIAny");
+static_assert(std::is_trivially_copyable_v<AnyView>, "AnyView is passed like the C struct");
+
+namespace detail {
+/*! \brief Moves between Any and raw TVMFFIAny without touching reference counts. */
+struct AnyUnsafe {
+  static TVMFFIAny MoveAnyToTVMFFIAny(Any&& any) noexcept {
+    TVMFFIAny out = any.data_;
+    ClearAny(&any.data_);
+    return out;
+  }
+  static Any MoveTVMFFIAnyToAny(TVMFFIAny* data) noexcept {
+    Any out;
+    out.data_ = *data;
+    ClearAny(data);
+    return out;
+  }
+  static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& any) noexcept { return &any.data_; }
+  template <typename T>
+  static std::string GetMismatchTypeInfo(const Any& any) {
+    return TypeTraitsNoCR<T>::GetMismatchTypeInfo(&any.data_);
+  }
+  template <typename T>
+  static bool CheckAnyStrict(const Any& any) {
+    return TypeTraitsNoCR<T>::CheckAnyStrict(&any.data_);
+  }
+  template <typename T>
+  static T CopyFromAnyViewAfterCheck(const Any& any) {
+    return TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(&any.data_);
+  }
+};
+}  // namespace detail
+
+inline void TypeTraits<Any>::CopyToAnyView(const Any& v, TVMFFIAny* r) {
+  *r = v.CopyToTVMFFIAny();
+}
+inline void TypeTraits<Any>::MoveToAny(Any v, TVMFFIAny* r) {
+  *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(v));
+}
+inline Any TypeTraits<Any>::CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+  return Any(AnyView::CopyFromTVMFFIAny(*s));
+}
+inline std::optional<Any> TypeTraits<Any>::TryCastFromAnyView(const TVMFFIAny* s) {
+  return CopyFromAnyViewAfterCheck(s);
+}
+inline void TypeTraits<AnyView>::CopyToAnyView(const AnyView& v, TVMFFIAny* r) {
+  *r = v.CopyToTVMFFIAny();
+}
+inline void TypeTraits<AnyView>::MoveToAny(const AnyView& v, TVMFFIAny* r) {
+  TVMFFIAny view = v.CopyToTVMFFIAny();
+  detail::CopyViewToOwned(&view, r);
+}
+inline AnyView TypeTraits<AnyView>::CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+  return AnyView::CopyFromTVMFFIAny(*s);
+}
+inline std::optional<AnyView> TypeTraits<AnyView>::TryCastFromAnyView(const TVMFFIAny* s) {
+  return CopyFromAnyViewAfterCheck(s);
+}
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_ANY_H_
