@@ -91,11 +91,21 @@ def test_array_string_optional_arguments() -> None:
     assert mod.greet("kernel") == "hello kernel"
     assert mod.or_default(None) == -1 and mod.or_default(7) == 7
     assert list(mod.split_words(" a bc  d ")) == ["a", "bc", "d"]
-    assert mod.get_function_doc("sum_array") == "Sum of the elements."
+    assert mod.get_function_doc("sum_array") is None  # as in the reference: docs only with metadata on
     with pytest.raises(TypeError):
         mod.sum_array("not an array")
     with pytest.raises(ValueError, match="x must be positive, got -3"):
         mod.must_be_positive(-3)
+
+
+@needs_headers
+def test_docstrings_with_metadata_enabled() -> None:
+    mod = tvm_ffi.cpp.load_inline("documented", cpp_sources="int64_t f(int64_t x) { return x; }",
+                                  functions={"f": 'Returns "x"\tunchanged.\nSecond line.'},
+                                  extra_cflags=["-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1"])
+    assert mod.f(3) == 3
+    assert mod.get_function_doc("f") == 'Returns "x"\tunchanged.\nSecond line.'
+    assert mod.get_function_metadata("f") is not None
 
 
 @needs_headers
