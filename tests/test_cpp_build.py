@@ -13,9 +13,9 @@ import pytest
 import tvm_ffi
 import tvm_ffi.cpp
 from _jit_sources import ADD_SOURCE, ADD_SOURCE_C, call_in_subprocess, write
-from tvm_ffi.cpp import BuildError
+from tvm_ffi.cpp import BuildError, _toolchain
 
-HAS_NINJA = tvm_ffi.cpp._toolchain.find_ninja() is not None
+HAS_NINJA = _toolchain.find_ninja() is not None
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.cpp
 from _jit_sources import ADD_SOURCE, write
+from tvm_ffi.cpp import _toolchain
 
 # A compiler wrapper that logs every invocation; with JIT_TEST_STALL set, a compile announces
 # itself by creating that file and then hangs (a builder that will be killed mid-build).
@@ -107,7 +108,7 @@ STALLED = "import sys, tvm_ffi.cpp; tvm_ffi.cpp.build('crash', sources=sys.argv[
 @pytest.mark.parametrize("tool", ["ninja", "direct"])
 def test_killed_builder_does_not_block(tmp_path: Path, logged_cxx: Path, monkeypatch: pytest.MonkeyPatch,
                                        tool: str) -> None:
-    if tool == "ninja" and tvm_ffi.cpp._toolchain.find_ninja() is None:
+    if tool == "ninja" and _toolchain.find_ninja() is None:
         pytest.skip("ninja is not installed")
     monkeypatch.setenv("TVM_FFI_CPP_BUILD_TOOL", tool)
     src = write(tmp_path / "crash.cpp", ADD_SOURCE)
@@ -124,7 +125,11 @@ def test_killed_builder_does_not_block(tmp_path: Path, logged_cxx: Path, monkeyp
     finally:
         os.killpg(builder.pid, signal.SIGKILL)  # the builder and its compiler die mid-build
         builder.wait(timeout=30)
+    (build_dir,) = (tmp_path / "cache").glob("crash_*")
+    leftover = build_dir / "cpp_0.o.tmp4242"  # what a compiler killed while writing leaves behind
+    leftover.write_bytes(b"\x7fELF truncated")
     start = time.monotonic()
     path = tvm_ffi.cpp.build("crash", sources=src)
     assert time.monotonic() - start < 60
     assert tvm_ffi.load_module(path).add(2, 3) == 5
+    assert not leftover.exists()

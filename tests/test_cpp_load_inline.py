@@ -15,7 +15,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.cpp
 from tvm_ffi import libinfo
-from tvm_ffi.cpp import BuildError
+from tvm_ffi.cpp import BuildError, _toolchain
 
 _HEADERS = Path(libinfo.find_include_path())
 needs_headers = pytest.mark.skipif(
@@ -209,7 +209,7 @@ void add_one_cuda(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
 
 def _has_nvcc() -> bool:
     try:
-        tvm_ffi.cpp._toolchain.cuda_home()
+        _toolchain.cuda_home()
     except RuntimeError:
         return False
     return True

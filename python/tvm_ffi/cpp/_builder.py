@@ -8,6 +8,7 @@ lock is held only while building, never while loading or importing anything.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -150,6 +151,21 @@ def _inputs_of(build_dir: Path, plan: BuildPlan) -> list[str]:
     return [p for p in inputs if p not in produced]
 
 
+# Temporaries of the step runners and of write_atomic: "x.o.tmp<pid>" (ninja's shell),
+# "x.o.<pid>.<tag>.tmp" (direct runner), ".x.<pid>.tmp" (atomic writes).
+_LEFTOVER = re.compile(r"\.tmp\d+$|\.\d+\.\w+\.tmp$|^\..*\.\d+\.tmp$")
+
+
+def _remove_leftovers(build_dir: Path) -> None:
+    """Deletes the temporaries of a builder that died mid-build (we hold the lock now)."""
+    for entry in os.scandir(build_dir):
+        if _LEFTOVER.search(entry.name) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None) -> Path:
     """Builds ``req`` (or finds it built) and returns the absolute path of the output."""
     flags, identity = _flags_and_identity(req)
@@ -166,6 +182,7 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
         hit = _cache.read_valid_manifest(build_dir)  # another process may have built it meanwhile
         if hit == expected:
             return hit
+        _remove_leftovers(build_dir)
         if req.inline_sources is not None:
             for file_name, text in req.inline_sources.items():
                 _cache.write_atomic(build_dir / file_name, text.encode())

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ._cache import parse_depfile, write_atomic
@@ -57,6 +56,8 @@ def _run_step(name: str, build_dir: Path, step: Step, tag: str) -> None:
 
 def run_direct(name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> None:
     """Brings every step of ``plan`` up to date; raises :class:`BuildError` on the first failure."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (only builds pay its import)
+
     compiles = [s for s in plan.object_steps if not _up_to_date(build_dir, s)]
     if compiles:
         with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(compiles)))) as pool:

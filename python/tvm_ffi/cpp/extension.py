@@ -14,12 +14,16 @@ import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..module import Module, load_module
+from ..module import load_module
 from . import _inline
-from ._builder import BuildRequest, run_build
-from ._plan import CUDA_EXTS
+
+if TYPE_CHECKING:
+    from ..module import Module
+
+# The build machinery (_builder and what it imports: subprocess, threads, the lock) loads on the
+# first build, so `import tvm_ffi.cpp` stays cheap for everyone who never builds.
 
 __all__ = ["build", "build_inline", "load", "load_inline"]
 
@@ -118,6 +122,8 @@ def build_inline(
         files["main.cpp"] = _inline.decorate(cpp_source, exports, "main.cpp")
     if cuda_source is not None:
         files["cuda.cu"] = _inline.decorate(cuda_source, {} if cpp_source is not None else exports, "cuda.cu")
+    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+
     request = BuildRequest(
         name=name,
         sources=[],
@@ -203,6 +209,8 @@ def build(
         if not path.is_file():
             raise FileNotFoundError(f"build('{name}'): source file not found: {file}")
         resolved.append(str(path))
+    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+
     request = BuildRequest(
         name=name,
         sources=resolved,
@@ -210,7 +218,7 @@ def build(
         extra_cuda_cflags=_str_list(extra_cuda_cflags, "extra_cuda_cflags"),
         extra_ldflags=_str_list(extra_ldflags, "extra_ldflags"),
         extra_include_paths=[str(Path(p).resolve()) for p in _str_list(extra_include_paths, "extra_include_paths")],
-        backend=_resolve_backend(backend, any(Path(f).suffix.lower() in CUDA_EXTS for f in resolved)),
+        backend=_resolve_backend(backend, any(Path(f).suffix.lower() == ".cu" for f in resolved)),
         output=output,
         cubins={},
     )
