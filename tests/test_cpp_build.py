@@ -121,12 +121,15 @@ def test_two_sources_merge_into_one_object(tmp_path: Path) -> None:
     assert " T fa" in names and " T fb" in names
 
 
-def test_explicit_build_directory(tmp_path: Path, cache_dir: Path) -> None:
+def test_explicit_build_directory(tmp_path: Path, cache_dir: Path, build_tool: str) -> None:
     src = write(tmp_path / "add.cpp", ADD_SOURCE)
     path = tvm_ffi.cpp.build("add", sources=src, build_directory=str(tmp_path / "out"))
     assert path == str(tmp_path / "out" / "add.so")
-    assert tvm_ffi.load_module(path).add(0, 0) == 0
+    assert call_in_subprocess(path, "add", 0, 0) == "0"
     assert not cache_dir.exists()
+    # One directory, new flags: the finished build of the old flags is not a cache hit.
+    assert tvm_ffi.cpp.build("add", sources=src, build_directory=tmp_path / "out", extra_cflags=["-DOFFSET=5"]) == path
+    assert call_in_subprocess(path, "add", 0, 0) == "5"
 
 
 def test_argument_errors(tmp_path: Path) -> None:

@@ -27,12 +27,13 @@ def test_manifest_detects_changed_inputs(tmp_path: Path) -> None:
     out, dep = tmp_path / "m.so", tmp_path / "dep.h"
     out.write_bytes(b"lib")
     dep.write_text("a")
-    _cache.write_manifest(tmp_path, out, [str(dep), "missing-intermediate.o"])
-    assert _cache.read_valid_manifest(tmp_path) == out
+    _cache.write_manifest(tmp_path, "k1", out, [str(dep), "missing-intermediate.o"])
+    assert _cache.read_valid_manifest(tmp_path, "k1") == out
+    assert _cache.read_valid_manifest(tmp_path, "k2") is None  # same directory, other flags
     dep.write_text("changed")
-    assert _cache.read_valid_manifest(tmp_path) is None
+    assert _cache.read_valid_manifest(tmp_path, "k1") is None
     (tmp_path / _cache.MANIFEST_NAME).write_text("{not json")
-    assert _cache.read_valid_manifest(tmp_path) is None
+    assert _cache.read_valid_manifest(tmp_path, "k1") is None
 
 
 def test_ninja_text_escapes_and_writes_atomically() -> None:

@@ -99,8 +99,8 @@ def _abi_version() -> str:
     return ".".join(map(str, __version_tuple__))
 
 
-def build_directory_for(req: BuildRequest, flags: Flags, identity: Mapping[str, str]) -> Path:
-    """``<cache>/<name>_<key>``: the key covers every input that decides the output."""
+def build_key(req: BuildRequest, flags: Flags, identity: Mapping[str, str]) -> str:
+    """The cache key: it covers every input that decides the output (file contents via the manifest)."""
     include_dir = libinfo.find_include_path()
     parts = {
         "name": req.name,
@@ -115,7 +115,7 @@ def build_directory_for(req: BuildRequest, flags: Flags, identity: Mapping[str, 
         "headers": _cache.headers_digest(include_dir),
         "platform": sys.platform,
     }
-    return _cache.cache_root() / f"{req.name}_{_cache.cache_key(parts)}"
+    return _cache.cache_key(parts)
 
 
 def _jobs() -> int:
@@ -169,17 +169,18 @@ def _remove_leftovers(build_dir: Path) -> None:
 def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None) -> Path:
     """Builds ``req`` (or finds it built) and returns the absolute path of the output."""
     flags, identity = _flags_and_identity(req)
+    key = build_key(req, flags, identity)
     if build_directory is None:
-        build_dir = build_directory_for(req, flags, identity)
+        build_dir = _cache.cache_root() / f"{req.name}_{key}"
     else:
         build_dir = Path(build_directory).expanduser().resolve()
-    hit = _cache.read_valid_manifest(build_dir)
+    hit = _cache.read_valid_manifest(build_dir, key)
     expected = build_dir / _output_name(req)
     if hit == expected:
         return hit
     build_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(build_dir / _LOCK_NAME):
-        hit = _cache.read_valid_manifest(build_dir)  # another process may have built it meanwhile
+        hit = _cache.read_valid_manifest(build_dir, key)  # another process may have built it meanwhile
         if hit == expected:
             return hit
         _remove_leftovers(build_dir)
@@ -193,7 +194,7 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
         sources = [str(build_dir / f) for f in req.inline_sources or ()] + req.sources
         plan = plan_build(req.name, sources, flags, req.output, cubin_files)
         _run_plan(req.name, build_dir, plan)
-        _cache.write_manifest(build_dir, expected, _inputs_of(build_dir, plan))
+        _cache.write_manifest(build_dir, key, expected, _inputs_of(build_dir, plan))
     return expected
 
 

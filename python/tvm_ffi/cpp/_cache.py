@@ -125,8 +125,11 @@ def _stat_entry(path: str) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def write_manifest(build_dir: Path, output: Path, inputs: Iterable[str]) -> None:
-    """Records ``output`` and the stats of every input file; written last, so it marks a finished build."""
+def write_manifest(build_dir: Path, key: str, output: Path, inputs: Iterable[str]) -> None:
+    """Records the build's key, ``output`` and the stats of every input file.
+
+    Written last, so it marks a finished build.
+    """
     files = {}
     for name in sorted(set(inputs)):
         path = name if os.path.isabs(name) else str(build_dir / name)
@@ -136,16 +139,16 @@ def write_manifest(build_dir: Path, output: Path, inputs: Iterable[str]) -> None
     out_stat = _stat_entry(str(output))
     if out_stat is None:
         raise RuntimeError(f"build finished without producing {output}")
-    manifest = {"format": _MANIFEST_FORMAT, "output": str(output), "output_stat": out_stat, "inputs": files}
+    manifest = {"format": _MANIFEST_FORMAT, "key": key, "output": str(output), "output_stat": out_stat, "inputs": files}
     write_atomic(build_dir / MANIFEST_NAME, json.dumps(manifest, indent=1).encode())
 
 
-def read_valid_manifest(build_dir: Path) -> Path | None:
-    """The output of a finished build in ``build_dir`` whose inputs are all unchanged, else None."""
+def read_valid_manifest(build_dir: Path, key: str) -> Path | None:
+    """The output of a finished build of ``key`` in ``build_dir`` whose inputs are all unchanged, else None."""
     try:
         with open(build_dir / MANIFEST_NAME, "rb") as f:
             manifest = json.loads(f.read())
-        if manifest.get("format") != _MANIFEST_FORMAT:
+        if manifest.get("format") != _MANIFEST_FORMAT or manifest.get("key") != key:
             return None
         output = manifest["output"]
         if _stat_entry(output) != manifest["output_stat"]:
