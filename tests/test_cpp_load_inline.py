@@ -166,6 +166,54 @@ def test_three_processes_racing_on_load_inline(tmp_path: Path, cache_dir: Path) 
     assert sorted(p.name for p in build_dir.glob("*.so")) == ["raced.so"]  # no leftover temporaries
 
 
+REFLECTED = r"""
+#include <tvm/ffi/reflection/registry.h>
+namespace jit_test {
+class CounterObj : public tvm::ffi::Object {
+ public:
+  int64_t value;
+  explicit CounterObj(int64_t v) : value(v) {}
+  static int64_t twice(int64_t x) { return 2 * x; }
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("jit_test.Counter", CounterObj, tvm::ffi::Object);
+};
+}  // namespace jit_test
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = tvm::ffi::reflection;
+  refl::ObjectDef<jit_test::CounterObj>()
+      .def(refl::init<int64_t>())
+      .def_ro("value", &jit_test::CounterObj::value)
+      .def_static("twice", &jit_test::CounterObj::twice, "Doubles x.");
+}
+int64_t counter_value(tvm::ffi::ObjectRef obj) {
+  const auto* counter = obj.as<jit_test::CounterObj>();
+  TVM_FFI_ICHECK(counter != nullptr) << "expected a jit_test.Counter, got " << obj->GetTypeKey();
+  return counter->value;
+}
+"""
+
+needs_reflection = pytest.mark.skipif(
+    not (_HEADERS / "tvm" / "ffi" / "reflection" / "registry.h").is_file()
+    or not hasattr(tvm_ffi.core, "TypeMethod"),
+    reason="needs reflection/registry.h (C++ API) and reflected methods bound in Python (core.TypeMethod)",
+)
+
+
+@needs_headers
+@needs_reflection
+def test_static_method_on_a_reflected_type() -> None:
+    mod = tvm_ffi.cpp.load_inline("reflected", cpp_sources=REFLECTED, functions="counter_value")
+
+    @tvm_ffi.register_object("jit_test.Counter")
+    class Counter(tvm_ffi.Object):
+        """jit_test.Counter, defined by the module just built."""
+
+    assert Counter.twice(21) == 42
+    counter = Counter(5)
+    assert counter.value == 5 and mod.counter_value(counter) == 5
+    with pytest.raises(TypeError):
+        Counter.twice("not an int")
+
+
 EMBED = r"""
 extern "C" const unsigned char __tvm_ffi__cubin_payload[];
 extern "C" const unsigned char __tvm_ffi__cubin_payload_end[];
