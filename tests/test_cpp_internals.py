@@ -109,3 +109,33 @@ def test_to_cpp_dtype(monkeypatch: pytest.MonkeyPatch) -> None:
     assert to_cpp_dtype("bfloat16") == "__hip_bfloat16"
     with pytest.raises(ValueError, match="Unsupported dtype string: complex64 for backend = 'rocm'"):
         to_cpp_dtype("complex64")
+
+
+def test_hip_flags_from_rocm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tvm_ffi.cpp import _builder
+
+    (tmp_path / "bin").mkdir()
+    hipcc = tmp_path / "bin" / "hipcc"
+    hipcc.write_text("#!/bin/sh\n")
+    hipcc.chmod(0o755)
+    monkeypatch.setenv("ROCM_HOME", str(tmp_path))
+    monkeypatch.delenv("TVM_FFI_ROCM_ARCH_LIST", raising=False)
+    with pytest.raises(RuntimeError, match="Set TVM_FFI_ROCM_ARCH_LIST"):
+        _builder._gpu_flags("hip", ["/inc"], [])
+    monkeypatch.setenv("TVM_FFI_ROCM_ARCH_LIST", "gfx90a gfx942")
+    argv, flags, ldflags = _builder._gpu_flags("hip", ["/inc"], ["-DX"])
+    assert argv == (str(hipcc),)
+    assert ["--offload-arch=gfx90a", "--offload-arch=gfx942"] == [f for f in flags if f.startswith("--offload")]
+    assert flags[-3:] == ["-DX", "-I/inc", f"-I{tmp_path / 'include'}"]
+    assert ldflags == [f"-L{tmp_path / 'lib'}", "-lamdhip64"]
+
+
+def test_gpu_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tvm_ffi.cpp.extension import _resolve_backend
+
+    assert _resolve_backend(None, False) is None
+    assert _resolve_backend("hip", True) == "hip"
+    monkeypatch.setenv("TVM_FFI_GPU_BACKEND", "hip")
+    assert _resolve_backend(None, True) == "hip"
+    with pytest.raises(ValueError, match="Invalid backend: vulkan"):
+        _resolve_backend("vulkan", True)
