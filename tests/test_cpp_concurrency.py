@@ -102,6 +102,26 @@ def test_threads_racing_build_once(tmp_path: Path, logged_cxx: Path, monkeypatch
     assert _invocations(logged_cxx) == (1, 1)
 
 
+def test_builder_waits_for_the_lock_holder(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from tvm_ffi.utils import FileLock
+
+    src = write(tmp_path / "w.cpp", ADD_SOURCE)
+    build_dir = tmp_path / "out"
+    build_dir.mkdir()
+    result: list[str] = []
+    with FileLock(build_dir / "lock"), caplog.at_level("INFO", logger="tvm_ffi.cpp"):
+        waiter = threading.Thread(target=lambda: result.append(tvm_ffi.cpp.build("w", sources=src,
+                                                                               build_directory=build_dir)))
+        waiter.start()
+        deadline = time.monotonic() + 60
+        while "waiting for process" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert f"waiting for process {os.getpid()}, which is building in {build_dir}" in caplog.text
+        assert result == [] and waiter.is_alive()
+    waiter.join(timeout=120)
+    assert result == [str(build_dir / "w.so")]
+
+
 STALLED = "import sys, tvm_ffi.cpp; tvm_ffi.cpp.build('crash', sources=sys.argv[1])"
 
 

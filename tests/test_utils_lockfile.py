@@ -21,6 +21,7 @@ def test_context_manager_takes_and_releases(tmp_path: Path) -> None:
     with lock as held:
         assert held is lock and lock.is_locked
         assert (tmp_path / "a.lock").read_text().strip() == str(os.getpid())
+        assert FileLock(tmp_path / "a.lock").holder_pid() == os.getpid()
     assert not lock.is_locked
     assert repr(lock).endswith("unlocked>")
 

@@ -7,6 +7,7 @@ lock is held only while building, never while loading or importing anything.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -24,6 +25,7 @@ from ._plan import CUDA_EXTS, OBJECT_EXTS, BuildPlan, Flags, plan_build
 __all__ = ["BuildRequest", "run_build"]
 
 _LOCK_NAME = "lock"
+_log = logging.getLogger("tvm_ffi.cpp")
 
 
 @dataclass
@@ -166,6 +168,23 @@ def _remove_leftovers(build_dir: Path) -> None:
                 pass
 
 
+class _locked:
+    """The build directory's lock; says who we wait for when another builder holds it."""
+
+    def __init__(self, build_dir: Path) -> None:
+        self._build_dir = build_dir
+        self._lock = FileLock(build_dir / _LOCK_NAME)
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire():
+            holder = self._lock.holder_pid() or "unknown"
+            _log.info("waiting for process %s, which is building in %s", holder, self._build_dir)
+            self._lock.blocking_acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None) -> Path:
     """Builds ``req`` (or finds it built) and returns the absolute path of the output."""
     flags, identity = _flags_and_identity(req)
@@ -179,7 +198,7 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
     if hit == expected:
         return hit
     build_dir.mkdir(parents=True, exist_ok=True)
-    with FileLock(build_dir / _LOCK_NAME):
+    with _locked(build_dir):
         hit = _cache.read_valid_manifest(build_dir, key)  # another process may have built it meanwhile
         if hit == expected:
             return hit

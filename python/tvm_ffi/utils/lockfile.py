@@ -168,6 +168,11 @@ class FileLock:
         except OSError:
             pass
 
+    def holder_pid(self) -> int | None:
+        """The pid the current holder wrote into the file (None when unknown); for messages only."""
+        text = self._read_holder()
+        return int(text) if text.isdigit() else None
+
     def _read_holder(self) -> str:
         try:
             with open(self.lock_file_path, encoding="ascii", errors="replace") as f:
