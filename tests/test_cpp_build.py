@@ -68,6 +68,9 @@ def test_source_and_header_edits_rebuild(tmp_path: Path, build_tool: str) -> Non
     kwargs = {"sources": str(src), "extra_cflags": ["-DOFFSET_HEADER"], "extra_include_paths": [str(inc)]}
     path = tvm_ffi.cpp.build("add", **kwargs)
     assert call_in_subprocess(path, "add", 1, 2) == "103"
+    mtime = os.stat(path).st_mtime_ns
+    write(inc / "offset.h", "#define OFFSET 100\n")  # same bytes, newer mtime: nothing to rebuild
+    assert tvm_ffi.cpp.build("add", **kwargs) == path and os.stat(path).st_mtime_ns == mtime
     write(inc / "offset.h", "#define OFFSET 200\n")
     assert tvm_ffi.cpp.build("add", **kwargs) == path
     assert call_in_subprocess(path, "add", 1, 2) == "203"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,16 @@ def test_manifest_detects_changed_inputs(tmp_path: Path) -> None:
     _cache.write_manifest(tmp_path, "k1", out, [str(dep), "missing-intermediate.o"])
     assert _cache.read_valid_manifest(tmp_path, "k1") == out
     assert _cache.read_valid_manifest(tmp_path, "k2") is None  # same directory, other flags
+    # A touch (a reinstall of identical headers) is a miss for the stat-only check, but not for
+    # the content check, which also refreshes the manifest for the next stat-only check.
+    st = dep.stat()
+    os.utime(dep, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert _cache.read_valid_manifest(tmp_path, "k1") is None
+    assert _cache.read_valid_manifest(tmp_path, "k1", compare_content=True) == out
+    assert _cache.read_valid_manifest(tmp_path, "k1") == out
     dep.write_text("changed")
     assert _cache.read_valid_manifest(tmp_path, "k1") is None
+    assert _cache.read_valid_manifest(tmp_path, "k1", compare_content=True) is None
     (tmp_path / _cache.MANIFEST_NAME).write_text("{not json")
     assert _cache.read_valid_manifest(tmp_path, "k1") is None
 

@@ -199,7 +199,8 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
         return hit
     build_dir.mkdir(parents=True, exist_ok=True)
     with _locked(build_dir):
-        hit = _cache.read_valid_manifest(build_dir, key)  # another process may have built it meanwhile
+        # Another process may have built it meanwhile; a reinstall may have touched our headers.
+        hit = _cache.read_valid_manifest(build_dir, key, compare_content=True)
         if hit == expected:
             return hit
         _remove_leftovers(build_dir)

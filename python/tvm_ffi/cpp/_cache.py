@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 MANIFEST_NAME = "tvm_ffi_build.json"
-_MANIFEST_FORMAT = 1
+_MANIFEST_FORMAT = 2
 
 
 def cache_root() -> Path:
@@ -125,17 +125,25 @@ def _stat_entry(path: str) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
+def _file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
 def write_manifest(build_dir: Path, key: str, output: Path, inputs: Iterable[str]) -> None:
-    """Records the build's key, ``output`` and the stats of every input file.
+    """Records the build's key, ``output``, and the stats and digest of every input file.
 
     Written last, so it marks a finished build.
     """
     files = {}
     for name in sorted(set(inputs)):
         path = name if os.path.isabs(name) else str(build_dir / name)
-        entry = _stat_entry(path)
-        if entry is not None:
-            files[path] = entry
+        entry, digest = _stat_entry(path), _file_digest(path)
+        if entry is not None and digest is not None:
+            files[path] = [*entry, digest]
     out_stat = _stat_entry(str(output))
     if out_stat is None:
         raise RuntimeError(f"build finished without producing {output}")
@@ -143,8 +151,14 @@ def write_manifest(build_dir: Path, key: str, output: Path, inputs: Iterable[str
     write_atomic(build_dir / MANIFEST_NAME, json.dumps(manifest, indent=1).encode())
 
 
-def read_valid_manifest(build_dir: Path, key: str) -> Path | None:
-    """The output of a finished build of ``key`` in ``build_dir`` whose inputs are all unchanged, else None."""
+def read_valid_manifest(build_dir: Path, key: str, compare_content: bool = False) -> Path | None:
+    """The output of a finished build of ``key`` in ``build_dir`` whose inputs are all unchanged, else None.
+
+    "Unchanged" means the same size and mtime (``stat`` only, the lock-free fast path). With
+    ``compare_content``, an input whose mtime moved but whose bytes did not (a reinstall of the
+    same headers, a ``touch``) still counts as unchanged, and the manifest is refreshed; only a
+    caller holding the build directory's lock may ask for that.
+    """
     try:
         with open(build_dir / MANIFEST_NAME, "rb") as f:
             manifest = json.loads(f.read())
@@ -153,9 +167,14 @@ def read_valid_manifest(build_dir: Path, key: str) -> Path | None:
         output = manifest["output"]
         if _stat_entry(output) != manifest["output_stat"]:
             return None
+        touched = []
         for path, entry in manifest["inputs"].items():
-            if _stat_entry(path) != entry:
-                return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            if _stat_entry(path) != entry[:2]:
+                if not compare_content or _file_digest(path) != entry[2]:
+                    return None
+                touched.append(path)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None  # no manifest, or one from an interrupted or foreign writer: rebuild
+    if touched:
+        write_manifest(build_dir, key, Path(output), manifest["inputs"])
     return Path(output)
