@@ -55,6 +55,9 @@ def test_flag_change_builds_elsewhere(tmp_path: Path, build_tool: str) -> None:
     ten = tvm_ffi.cpp.build("add", sources=src, extra_cflags=["-DOFFSET=10"])
     eleven = tvm_ffi.cpp.build("add", sources=src, extra_cflags="-DOFFSET=11")
     assert len({plain, ten, eleven}) == 3
+    # One entry may hold several flags, split as a shell would (the reference's ninja file does).
+    several = tvm_ffi.cpp.build("add", sources=src, extra_cflags=['-DUNUSED="a b" -DOFFSET=20', "-O1"])
+    assert tvm_ffi.load_module(several).add(1, 2) == 23
     assert tvm_ffi.load_module(ten).add(1, 2) == 13
     assert tvm_ffi.load_module(eleven).add(1, 2) == 14
     assert tvm_ffi.load_module(plain).add(1, 2) == 3
@@ -203,3 +206,12 @@ def test_import_builds_nothing_and_imports_no_framework(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
     assert not cache.exists()
+
+
+def test_names_and_paths_with_spaces_and_dollars(tmp_path: Path, build_tool: str) -> None:
+    src_dir = tmp_path / "my $sources"
+    src_dir.mkdir()
+    src = write(src_dir / "add one.cpp", ADD_SOURCE)
+    path = tvm_ffi.cpp.build("my $mod", sources=src)
+    assert Path(path).name == "my $mod.so"
+    assert tvm_ffi.load_module(path).add(3, 4) == 7

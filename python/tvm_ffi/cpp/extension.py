@@ -10,6 +10,7 @@ the compilers are driven directly, object files in parallel (``MAX_JOBS`` caps b
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -40,6 +41,12 @@ def _str_list(value: Sequence[str] | str | None, what: str) -> list[str]:
         if not isinstance(item, (str, os.PathLike)):
             raise TypeError(f"{what} must be a str or a sequence of str, got an element of type {type(item).__name__}")
     return [os.fspath(item) for item in items]
+
+
+def _flag_list(value: Sequence[str] | str | None, what: str) -> list[str]:
+    """Flags, each entry split the way a shell splits it: ``["-O3 -g"]`` is two flags, as with
+    the reference (whose ninja file pastes them into a shell command unquoted)."""
+    return [part for entry in _str_list(value, what) for part in shlex.split(entry)]
 
 
 def _check_name(name: Any) -> str:
@@ -127,9 +134,9 @@ def build_inline(
     request = BuildRequest(
         name=name,
         sources=[],
-        extra_cflags=_str_list(extra_cflags, "extra_cflags"),
-        extra_cuda_cflags=_str_list(extra_cuda_cflags, "extra_cuda_cflags"),
-        extra_ldflags=_str_list(extra_ldflags, "extra_ldflags"),
+        extra_cflags=_flag_list(extra_cflags, "extra_cflags"),
+        extra_cuda_cflags=_flag_list(extra_cuda_cflags, "extra_cuda_cflags"),
+        extra_ldflags=_flag_list(extra_ldflags, "extra_ldflags"),
         extra_include_paths=[str(Path(p).resolve()) for p in _str_list(extra_include_paths, "extra_include_paths")],
         backend=_resolve_backend(backend, cuda_source is not None),
         output=output,
@@ -214,9 +221,9 @@ def build(
     request = BuildRequest(
         name=name,
         sources=resolved,
-        extra_cflags=_str_list(extra_cflags, "extra_cflags"),
-        extra_cuda_cflags=_str_list(extra_cuda_cflags, "extra_cuda_cflags"),
-        extra_ldflags=_str_list(extra_ldflags, "extra_ldflags"),
+        extra_cflags=_flag_list(extra_cflags, "extra_cflags"),
+        extra_cuda_cflags=_flag_list(extra_cuda_cflags, "extra_cuda_cflags"),
+        extra_ldflags=_flag_list(extra_ldflags, "extra_ldflags"),
         extra_include_paths=[str(Path(p).resolve()) for p in _str_list(extra_include_paths, "extra_include_paths")],
         backend=_resolve_backend(backend, any(Path(f).suffix.lower() == ".cu" for f in resolved)),
         output=output,
