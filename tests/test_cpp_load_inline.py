@@ -277,6 +277,13 @@ def test_cuda_sources_compile_with_nvcc(monkeypatch: pytest.MonkeyPatch) -> None
     path = tvm_ffi.cpp.build_inline("cu", cuda_sources=CUDA, functions="add_one_cuda")
     symbols = subprocess.run(["nm", "-D", path], capture_output=True, text=True, check=True).stdout
     assert "__tvm_ffi_add_one_cuda" in symbols
+    # The usual split: C++ declares and exports, CUDA defines; one library from both.
+    declaration = "void add_one_cuda(tvm::ffi::TensorView x, tvm::ffi::TensorView y);"
+    mixed = tvm_ffi.cpp.build_inline("cu_mixed", cpp_sources=declaration, cuda_sources=CUDA, functions="add_one_cuda")
+    build_dir = Path(mixed).parent
+    assert (build_dir / "main.cpp").is_file() and (build_dir / "cuda.cu").is_file()
+    symbols = subprocess.run(["nm", "-D", mixed], capture_output=True, text=True, check=True).stdout
+    assert "__tvm_ffi_add_one_cuda" in symbols
 
 
 def _cuda_torch() -> bool:
