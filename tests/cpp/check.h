@@ -21,8 +21,8 @@ static int check_failed_tests = 0;
 
 #define CHECK_EQ(a, b)                                                                        \
   do {                                                                                        \
-    auto&& check_a_ = (a);                                                                    \
-    auto&& check_b_ = (b);                                                                    \
+    const auto check_a_ = (a);                                                                 \
+    const auto check_b_ = (b);                                                                 \
     if (!(check_a_ == check_b_)) {                                                            \
       std::fprintf(stderr, "%s:%d: CHECK failed: %s == %s\n", __FILE__, __LINE__, #a, #b);   \
       ++check_failures_in_test;                                                               \

@@ -257,11 +257,12 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
                                                 int32_t num_args, TVMFFIAny* result) {         \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
     (void)self;                                                                                \
-    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(Function)>>;       \
+    static const auto callable = (Function); /* a variable, so lambdas work in C++17 */     \
+    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(callable)>>;       \
     static const std::string name = #ExportName;                                               \
     ::tvm::ffi::Any rv;                                                                        \
     ::tvm::ffi::detail::unpack_call<typename FuncInfo::RetType>(                               \
-        std::make_index_sequence<FuncInfo::num_args>{}, &name, Function,                       \
+        std::make_index_sequence<FuncInfo::num_args>{}, &name, callable,                       \
         reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args, &rv);                    \
     *result = ::tvm::ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(rv));                \
     TVM_FFI_SAFE_CALL_END();                                                                   \
@@ -277,7 +278,8 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
                                                           int32_t num_args, TVMFFIAny* result) { \
     TVM_FFI_SAFE_CALL_BEGIN();                                                                   \
     (void)self, (void)args, (void)num_args;                                                      \
-    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(Function)>>;         \
+    static const auto callable = (Function);                                                     \
+    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(callable)>>;         \
     std::string text =                                                                           \
         "{\"type_schema\":" + ::tvm::ffi::detail::EscapeStringJSON(FuncInfo::TypeSchema()) + "}"; \
     TVMFFIByteArray bytes{text.data(), text.size()};                                             \
