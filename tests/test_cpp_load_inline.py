@@ -237,6 +237,10 @@ def test_source_and_function_errors() -> None:
         tvm_ffi.cpp.build_inline("nothing")
     with pytest.raises(ValueError, match="is not a C\\+\\+ function name"):
         tvm_ffi.cpp.build_inline("bad", cpp_sources="", functions=["not a name"])
+    with pytest.raises(TypeError, match="functions must be a name, a list of names or .* mapping, got int"):
+        tvm_ffi.cpp.build_inline("bad", cpp_sources="", functions=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="extra_cflags: cannot split '-DX=\"a' into flags: No closing quotation"):
+        tvm_ffi.cpp.build_inline("bad", cpp_sources="", extra_cflags=['-DX="a'])
     with pytest.raises(TypeError, match="cpp_sources must be a str or a list of str"):
         tvm_ffi.cpp.build_inline("bad", cpp_sources=["int x;", 3])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="embed_cubin: 'a-b' is not a C identifier"):

@@ -24,8 +24,12 @@ def function_map(functions: Mapping[str, str] | Sequence[str] | str | None) -> d
         items: list[tuple[object, object]] = [(functions, "")]
     elif isinstance(functions, Mapping):
         items = list(functions.items())
-    else:
+    elif isinstance(functions, (list, tuple)):
         items = [(name, "") for name in functions]
+    else:
+        raise TypeError(
+            f"functions must be a name, a list of names or a name -> docstring mapping, got {type(functions).__name__}"
+        )
     result: dict[str, str] = {}
     for name, doc in items:
         if not isinstance(name, str) or not name.isidentifier():

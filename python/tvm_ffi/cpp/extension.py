@@ -46,7 +46,13 @@ def _str_list(value: Sequence[str] | str | None, what: str) -> list[str]:
 def _flag_list(value: Sequence[str] | str | None, what: str) -> list[str]:
     """Flags, each entry split the way a shell splits it: ``["-O3 -g"]`` is two flags, as with
     the reference (whose ninja file pastes them into a shell command unquoted)."""
-    return [part for entry in _str_list(value, what) for part in shlex.split(entry)]
+    flags = []
+    for entry in _str_list(value, what):
+        try:
+            flags += shlex.split(entry)
+        except ValueError as err:
+            raise ValueError(f"{what}: cannot split {entry!r} into flags: {err}") from None
+    return flags
 
 
 def _check_name(name: Any) -> str:
