@@ -7,7 +7,7 @@ point at the line numbers of the user's own string.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = ["PRELUDE_HEADER", "decorate", "function_map", "join_sources"]
 
@@ -24,7 +24,9 @@ def function_map(functions: Mapping[str, str] | Sequence[str] | str | None) -> d
         items: list[tuple[object, object]] = [(functions, "")]
     elif isinstance(functions, Mapping):
         items = list(functions.items())
-    elif isinstance(functions, (list, tuple)):
+    elif isinstance(functions, (set, frozenset)):  # sorted: a set's order changes between processes
+        items = [(name, "") for name in sorted(functions, key=str)]
+    elif isinstance(functions, Iterable):
         items = [(name, "") for name in functions]
     else:
         raise TypeError(
