@@ -153,3 +153,41 @@ def test_killed_builder_does_not_block(tmp_path: Path, logged_cxx: Path, monkeyp
     assert time.monotonic() - start < 60
     assert tvm_ffi.load_module(path).add(2, 3) == 5
     assert not leftover.exists()
+
+
+def _complete_elf(data: bytes) -> bool:
+    """True when ``data`` is a whole ELF64 file: the section header table (last, as ld writes it) is all there."""
+    if len(data) < 64 or data[:4] != b"\x7fELF":
+        return False
+    shoff = int.from_bytes(data[0x28:0x30], "little")
+    shentsize = int.from_bytes(data[0x3A:0x3C], "little")
+    shnum = int.from_bytes(data[0x3C:0x3E], "little")
+    return shoff + shentsize * shnum == len(data)
+
+
+@pytest.mark.parametrize("tool", ["ninja", "direct"])
+def test_readers_never_see_a_torn_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tool: str) -> None:
+    if tool == "ninja" and _toolchain.find_ninja() is None:
+        pytest.skip("ninja is not installed")
+    monkeypatch.setenv("TVM_FFI_CPP_BUILD_TOOL", tool)
+    src = write(tmp_path / "r.cpp", ADD_SOURCE)
+    out = tmp_path / "out"
+    library = Path(tvm_ffi.cpp.build("r", sources=src, build_directory=out))
+    stop = threading.Event()
+    reads: list[bool] = []
+
+    def reader() -> None:
+        while not stop.is_set():
+            reads.append(_complete_elf(library.read_bytes()))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for i in range(4):  # rebuild in place while the reader keeps reading
+            filler = "".join(f"static volatile int pad{i}_{k} = {k};\n" for k in range(200 * (i + 1)))
+            write(src, ADD_SOURCE + filler)
+            assert tvm_ffi.cpp.build("r", sources=src, build_directory=out) == str(library)
+    finally:
+        stop.set()
+        thread.join()
+    assert reads and all(reads), f"{reads.count(False)} of {len(reads)} reads saw a partial library"
