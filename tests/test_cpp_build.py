@@ -215,3 +215,14 @@ def test_names_and_paths_with_spaces_and_dollars(tmp_path: Path, build_tool: str
     path = tvm_ffi.cpp.build("my $mod", sources=src)
     assert Path(path).name == "my $mod.so"
     assert tvm_ffi.load_module(path).add(3, 4) == 7
+
+
+def test_log_build_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+                          build_tool: str) -> None:
+    monkeypatch.setenv("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "1")
+    src = write(tmp_path / "warn.cpp", ADD_SOURCE + "static int unused_function() { return 1; }\n")
+    with caplog.at_level("INFO", logger="tvm_ffi.cpp"):
+        tvm_ffi.cpp.build("warn", sources=src, extra_cflags=["-Wall"])
+    assert "build of 'warn' in" in caplog.text
+    assert "unused_function" in caplog.text and "warning" in caplog.text  # the compiler's own output
+    assert f"-c {src}" in caplog.text  # the commands

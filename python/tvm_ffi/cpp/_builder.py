@@ -127,7 +127,7 @@ def _jobs() -> int:
     return os.cpu_count() or 1
 
 
-def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> None:
+def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> str:
     tool = os.environ.get("TVM_FFI_CPP_BUILD_TOOL", "").lower()
     if tool not in ("", "ninja", "direct"):
         raise ValueError(f"TVM_FFI_CPP_BUILD_TOOL must be 'ninja' or 'direct', got {tool!r}")
@@ -135,9 +135,8 @@ def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> None:
     if ninja is None and tool == "ninja":
         raise RuntimeError("TVM_FFI_CPP_BUILD_TOOL=ninja but ninja is not installed (pip install ninja)")
     if ninja is not None:
-        run_ninja(ninja, name, build_dir, plan, _jobs())
-    else:
-        run_direct(name, build_dir, plan, _jobs())
+        return run_ninja(ninja, name, build_dir, plan, _jobs())
+    return run_direct(name, build_dir, plan, _jobs())
 
 
 def _inputs_of(build_dir: Path, plan: BuildPlan) -> list[str]:
@@ -213,7 +212,10 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
             _cache.write_atomic(build_dir / cubin_files[cubin_name], bytes(blob))
         sources = [str(build_dir / f) for f in req.inline_sources or ()] + req.sources
         plan = plan_build(req.name, sources, flags, req.output, cubin_files)
-        _run_plan(req.name, build_dir, plan)
+        output = _run_plan(req.name, build_dir, plan)
+        # As with the reference: TVM_FFI_CPP_EXTENSION_LOG_BUILD=1 logs the commands and their output.
+        if os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0") in ("1", "stdout", "stderr"):
+            _log.info("build of '%s' in %s:\n%s", req.name, build_dir, output)
         _cache.write_manifest(build_dir, key, expected, _inputs_of(build_dir, plan))
     return expected
 

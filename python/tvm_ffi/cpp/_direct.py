@@ -42,7 +42,7 @@ def _up_to_date(build_dir: Path, step: Step) -> bool:
         return False
 
 
-def _run_step(name: str, build_dir: Path, step: Step, tag: str) -> None:
+def _run_step(name: str, build_dir: Path, step: Step, tag: str) -> str:
     tmp = f"{step.output}.{os.getpid()}.{tag}.tmp"
     command = [tmp if arg == OUT else arg for arg in step.command]
     proc = subprocess.run(command, cwd=build_dir, capture_output=True, check=False)
@@ -52,10 +52,15 @@ def _run_step(name: str, build_dir: Path, step: Step, tag: str) -> None:
         raise BuildError(name, display_command(step), str(build_dir), output, proc.returncode)
     os.replace(build_dir / tmp, build_dir / step.output)
     write_atomic(_stamp_path(build_dir, step), display_command(step).encode())
+    output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace")
+    return f"{display_command(step)}\n{output}"
 
 
-def run_direct(name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> None:
-    """Brings every step of ``plan`` up to date; raises :class:`BuildError` on the first failure."""
+def run_direct(name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> str:
+    """Brings every step of ``plan`` up to date and returns the commands and their output.
+
+    Raises :class:`BuildError` on the first failure.
+    """
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (only builds pay its import)
 
     compiles = [s for s in plan.object_steps if not _up_to_date(build_dir, s)]
@@ -66,10 +71,12 @@ def run_direct(name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> None:
         first = next((e for e in errors if e is not None), None)
         if first is not None:
             raise first
+    logs = [f.result() for f in futures] if compiles else []
     rebuilt = bool(compiles)
     for step in plan.steps:
         if step.depfile is not None:
             continue
         if rebuilt or not _up_to_date(build_dir, step):
-            _run_step(name, build_dir, step, "final")
+            logs.append(_run_step(name, build_dir, step, "final"))
             rebuilt = True
+    return "".join(logs)

@@ -60,13 +60,13 @@ def render_ninja(plan: BuildPlan) -> str:
 _FAILED = re.compile(r"^FAILED: (?P<targets>.*)$", re.MULTILINE)
 
 
-def run_ninja(ninja: str, name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> None:
-    """Writes ``build.ninja`` and runs ninja; raises :class:`BuildError` when a step fails."""
+def run_ninja(ninja: str, name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> str:
+    """Writes ``build.ninja``, runs ninja and returns its output; :class:`BuildError` when a step fails."""
     write_atomic(build_dir / "build.ninja", render_ninja(plan).encode())
-    proc = subprocess.run([ninja, "-j", str(jobs)], cwd=build_dir, capture_output=True, check=False)
-    if proc.returncode == 0:
-        return
+    proc = subprocess.run([ninja, "-v", "-j", str(jobs)], cwd=build_dir, capture_output=True, check=False)
     output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace")
+    if proc.returncode == 0:
+        return output
     failed = _FAILED.search(output)
     targets = failed["targets"].split() if failed else []
     step = next((s for s in plan.steps if _path(s.output) in targets), None)
