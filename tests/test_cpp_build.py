@@ -226,3 +226,13 @@ def test_log_build_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplo
     assert "build of 'warn' in" in caplog.text
     assert "unused_function" in caplog.text and "warning" in caplog.text  # the compiler's own output
     assert f"-c {src}" in caplog.text  # the commands
+
+
+def test_direct_build_stops_at_the_first_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TVM_FFI_CPP_BUILD_TOOL", "direct")
+    monkeypatch.setenv("MAX_JOBS", "1")
+    bad = write(tmp_path / "a_bad.cpp", "int broken( {\n")
+    good = write(tmp_path / "b_good.cpp", ADD_SOURCE)
+    with pytest.raises(BuildError, match="a_bad.cpp:1:") as info:
+        tvm_ffi.cpp.build("two", sources=[good, bad])
+    assert not (Path(info.value.build_dir) / "cpp_1.o").exists()  # b_good.cpp never started

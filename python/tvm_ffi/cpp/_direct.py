@@ -61,17 +61,29 @@ def run_direct(name: str, build_dir: Path, plan: BuildPlan, jobs: int) -> str:
 
     Raises :class:`BuildError` on the first failure.
     """
-    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (only builds pay its import)
+    import threading  # noqa: PLC0415  (only builds pay these imports)
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
     compiles = [s for s in plan.object_steps if not _up_to_date(build_dir, s)]
+    failed = threading.Event()
+
+    def compile_one(index: int, step: Step) -> str | None:
+        if failed.is_set():  # like ninja: start nothing new after a failure
+            return None
+        try:
+            return _run_step(name, build_dir, step, str(index))
+        except BaseException:
+            failed.set()
+            raise
+
+    logs: list[str] = []
     if compiles:
         with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(compiles)))) as pool:
-            futures = [pool.submit(_run_step, name, build_dir, s, str(i)) for i, s in enumerate(compiles)]
-            errors = [f.exception() for f in futures]
-        first = next((e for e in errors if e is not None), None)
+            futures = [pool.submit(compile_one, i, s) for i, s in enumerate(compiles)]
+        first = next((f.exception() for f in futures if f.exception() is not None), None)
         if first is not None:
             raise first
-    logs = [f.result() for f in futures] if compiles else []
+        logs = [log for log in (f.result() for f in futures) if log is not None]
     rebuilt = bool(compiles)
     for step in plan.steps:
         if step.depfile is not None:
