@@ -47,3 +47,43 @@ def test_cpp_program(source: Path, runtime: Runtime, plugin_dirs: dict[bool, Pat
     assert "ok " in output and "FAIL" not in output, output
     for marker in SANITIZER_MARKERS:
         assert marker not in output, output
+
+
+# Misuse that must fail to compile with our static_assert text as the first error.
+BAD_USES = {
+    "unsupported parameter": (
+        "#include <vector>\nint64_t Sum(std::vector<int> xs) { return 0; }\n"
+        "TVM_FFI_DLL_EXPORT_TYPED_FUNC(sum, Sum);",
+        "this parameter type cannot be converted from tvm::ffi::AnyView"),
+    "mutable reference parameter": (
+        "void Bump(int64_t& x) { ++x; }\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(bump, Bump);",
+        "typed FFI functions take parameters as T, const T& or T&&"),
+    "unsupported result": (
+        "struct Point { int x; };\nPoint Make() { return Point{1}; }\n"
+        "TVM_FFI_DLL_EXPORT_TYPED_FUNC(make, Make);",
+        "this result type cannot be converted to tvm::ffi::Any"),
+    "cast to an unsupported type": (
+        "struct Point { int x; };\nPoint Read(tvm::ffi::Any a) { return a.cast<Point>(); }",
+        "this C++ type cannot be converted to or from tvm::ffi::Any"),
+    "make_object of a non-object": (
+        "struct Plain { int x; };\nvoid F() { tvm::ffi::make_object<Plain>(); }",
+        "make_object<T>: T must derive from tvm::ffi::Object"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_USES))
+def test_misuse_fails_with_a_readable_static_assert(name: str, tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import INCLUDE_DIR, cxx_compiler
+
+    if shutil.which(cxx_compiler()) is None:
+        pytest.skip("no C++ compiler")
+    body, message = BAD_USES[name]
+    source = tmp_path / "bad.cc"
+    source.write_text("#include <tvm/ffi/tvm_ffi.h>\n" + body + "\n")
+    proc = subprocess.run([cxx_compiler(), "-std=c++17", "-fsyntax-only", f"-I{INCLUDE_DIR}", str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    first_error = next(line for line in proc.stderr.splitlines() if "error:" in line)
+    assert message in first_error, proc.stderr

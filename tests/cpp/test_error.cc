@@ -29,7 +29,7 @@ void test_throw_builds_kind_message_and_backtrace() {
 
 void test_check_macros() {
   int a = 1, b = 2;
-  CHECK_THROWS(TVM_FFI_ICHECK_EQ(a, b) << "extra", "InternalError", "Check failed: (a == b) is false: (1 vs. 2) extra");
+  CHECK_THROWS(TVM_FFI_ICHECK_EQ(a, b) << "extra", "InternalError", "Check failed: a == b (1 vs. 2) : extra");
   CHECK_THROWS(TVM_FFI_CHECK(a > b, IndexError) << "why", "IndexError", "Check failed: (a > b) is false: why");
   CHECK_THROWS(TVM_FFI_ICHECK_NOTNULL(static_cast<void*>(nullptr)), "InternalError", "Check not null");
   TVM_FFI_ICHECK_LT(a, b) << "never shown";  // passing checks do nothing

@@ -55,19 +55,27 @@ template <typename T>
 template <typename T>
 T CastFromAny(const TVMFFIAny* src) {
   using U = std::remove_cv_t<std::remove_reference_t<T>>;
-  AssertConvertible<U>();
-  if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
-  std::optional<U> out = TypeTraits<U>::TryCastFromAnyView(src);
-  if (!out.has_value()) ThrowCastError<U>(src);
-  return *std::move(out);
+  static_assert(TypeTraits<U>::convert_enabled, TVM_FFI_NOT_CONVERTIBLE_MESSAGE_);
+  if constexpr (TypeTraits<U>::convert_enabled) {
+    if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
+    std::optional<U> out = TypeTraits<U>::TryCastFromAnyView(src);
+    if (!out.has_value()) ThrowCastError<U>(src);
+    return *std::move(out);
+  } else {
+    TVM_FFI_UNREACHABLE();
+  }
 }
 
 template <typename T>
 std::optional<T> TryCastFromAny(const TVMFFIAny* src) {
   using U = std::remove_cv_t<std::remove_reference_t<T>>;
-  AssertConvertible<U>();
-  if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
-  return TypeTraits<U>::TryCastFromAnyView(src);
+  static_assert(TypeTraits<U>::convert_enabled, TVM_FFI_NOT_CONVERTIBLE_MESSAGE_);
+  if constexpr (TypeTraits<U>::convert_enabled) {
+    if (TypeTraits<U>::CheckAnyStrict(src)) return TypeTraits<U>::CopyFromAnyViewAfterCheck(src);
+    return TypeTraits<U>::TryCastFromAnyView(src);
+  } else {
+    return std::nullopt;
+  }
 }
 
 template <typename T>
@@ -80,9 +88,11 @@ auto AsFromAny(const TVMFFIAny* src) {
     }
     return out;
   } else {
-    AssertConvertible<T>();
+    static_assert(TypeTraits<T>::convert_enabled, TVM_FFI_NOT_CONVERTIBLE_MESSAGE_);
     std::optional<T> out;
-    if (TypeTraits<T>::CheckAnyStrict(src)) out = TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
+    if constexpr (TypeTraits<T>::convert_enabled) {
+      if (TypeTraits<T>::CheckAnyStrict(src)) out = TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
+    }
     return out;
   }
 }

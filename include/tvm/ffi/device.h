@@ -86,6 +86,14 @@ struct TypeTraits<DLDevice> : TypeTraitsBase {
 }  // namespace ffi
 }  // namespace tvm
 
+/*! \brief `std::cout << device` prints "cuda:0" (a template: no <ostream> needed here). */
+template <typename Char, typename Traits>
+std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, DLDevice device) {
+  ::tvm::ffi::detail::MessageStream text;
+  text << device;
+  return os << text.str();
+}
+
 inline bool operator==(const DLDevice& a, const DLDevice& b) {
   return a.device_type == b.device_type && a.device_id == b.device_id;
 }

@@ -80,6 +80,14 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
 }  // namespace ffi
 }  // namespace tvm
 
+/*! \brief `std::cout << dtype` prints "float32" (a template: no <ostream> needed here). */
+template <typename Char, typename Traits>
+std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, DLDataType dtype) {
+  ::tvm::ffi::detail::MessageStream text;
+  text << dtype;
+  return os << text.str();
+}
+
 inline bool operator==(const DLDataType& a, const DLDataType& b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }

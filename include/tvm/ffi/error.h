@@ -239,12 +239,35 @@ class ErrorBuilder {
   MessageStream stream_;
 };
 
+/*! \brief " (x vs. y) ": the operands of a failed binary check. */
 template <typename X, typename Y>
-TVM_FFI_NO_INLINE std::string CheckFailureText(const char* expr, const X& x, const Y& y) {
+TVM_FFI_NO_INLINE std::string CheckFailureText(const X& x, const Y& y) {
   MessageStream s;
-  s << "Check failed: (" << expr << ") is false: (" << x << " vs. " << y << ") ";
+  s << " (" << x << " vs. " << y << ") ";
   return s.str();
 }
+
+// The comparisons live in functions so that mixed-sign operands do not warn in user code.
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#define TVM_FFI_DEFINE_CHECK_FUNC_(Name, op)                                      \
+  template <typename X, typename Y>                                               \
+  inline std::optional<std::string> Check##Name(const X& x, const Y& y) {         \
+    if (TVM_FFI_PREDICT_TRUE(x op y)) return std::nullopt;                        \
+    return CheckFailureText(x, y);                                                \
+  }
+TVM_FFI_DEFINE_CHECK_FUNC_(LT, <)
+TVM_FFI_DEFINE_CHECK_FUNC_(GT, >)
+TVM_FFI_DEFINE_CHECK_FUNC_(LE, <=)
+TVM_FFI_DEFINE_CHECK_FUNC_(GE, >=)
+TVM_FFI_DEFINE_CHECK_FUNC_(EQ, ==)
+TVM_FFI_DEFINE_CHECK_FUNC_(NE, !=)
+#undef TVM_FFI_DEFINE_CHECK_FUNC_
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace detail
 }  // namespace ffi
@@ -290,18 +313,18 @@ struct OstreamFallback {
 #define TVM_FFI_CHECK(cond, ErrorKind) \
   if (TVM_FFI_PREDICT_FALSE(!(cond))) TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond << ") is false: "
 
-#define TVM_FFI_CHECK_BINARY_OP_(op, x, y, ErrorKind)                                         \
-  if (auto&& _tvm_ffi_x = (x); true)                                                          \
-    if (auto&& _tvm_ffi_y = (y); TVM_FFI_PREDICT_FALSE(!(_tvm_ffi_x op _tvm_ffi_y)))          \
-  TVM_FFI_THROW(ErrorKind) << ::tvm::ffi::detail::CheckFailureText(#x " " #op " " #y, _tvm_ffi_x, \
-                                                                   _tvm_ffi_y)
+// Message: "Check failed: x == y (1 vs. 2) : <user text>" (x and y are evaluated once).
+#define TVM_FFI_CHECK_BINARY_OP_(Name, op, x, y, ErrorKind)                        \
+  if (auto _tvm_ffi_check_text = ::tvm::ffi::detail::Check##Name((x), (y)))          \
+  TVM_FFI_THROW(ErrorKind) << "Check failed: " << #x " " #op " " #y << *_tvm_ffi_check_text \
+                           << ": "
 
-#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(<, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(>, x, y, ErrorKind)
-#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(<=, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(>=, x, y, ErrorKind)
-#define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(==, x, y, ErrorKind)
-#define TVM_FFI_CHECK_NE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(!=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(LT, <, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(GT, >, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(LE, <=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(GE, >=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(EQ, ==, x, y, ErrorKind)
+#define TVM_FFI_CHECK_NE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(NE, !=, x, y, ErrorKind)
 #define TVM_FFI_CHECK_NOTNULL(x, ErrorKind) \
   TVM_FFI_CHECK((x) != nullptr, ErrorKind) << "Check not null: " #x << ' '
 

@@ -150,6 +150,10 @@ class ArgValueWithContext {
   TVM_FFI_UNREACHABLE();
 }
 
+template <typename R, size_t... Is, typename F>
+void UnpackCallChecked(std::index_sequence<Is...>, const std::string* name, const F& f,
+                       const AnyView* args, int32_t num_args, Any* rv);
+
 /*! \brief Checks the count, converts every argument, calls f and stores its result. */
 template <typename R, size_t... Is, typename F>
 inline void unpack_call(std::index_sequence<Is...>, const std::string* name, const F& f,
@@ -158,6 +162,22 @@ inline void unpack_call(std::index_sequence<Is...>, const std::string* name, con
   using Info = FunctionInfo<F>;
   using Args = typename Info::ArgType;
   static_assert((CheckArgType<std::tuple_element_t<Is, Args>>() && ... && CheckRetType<R>()));
+  // After a failed check above, skip the body so the readable message is the only error.
+  constexpr bool kSupported =
+      (kArgRefSupported<std::tuple_element_t<Is, Args>> && ... && true) &&
+      (TypeTraitsNoCR<std::tuple_element_t<Is, Args>>::convert_enabled && ... && true) &&
+      (std::is_void_v<R> || (!std::is_reference_v<R> && TypeTraitsNoCR<R>::convert_enabled));
+  if constexpr (kSupported) {
+    UnpackCallChecked<R>(std::index_sequence<Is...>{}, name, f, args, num_args, rv);
+  }
+}
+
+template <typename R, size_t... Is, typename F>
+inline void UnpackCallChecked(std::index_sequence<Is...>, const std::string* name, const F& f,
+                              [[maybe_unused]] const AnyView* args, int32_t num_args,
+                              [[maybe_unused]] Any* rv) {
+  using Info = FunctionInfo<F>;
+  using Args = typename Info::ArgType;
   constexpr size_t nargs = sizeof...(Is);
   if (TVM_FFI_PREDICT_FALSE(static_cast<size_t>(num_args) != nargs)) {
     ThrowArgCountMismatch(name, &Info::Sig, nargs, num_args);

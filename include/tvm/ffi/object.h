@@ -14,6 +14,11 @@
 namespace tvm {
 namespace ffi {
 
+// The DLPack structs under their C names inside tvm::ffi too (docs write ffi::DLDevice).
+using ::DLDataType;
+using ::DLDevice;
+using ::DLTensor;
+
 /*! \brief The type index enum of the C ABI, usable as TypeIndex::kTVMFFIInt. */
 using TypeIndex = ::TVMFFITypeIndex;
 

@@ -209,6 +209,12 @@ inline String operator+(const char* a, const String& b) { return String(a) + b; 
 inline String operator+(const String& a, const std::string& b) { return a + String(b); }
 inline String operator+(const std::string& a, const String& b) { return String(a) + b; }
 
+/*! \brief `std::cout << s` (a template so that this header does not need <ostream>). */
+template <typename Char, typename Traits>
+std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, const String& s) {
+  return os << std::string_view(s);
+}
+
 namespace detail {
 inline MessageStream& operator<<(MessageStream& os, const String& s) {
   return os << std::string_view(s);

@@ -47,14 +47,11 @@ template <typename T>
 constexpr bool always_false_v = false;
 
 /*! \brief Readable failure for types that cannot cross the FFI boundary. */
-template <typename T>
-constexpr void AssertConvertible() {
-  static_assert(TypeTraitsNoCR<T>::convert_enabled,
-                "this C++ type cannot be converted to or from tvm::ffi::Any: use bool, integers, "
-                "floating point, void*, DLDataType, DLDevice, String/std::string/const char*, "
-                "Bytes, ObjectRef subclasses (Tensor, Function, Array, Map, ...), Optional, "
-                "Variant, Tuple, Any or AnyView (or specialize tvm::ffi::TypeTraits)");
-}
+#define TVM_FFI_NOT_CONVERTIBLE_MESSAGE_                                                     \
+  "this C++ type cannot be converted to or from tvm::ffi::Any: use bool, integers, floating " \
+  "point, void*, DLDataType, DLDevice, String/std::string/const char*, Bytes, ObjectRef "     \
+  "subclasses (Tensor, Function, Array, Map, ...), Optional, Variant, Tuple, Any or AnyView " \
+  "(or specialize tvm::ffi::TypeTraits)"
 
 TVM_FFI_INLINE void ClearAny(TVMFFIAny* a) noexcept {
   a->type_index = TypeIndex::kTVMFFINone;
