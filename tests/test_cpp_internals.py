@@ -47,7 +47,9 @@ def test_manifest_detects_changed_inputs(tmp_path: Path) -> None:
 
 def test_ninja_text_escapes_and_writes_atomically() -> None:
     step = _plan.Step("o $x.o", ("/s p/a:b.cpp",), ("c++", "-DX=$Y", "-o", _plan.OUT), "o $x.o.d", "compile")
-    text = _ninja.render_ninja(_plan.BuildPlan("o $x.o", [step]))
+    plan = _plan.BuildPlan("o $x.o")
+    plan.steps.append(step)
+    text = _ninja.render_ninja(plan)
     assert "build o$ $$x.o: compile /s$ p/a$:b.cpp" in text
     # shell-quoted, ninja-escaped, written to a per-shell temporary and renamed into place
     assert "cmd = c++ '-DX=$$Y' -o 'o $$x.o'.tmp$$$$ && mv -f 'o $$x.o'.tmp$$$$ 'o $$x.o'" in text

@@ -1,35 +1,26 @@
-"""One build: cache lookup, lock, compile and link, atomic publication, manifest.
+"""One build request: its flags, compilers and cache key, and the lock-free cache-hit check.
 
-The order keeps every reader safe: a build directory's library is replaced only by rename, the
-manifest is written after it, and a cache hit needs the manifest plus unchanged inputs. The
-lock is held only while building, never while loading or importing anything.
+A hit needs only this module (and _cache, _toolchain, _plan's flag type): the compile machinery
+in _compile loads on a miss, so the first ``load_inline`` of a cached kernel in a new process
+stays cheap.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import __version__, libinfo
-from ..utils.lockfile import FileLock
 from . import _cache, _toolchain
-from ._direct import run_direct
-from ._ninja import run_ninja
-from ._plan import CUDA_EXTS, OBJECT_EXTS, BuildPlan, Flags, plan_build
+from ._plan import CUDA_EXTS, Flags
 
 __all__ = ["BuildRequest", "run_build"]
 
-_LOCK_NAME = "lock"
-_log = logging.getLogger("tvm_ffi.cpp")
 
-
-@dataclass
-class BuildRequest:
+class BuildRequest(NamedTuple):
     """Everything that decides a build's output (normalised by the public functions)."""
 
     name: str
@@ -120,70 +111,6 @@ def build_key(req: BuildRequest, flags: Flags, identity: Mapping[str, str]) -> s
     return _cache.cache_key(parts)
 
 
-def _jobs() -> int:
-    value = os.environ.get("MAX_JOBS", "")
-    if value.isdigit() and int(value) > 0:
-        return int(value)
-    return os.cpu_count() or 1
-
-
-def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> str:
-    tool = os.environ.get("TVM_FFI_CPP_BUILD_TOOL", "").lower()
-    if tool not in ("", "ninja", "direct"):
-        raise ValueError(f"TVM_FFI_CPP_BUILD_TOOL must be 'ninja' or 'direct', got {tool!r}")
-    ninja = None if tool == "direct" else _toolchain.find_ninja()
-    if ninja is None and tool == "ninja":
-        raise RuntimeError("TVM_FFI_CPP_BUILD_TOOL=ninja but ninja is not installed (pip install ninja)")
-    if ninja is not None:
-        return run_ninja(ninja, name, build_dir, plan, _jobs())
-    return run_direct(name, build_dir, plan, _jobs())
-
-
-def _inputs_of(build_dir: Path, plan: BuildPlan) -> list[str]:
-    inputs: list[str] = []
-    for step in plan.steps:
-        inputs += step.inputs
-        if step.depfile is not None:
-            try:
-                inputs += _cache.parse_depfile((build_dir / step.depfile).read_text())
-            except OSError:
-                pass
-    produced = {step.output for step in plan.steps}
-    return [p for p in inputs if p not in produced]
-
-
-# Temporaries of the step runners and of write_atomic: "x.o.tmp<pid>" (ninja's shell),
-# "x.o.<pid>.<tag>.tmp" (direct runner), ".x.<pid>.tmp" (atomic writes).
-_LEFTOVER = re.compile(r"\.tmp\d+$|\.\d+\.\w+\.tmp$|^\..*\.\d+\.tmp$")
-
-
-def _remove_leftovers(build_dir: Path) -> None:
-    """Deletes the temporaries of a builder that died mid-build (we hold the lock now)."""
-    for entry in os.scandir(build_dir):
-        if _LEFTOVER.search(entry.name) and entry.is_file(follow_symlinks=False):
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                pass
-
-
-class _locked:
-    """The build directory's lock; says who we wait for when another builder holds it."""
-
-    def __init__(self, build_dir: Path) -> None:
-        self._build_dir = build_dir
-        self._lock = FileLock(build_dir / _LOCK_NAME)
-
-    def __enter__(self) -> None:
-        if not self._lock.acquire():
-            holder = self._lock.holder_pid() or "unknown"
-            _log.info("waiting for process %s, which is building in %s", holder, self._build_dir)
-            self._lock.blocking_acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
-
-
 def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None) -> Path:
     """Builds ``req`` (or finds it built) and returns the absolute path of the output."""
     flags, identity = _flags_and_identity(req)
@@ -196,34 +123,12 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
     expected = build_dir / _output_name(req)
     if hit == expected:
         return hit
+    from ._compile import build_locked  # noqa: PLC0415  (the build machinery: only a miss pays its import)
+
     build_dir.mkdir(parents=True, exist_ok=True)
-    with _locked(build_dir):
-        # Another process may have built it meanwhile; a reinstall may have touched our headers.
-        hit = _cache.read_valid_manifest(build_dir, key, compare_content=True)
-        if hit == expected:
-            return hit
-        _remove_leftovers(build_dir)
-        if req.inline_sources is not None:
-            for file_name, text in req.inline_sources.items():
-                _cache.write_atomic(build_dir / file_name, text.encode())
-        cubin_files = {}
-        for cubin_name, blob in req.cubins.items():
-            cubin_files[cubin_name] = f"{cubin_name}.cubin"
-            _cache.write_atomic(build_dir / cubin_files[cubin_name], bytes(blob))
-        sources = [str(build_dir / f) for f in req.inline_sources or ()] + req.sources
-        plan = plan_build(req.name, sources, flags, req.output, cubin_files)
-        output = _run_plan(req.name, build_dir, plan)
-        # As with the reference: TVM_FFI_CPP_EXTENSION_LOG_BUILD=1 logs the commands and their output.
-        if os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0") in ("1", "stdout", "stderr"):
-            _log.info("build of '%s' in %s:\n%s", req.name, build_dir, output)
-        _cache.write_manifest(build_dir, key, expected, _inputs_of(build_dir, plan))
+    build_locked(req, flags, key, build_dir, expected)
     return expected
 
 
 def _output_name(req: BuildRequest) -> str:
     return Path(req.output).name if req.output is not None else f"{req.name}.so"
-
-
-def is_object_output(output: str | None) -> bool:
-    """True when ``output`` names an object file (no link)."""
-    return output is not None and Path(output).suffix.lower() in OBJECT_EXTS

@@ -42,12 +42,14 @@ def cache_root() -> Path:
 def headers_digest(include_dir: str) -> str:
     """Digest of every file under our include directory (content and relative path), once per process."""
     digest = hashlib.sha256()
-    root = Path(include_dir)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+    for root, dirs, files in os.walk(include_dir):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            digest.update(os.path.relpath(path, include_dir).encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read())
+            digest.update(b"\0")
     return digest.hexdigest()
 
 
@@ -79,13 +81,12 @@ def write_atomic(path: Path, data: bytes) -> None:
 # depfiles (make syntax, as written by gcc/clang -MMD and nvcc -MD)
 # --------------------------------------------------------------------------------------------
 
-_CONTINUATION = re.compile(r"\\\r?\n")
 
 
 def parse_depfile(text: str) -> list[str]:
     """The prerequisites of every rule in a make-style depfile (escaped spaces kept in names)."""
     deps: list[str] = []
-    for rule in _CONTINUATION.sub(" ", text).splitlines():
+    for rule in re.sub(r"\\\r?\n", " ", text).splitlines():
         # Targets end at the first ': ' (a drive-letter colon has no space after it).
         _, sep, prereqs = rule.partition(": ")
         if not sep:

@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["BuildError", "first_errors"]
 
 # gcc/clang: "file:line:col: error: msg" (or "fatal error"); nvcc's front end: "file(line): error: msg";
 # the linker: "ld: ... undefined reference ..." / "... error: ...".
-_DIAGNOSTIC = re.compile(
+_DIAGNOSTIC = (
     r"^(?P<loc>(?:[^\s:]|[A-Za-z]:)[^:\n]*?(?::\d+(?::\d+)?|\(\d+\))):\s*(?:fatal )?error:?\s(?P<msg>.*)$"
 )
-_LINKER = re.compile(r"(undefined reference to|multiple definition of|cannot find -l|ld returned \d+ exit status)")
+_LINKER = r"(undefined reference to|multiple definition of|cannot find -l|ld returned \d+ exit status)"
 _MAX_ERRORS = 5
 _MAX_OUTPUT = 20000
 
 
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    # Compiled on the first error, not when `import tvm_ffi` imports this module.
+    return re.compile(_DIAGNOSTIC), re.compile(_LINKER)
+
+
 def first_errors(output: str, limit: int = _MAX_ERRORS) -> list[str]:
     """The first ``limit`` error lines of a compiler or linker output, location first."""
+    diagnostic, linker = _patterns()
     found: list[str] = []
     for line in output.splitlines():
         line = line.rstrip()
-        match = _DIAGNOSTIC.match(line)
+        match = diagnostic.match(line)
         if match is not None:
             found.append(f"{match['loc']}: error: {match['msg']}")
-        elif _LINKER.search(line):
+        elif linker.search(line):
             found.append(line.strip())
         if len(found) >= limit:
             break

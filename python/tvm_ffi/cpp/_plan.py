@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["OUT", "BuildPlan", "Step", "plan_build"]
 
@@ -22,8 +22,7 @@ CUDA_EXTS = frozenset({".cu"})
 OBJECT_EXTS = frozenset({".o", ".obj"})
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One command producing ``output`` (relative to the build directory) from ``inputs``."""
 
     output: str
@@ -33,12 +32,12 @@ class Step:
     description: str = ""
 
 
-@dataclass
 class BuildPlan:
     """The steps in dependency order; the last one produces ``output``."""
 
-    output: str
-    steps: list[Step] = field(default_factory=list)
+    def __init__(self, output: str) -> None:
+        self.output = output
+        self.steps: list[Step] = []
 
     @property
     def object_steps(self) -> list[Step]:
@@ -46,8 +45,7 @@ class BuildPlan:
         return [s for s in self.steps if s.depfile is not None]
 
 
-@dataclass(frozen=True)
-class Flags:
+class Flags(NamedTuple):
     """Complete command-line pieces for each language and for the link."""
 
     cxx: Sequence[str]

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shlex
 import shutil
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "Tool",
@@ -29,8 +30,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     """A command (program plus fixed leading arguments, as in ``CXX="ccache g++"``) and its identity."""
 
     argv: tuple[str, ...]
@@ -118,13 +118,17 @@ def cuda_home() -> Path:
     raise RuntimeError(f"CUDA sources need nvcc, which was not found (CUDA_HOME unset, no nvcc on PATH); {_CUDA_HINT}")
 
 
-_CUDA_ARCH = re.compile(r"^(\d+)\.(\d+)([af]?)$")
+@functools.lru_cache(maxsize=1)
+def _cuda_arch_pattern() -> re.Pattern[str]:
+    import re  # noqa: PLC0415
+
+    return re.compile(r"^(\d+)\.(\d+)([af]?)$")
 
 
 def _parse_cuda_arch(entry: str) -> list[str]:
     """``8.9`` -> sm_89 code; ``9.0a`` -> sm_90a; ``8.0+PTX`` also embeds compute_80 PTX."""
     ptx = entry.upper().endswith("+PTX")
-    match = _CUDA_ARCH.match(entry[: -len("+PTX")] if ptx else entry)
+    match = _cuda_arch_pattern().match(entry[: -len("+PTX")] if ptx else entry)
     if match is None:
         raise ValueError(
             f"Invalid CUDA architecture {entry!r} in TVM_FFI_CUDA_ARCH_LIST: "
@@ -139,6 +143,8 @@ def _parse_cuda_arch(entry: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def _detected_compute_capability() -> str:
+    import subprocess  # noqa: PLC0415  (only GPU builds without TVM_FFI_CUDA_ARCH_LIST need it)
+
     try:
         proc = subprocess.run(
             ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import Any
 
@@ -49,6 +48,8 @@ ROCM_DTYPE_MAP = {
 
 def _gpu_backend() -> str:
     """"cuda", "rocm" or "cpu": the override, an already imported torch, then the installed toolkit."""
+    import shutil  # noqa: PLC0415  (kept off `import tvm_ffi`)
+
     forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
     if forced in ("cuda", "hip", "rocm"):
         return "cuda" if forced == "cuda" else "rocm"

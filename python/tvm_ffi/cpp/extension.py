@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -74,6 +73,8 @@ def _resolve_backend(backend: str | None, has_gpu_sources: bool) -> str | None:
     torch = sys.modules.get("torch")  # only if the user already imported it: never imported here
     if getattr(getattr(torch, "version", None), "hip", None):
         return "hip"
+    import shutil  # noqa: PLC0415  (kept off `import tvm_ffi`)
+
     if shutil.which("nvcc") is None and not os.environ.get("CUDA_HOME") and shutil.which("hipcc") is not None:
         return "hip"
     return "cuda"
