@@ -98,6 +98,19 @@ void test_optional() {
   CHECK_EQ(ffi::TypeTraits<ffi::Optional<ffi::String>>::TypeStr(), "Optional<str>");
 }
 
+void test_any_hash_and_equal_match_the_runtime_maps() {
+  ffi::AnyHash hash;
+  ffi::AnyEqual equal;
+  CHECK_EQ(hash(ffi::Any(5)), 2654435839ULL);  // spec/ABI.md 4.4, measured on the reference
+  CHECK_EQ(hash(ffi::Any("abc")), 2660953131ULL);
+  ffi::Any small("same text!"), heap(ffi::String("same text!"));
+  CHECK(equal(small, heap));
+  CHECK_EQ(hash(small), hash(heap));
+  CHECK(!equal(ffi::Any(1), ffi::Any(true)));  // 1, True and 1.0 are different keys
+  CHECK(!equal(ffi::Any(1), ffi::Any(1.0)));
+  CHECK(equal(ffi::Any(ffi::Bytes("xy", 2)), ffi::Any(ffi::Bytes("xy", 2))));
+}
+
 int main() {
   RUN(test_strings_small_and_heap);
   RUN(test_bytes);
@@ -105,5 +118,6 @@ int main() {
   RUN(test_pod_values_and_conversions);
   RUN(test_views_convert_to_owned);
   RUN(test_optional);
+  RUN(test_any_hash_and_equal_match_the_runtime_maps);
   return CHECK_MAIN_RESULT();
 }

@@ -111,6 +111,29 @@ void test_map_copy_on_write() {
   CHECK_THROWS((any.cast<ffi::Map<ffi::String, ffi::String>>()), "TypeError", "Map<str, str>");
 }
 
+void test_large_maps_iterate_in_insertion_order() {
+  // More than four keys: the runtime builds the dense layout, read here without its help.
+  ffi::Dict<ffi::String, int64_t> d;
+  for (int64_t i = 0; i < 40; ++i) d.Set("key" + std::to_string(i), i);
+  for (int64_t i = 0; i < 40; i += 3) d.erase("key" + std::to_string(i));
+  int64_t expected = 0, seen = 0;
+  for (auto kv : d) {
+    if (expected % 3 == 0) ++expected;
+    CHECK(kv.first == "key" + std::to_string(expected));
+    CHECK_EQ(kv.second, expected);
+    ++expected;
+    ++seen;
+  }
+  CHECK_EQ(seen, static_cast<int64_t>(d.size()));
+  ffi::Map<ffi::String, int64_t> frozen = ffi::Any(d).cast<ffi::Map<ffi::String, int64_t>>();
+  CHECK_EQ(frozen.size(), d.size());
+  CHECK_EQ(frozen["key37"], 37);
+  CHECK(frozen.find("key38") != frozen.end());
+  CHECK(frozen.find("key39") == frozen.end());
+  CHECK_THROWS((ffi::Any(d).cast<ffi::Map<ffi::String, ffi::String>>()), "TypeError",
+               "Map[some value is int]");
+}
+
 void test_dict_shared_mutation() {
   ffi::Dict<ffi::String, ffi::Any> d;
   ffi::Dict<ffi::String, ffi::Any> alias = d;
@@ -152,6 +175,7 @@ int main() {
   RUN(test_list_mutates_in_place);
   RUN(test_list_from_the_runtime_grows_in_place);
   RUN(test_map_copy_on_write);
+  RUN(test_large_maps_iterate_in_insertion_order);
   RUN(test_dict_shared_mutation);
   RUN(test_tuple_and_variant);
   return CHECK_MAIN_RESULT();

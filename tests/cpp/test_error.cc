@@ -40,6 +40,7 @@ int SafeEntry(int mode) {
   TVM_FFI_SAFE_CALL_BEGIN();
   if (mode == 1) TVM_FFI_THROW(TypeError) << "typed failure";
   if (mode == 2) throw std::runtime_error("plain std exception");
+  if (mode == 3) throw 42;  // not even a std::exception
   TVM_FFI_SAFE_CALL_END();
 }
 
@@ -51,6 +52,8 @@ void test_safe_call_round_trip() {
   CHECK_EQ(err.message(), "typed failure");
   CHECK_EQ(SafeEntry(2), -1);
   CHECK_THROWS(TVM_FFI_CHECK_SAFE_CALL(-1), "InternalError", "plain std exception");
+  CHECK_EQ(SafeEntry(3), -1);
+  CHECK_THROWS(TVM_FFI_CHECK_SAFE_CALL(-1), "InternalError", "unknown C++ exception");
 }
 
 void test_runtime_errors_rethrow_with_their_kind() {

@@ -35,7 +35,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_rw("label", &PointObj::label)
       .def("shifted", &PointObj::Shifted)
       .def_static("origin", []() { return Point(ffi::make_object<PointObj>(0, 0.0)); });
-  refl::GlobalDef().def("test.cpp.add", [](int64_t a, int64_t b) { return a + b; }, "adds two ints");
+  refl::GlobalDef()
+      .def("test.cpp.add", [](int64_t a, int64_t b) { return a + b; }, "adds two ints")
+      .def("test.cpp.Point.shifted", &PointObj::Shifted);  // member functions take the object first
 }
 
 const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, const char* name) {
@@ -119,6 +121,8 @@ void test_global_def_metadata() {
   std::string meta = get_meta.value()("test.cpp.add").cast<ffi::String>();
   CHECK(meta.find("type_schema") != std::string::npos);
   CHECK(meta.find("named_args") != std::string::npos);
+  Point p(ffi::make_object<PointObj>(2, 0.0));
+  CHECK_EQ(ffi::Function::GetGlobalRequired("test.cpp.Point.shifted")(p, 5).cast<int64_t>(), 7);
 }
 
 int main() {

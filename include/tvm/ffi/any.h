@@ -10,6 +10,7 @@
 #include <tvm/ffi/string.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <cstring>
 #include <optional>
 
 namespace tvm {
@@ -283,6 +284,116 @@ struct AnyUnsafe {
     return TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(&any.data_);
   }
 };
+}  // namespace detail
+
+namespace detail {
+/*!
+ * \brief Calls the Function stored as type attribute `attr` for `a`'s type with (a) or (a, *b);
+ * nullopt when the type has none (native C++ hooks of other libraries are not callable here).
+ */
+inline std::optional<Any> CallTypeAttr(const char* attr, const TVMFFIAny& a, const TVMFFIAny* b);
+}  // namespace detail
+
+/*! \brief Hash of a value, the same the runtime's maps use (spec/ABI.md section 4.4). */
+struct AnyHash {
+  uint64_t operator()(const Any& value) const { return Hash(value.CopyToTVMFFIAny()); }
+  uint64_t operator()(const AnyView& value) const { return Hash(value.CopyToTVMFFIAny()); }
+  static uint64_t Combine(uint64_t key, uint64_t value) {
+    return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
+  }
+  /*! \brief Content hash of bytes: 8-byte little-endian words folded modulo 2^31 - 1. */
+  static uint64_t HashBytes(const char* data, size_t size) {
+    constexpr uint64_t kMultiplier = 1099511628211ULL, kModulus = 2147483647ULL;
+    uint64_t result = 0;
+    for (size_t i = 0; i < size; i += 8) {
+      uint64_t word = 0;
+      std::memcpy(&word, data + i, size - i < 8 ? size - i : 8);
+      result = (result * kMultiplier + word) % kModulus;
+    }
+    return result;
+  }
+  static uint64_t Hash(const TVMFFIAny& v) {
+    switch (v.type_index) {
+      case TypeIndex::kTVMFFISmallStr:
+        return Combine(TypeIndex::kTVMFFIStr, v.v_uint64 % 2147483647ULL);
+      case TypeIndex::kTVMFFISmallBytes:
+        return Combine(TypeIndex::kTVMFFIBytes, v.v_uint64 % 2147483647ULL);
+      case TypeIndex::kTVMFFIStr:
+      case TypeIndex::kTVMFFIBytes: {
+        const TVMFFIByteArray* cell = TVMFFIBytesGetByteArrayPtr(v.v_obj);
+        return Combine(v.type_index, HashBytes(cell->data, cell->size));
+      }
+      default:
+        break;
+    }
+    if (v.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+      if (std::optional<Any> custom = detail::CallTypeAttr("__any_hash__", v, nullptr)) {
+        return Combine(v.type_index, static_cast<uint64_t>(custom->cast<int64_t>()));
+      }
+    }
+    return Combine(v.type_index, v.v_uint64);
+  }
+};
+
+/*! \brief Equality of values as the runtime's maps compare keys (spec/ABI.md section 4.4). */
+struct AnyEqual {
+  bool operator()(const Any& a, const Any& b) const {
+    return Equal(a.CopyToTVMFFIAny(), b.CopyToTVMFFIAny());
+  }
+  bool operator()(const AnyView& a, const AnyView& b) const {
+    return Equal(a.CopyToTVMFFIAny(), b.CopyToTVMFFIAny());
+  }
+  static bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
+    if (a.type_index == b.type_index && a.zero_padding == b.zero_padding &&
+        a.v_uint64 == b.v_uint64) {
+      return true;
+    }
+    int32_t ka = StringKind(a.type_index), kb = StringKind(b.type_index);
+    if (ka != 0 && ka == kb) {
+      TVMFFIByteArray x = Content(a), y = Content(b);
+      return x.size == y.size && (x.size == 0 || std::memcmp(x.data, y.data, x.size) == 0);
+    }
+    if (a.type_index == b.type_index && a.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+      if (std::optional<Any> custom = detail::CallTypeAttr("__any_equal__", a, &b)) {
+        return custom->cast<bool>();
+      }
+    }
+    return false;
+  }
+
+ private:
+  static int32_t StringKind(int32_t type_index) {
+    if (type_index == TypeIndex::kTVMFFIStr || type_index == TypeIndex::kTVMFFISmallStr) return 1;
+    if (type_index == TypeIndex::kTVMFFIBytes || type_index == TypeIndex::kTVMFFISmallBytes) return 2;
+    return 0;
+  }
+  static TVMFFIByteArray Content(const TVMFFIAny& v) {
+    if (v.type_index < TypeIndex::kTVMFFIStaticObjectBegin) {
+      return TVMFFISmallBytesGetContentByteArray(&v);
+    }
+    return *TVMFFIBytesGetByteArrayPtr(v.v_obj);
+  }
+};
+
+namespace detail {
+inline std::optional<Any> CallTypeAttr(const char* attr, const TVMFFIAny& a, const TVMFFIAny* b) {
+  TVMFFIByteArray name{attr, CStrLen(attr)};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
+  if (column == nullptr || a.type_index < column->begin_index ||
+      a.type_index >= column->begin_index + column->size) {
+    return std::nullopt;
+  }
+  const TVMFFIAny& entry = column->data[a.type_index - column->begin_index];
+  if (entry.type_index != TypeIndex::kTVMFFIFunction) return std::nullopt;
+  TVMFFIAny args[2] = {a, b != nullptr ? *b : a};
+  TVMFFIAny result;
+  ClearAny(&result);
+  const TVMFFIFunctionCell* cell = TVMFFIFunctionGetCellPtr(entry.v_obj);
+  if (cell->safe_call(entry.v_obj, args, b != nullptr ? 2 : 1, &result) != 0) {
+    throw MoveFromSafeCallRaised();
+  }
+  return AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+}
 }  // namespace detail
 
 inline void TypeTraits<Any>::CopyToAnyView(const Any& v, TVMFFIAny* r) {

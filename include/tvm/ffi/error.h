@@ -378,6 +378,10 @@ struct OstreamFallback {
     TVMFFIErrorSetRaisedFromCStr("InternalError", ex.what());                                  \
     return -1;                                                                                 \
   }                                                                                            \
+  catch (...) { /* never let a C++ exception cross the C boundary */                         \
+    TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception");                    \
+    return -1;                                                                                 \
+  }                                                                                            \
   TVM_FFI_UNREACHABLE()
 
 /*! \brief Calls a C API function and rethrows its raised error as tvm::ffi::Error. */

@@ -66,6 +66,8 @@ def main(path: str) -> None:
     expect_raises(TypeError, "Expected `Array<float>` but got `Array[index 1: ffi.SmallStr]`",
                   mod.mean, [1.0, "x"])
     assert mod.lookup({"k": 7, "other": 1}, "k") == 7
+    big = {f"key{i}": i for i in range(30)}  # the dense layout, walked by the kernel
+    assert mod.lookup(big, "key29") == 29 and mod.lookup(big, "key0") == 0
     expect_raises(KeyError, "no key q", mod.lookup, {"k": 7}, "q")
     print("ok containers")
     assert mod.call_twice(lambda v: v * 3, 2) == 18

@@ -75,7 +75,7 @@ class Map : public ObjectRef {
   iterator find(const K& key) const {
     Array<Any> items = detail::MapItems(*this, false);
     for (size_t i = 0; i < items.size(); i += 2) {
-      if (detail::ElementAs<K>(items.GetArrayObj()->at(static_cast<int64_t>(i))) == key) {
+      if (AnyEqual()(items.GetArrayObj()->at(static_cast<int64_t>(i)), Any(key))) {
         return iterator(items, static_cast<int64_t>(i / 2));
       }
     }

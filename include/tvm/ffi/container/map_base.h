@@ -1,8 +1,7 @@
 /*
  * tvm/ffi/container/map_base.h -- what Map and Dict share. Their hash tables are built and
- * probed by the runtime (the ffi.Map* / ffi.Dict* global functions), so this header never
- * depends on the table layout beyond the size field at +32; iteration snapshots the items
- * through the runtime's forward iterator.
+ * probed by the runtime (the ffi.Map* / ffi.Dict* global functions); this header only walks
+ * the items in iteration order, reading the small and dense layouts of spec/ABI.md section 4.4.
  */
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
@@ -10,6 +9,7 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/function.h>
 
+#include <cstring>
 #include <utility>
 
 namespace tvm {
@@ -21,7 +21,32 @@ class MapBaseObj : public Object {
   size_t size() const noexcept { return static_cast<size_t>(size_); }
   bool empty() const noexcept { return size_ == 0; }
 
+  /*! \brief Calls f(key, value) for every item in iteration (insertion) order. */
+  template <typename F>
+  void ForEachItem(F&& f) const {
+    if (slots_ & kSmallTag) {  // small: `size_` key/value pairs in order
+      const TVMFFIAny* kv = static_cast<const TVMFFIAny*>(data_);
+      for (uint64_t i = 0; i < size_; ++i) f(kv[2 * i], kv[2 * i + 1]);
+      return;
+    }
+    // Dense: blocks of 16 metadata bytes + 16 items {key, value, prev, next}; the items form
+    // an insertion-ordered list starting at iter_list_head (+64 of the object).
+    const char* self = reinterpret_cast<const char*>(this);
+    uint64_t index;
+    std::memcpy(&index, self + 64, sizeof(index));
+    const char* blocks = static_cast<const char*>(data_);
+    while (index != kNoIndex) {
+      const char* item = blocks + (index / 16) * kBlockBytes + 16 + (index % 16) * kItemBytes;
+      f(*reinterpret_cast<const TVMFFIAny*>(item), *reinterpret_cast<const TVMFFIAny*>(item + 16));
+      std::memcpy(&index, item + 40, sizeof(index));
+    }
+  }
+
  protected:
+  static constexpr uint64_t kSmallTag = uint64_t(1) << 63;
+  static constexpr uint64_t kNoIndex = ~uint64_t(0);
+  static constexpr size_t kItemBytes = 48;
+  static constexpr size_t kBlockBytes = 16 + 16 * kItemBytes;
   void* data_{nullptr};
   uint64_t size_{0};
   uint64_t slots_{0};
@@ -36,10 +61,8 @@ namespace detail {
  */
 inline const Function& RuntimeGlobal(const char* name) {
   static constexpr const char* kNames[] = {
-      "ffi.Map",         "ffi.MapSize",          "ffi.MapGetItemOrMissing",
-      "ffi.MapCount",    "ffi.MapForwardIterFunctor", "ffi.Dict",
-      "ffi.DictSize",    "ffi.DictGetItemOrMissing", "ffi.DictCount",
-      "ffi.DictForwardIterFunctor", "ffi.DictSetItem", "ffi.DictErase",
+      "ffi.Map",         "ffi.MapGetItemOrMissing",  "ffi.MapCount",  "ffi.Dict",
+      "ffi.DictGetItemOrMissing", "ffi.DictCount", "ffi.DictSetItem", "ffi.DictErase",
       "ffi.DictClear",   "ffi.GetInvalidObject"};
   constexpr size_t kCount = sizeof(kNames) / sizeof(kNames[0]);
   static Function* const* table = [] {
@@ -67,18 +90,15 @@ inline bool IsMissing(const Any& v) {
 }
 
 /*! \brief Flattened [k0, v0, k1, v1, ...] of a map or dict value, in iteration order. */
-inline Array<Any> MapItems(AnyView map, bool is_dict) {
+inline Array<Any> MapItems(AnyView map, bool /*is_dict*/) {
+  TVMFFIAny raw = map.CopyToTVMFFIAny();
+  const MapBaseObj* obj = static_cast<const MapBaseObj*>(reinterpret_cast<const Object*>(raw.v_obj));
   Array<Any> out;
-  int64_t n = RuntimeGlobal(is_dict ? "ffi.DictSize" : "ffi.MapSize")(map).cast<int64_t>();
-  if (n == 0) return out;
-  out.reserve(2 * n);
-  Function it = RuntimeGlobal(is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor")(map)
-                    .cast<Function>();
-  for (int64_t i = 0; i < n; ++i) {
-    out.push_back(it(0));
-    out.push_back(it(1));
-    if (!it(2).cast<bool>()) break;
-  }
+  out.reserve(static_cast<int64_t>(2 * obj->size()));
+  obj->ForEachItem([&out](const TVMFFIAny& key, const TVMFFIAny& value) {
+    out.push_back(Any(AnyView::CopyFromTVMFFIAny(key)));
+    out.push_back(Any(AnyView::CopyFromTVMFFIAny(value)));
+  });
   return out;
 }
 

@@ -19,11 +19,15 @@ class ShapeView {
   ShapeView() noexcept = default;
   ShapeView(const int64_t* data, size_t size) noexcept : data_(data), size_(size) {}
   /*! \brief Views the list for the duration of the full expression (argument passing). */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   ShapeView(std::initializer_list<int64_t> values) noexcept  // NOLINT
       : data_(values.begin()), size_(values.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
   const int64_t* data() const noexcept { return data_; }
   size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }

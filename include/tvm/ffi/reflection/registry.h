@@ -132,10 +132,14 @@ class GlobalDef {
   /*! \brief A typed function; extras may include a doc string. */
   template <typename Func, typename... Extra>
   GlobalDef& def(const char* name, Func&& func, Extra&&... extra) {
-    using Info = ffi::detail::FunctionInfo<std::decay_t<Func>>;
-    Register(name, Function::FromTyped(std::forward<Func>(func), name), Info::TypeSchema(),
-             detail::DocOf(extra...));
-    return *this;
+    if constexpr (std::is_member_function_pointer_v<std::decay_t<Func>>) {
+      return def_method(name, func, std::forward<Extra>(extra)...);  // object first
+    } else {
+      using Info = ffi::detail::FunctionInfo<std::decay_t<Func>>;
+      Register(name, Function::FromTyped(std::forward<Func>(func), name), Info::TypeSchema(),
+               detail::DocOf(extra...));
+      return *this;
+    }
   }
   /*! \brief A packed function `void(PackedArgs, Any*)`. */
   template <typename Func, typename... Extra>
