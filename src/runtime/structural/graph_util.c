@@ -1,0 +1,264 @@
+/*
+ * structural/graph_util.c -- buffers, pointer maps and reflection helpers shared by the
+ * structural services (see graph_util.h).
+ */
+#include "graph_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- byte buffer ---- */
+
+int ffi_buf_reserve(FfiBuf* b, size_t extra) {
+  if (b->size + extra <= b->capacity) return 0;
+  size_t cap = b->capacity < 64 ? 64 : b->capacity;
+  while (cap < b->size + extra) cap *= 2;
+  char* data = (char*)realloc(b->data, cap);
+  if (data == NULL) return ffi_raise("MemoryError", "out of memory for %zu bytes of text", cap);
+  b->data = data;
+  b->capacity = cap;
+  return 0;
+}
+
+int ffi_buf_append(FfiBuf* b, const char* data, size_t size) {
+  if (ffi_buf_reserve(b, size) != 0) return -1;
+  if (size != 0) memcpy(b->data + b->size, data, size);
+  b->size += size;
+  return 0;
+}
+
+int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) {
+  char small[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof(small), fmt, ap);
+  va_end(ap);
+  if (n < 0) return ffi_raise("RuntimeError", "formatting failed");
+  if ((size_t)n < sizeof(small)) return ffi_buf_append(b, small, (size_t)n);
+  if (ffi_buf_reserve(b, (size_t)n + 1) != 0) return -1;
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->size, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->size += (size_t)n;
+  return 0;
+}
+
+void ffi_buf_free(FfiBuf* b) {
+  free(b->data);
+  b->data = NULL;
+  b->size = b->capacity = 0;
+}
+
+int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out) {
+  int rc = ffi_string_make(b->data != NULL ? b->data : "", b->size, 0, out);
+  ffi_buf_free(b);
+  return rc;
+}
+
+/* ---- vector ---- */
+
+void* ffi_vec_push(FfiVec* v) {
+  if (v->size == v->capacity) {
+    size_t cap = v->capacity < 16 ? 16 : v->capacity * 2;
+    char* data = (char*)realloc(v->data, cap * v->elem);
+    if (data == NULL) {
+      ffi_raise("MemoryError", "out of memory for a traversal stack of %zu entries", cap);
+      return NULL;
+    }
+    v->data = data;
+    v->capacity = cap;
+  }
+  void* slot = v->data + v->size * v->elem;
+  memset(slot, 0, v->elem);
+  v->size += 1;
+  return slot;
+}
+
+void ffi_vec_free(FfiVec* v) {
+  free(v->data);
+  v->data = NULL;
+  v->size = v->capacity = 0;
+}
+
+/* ---- pointer map (linear probing, backward-shift deletion) ---- */
+
+static size_t ptr_slot(uint64_t key, size_t capacity) {
+  uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h >> 17) & (capacity - 1);
+}
+
+uint64_t* ffi_ptr_map_find(const FfiPtrMap* m, uint64_t key) {
+  if (m->capacity == 0) return NULL;
+  for (size_t i = ptr_slot(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
+    if (m->keys[i] == key) return &m->values[i];
+    if (m->keys[i] == 0) return NULL;
+  }
+}
+
+static int ptr_map_grow(FfiPtrMap* m) {
+  size_t cap = m->capacity == 0 ? 16 : m->capacity * 2;
+  uint64_t* keys = (uint64_t*)calloc(cap, sizeof(uint64_t));
+  uint64_t* values = (uint64_t*)malloc(cap * sizeof(uint64_t));
+  if (keys == NULL || values == NULL) {
+    free(keys);
+    free(values);
+    return ffi_raise("MemoryError", "out of memory for a map of %zu entries", cap);
+  }
+  for (size_t i = 0; i < m->capacity; ++i) {
+    if (m->keys[i] == 0) continue;
+    size_t j = ptr_slot(m->keys[i], cap);
+    while (keys[j] != 0) j = (j + 1) & (cap - 1);
+    keys[j] = m->keys[i];
+    values[j] = m->values[i];
+  }
+  free(m->keys);
+  free(m->values);
+  m->keys = keys;
+  m->values = values;
+  m->capacity = cap;
+  return 0;
+}
+
+int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value) {
+  if ((m->count + 1) * 2 > m->capacity && ptr_map_grow(m) != 0) return -1;
+  size_t i = ptr_slot(key, m->capacity);
+  while (m->keys[i] != 0 && m->keys[i] != key) i = (i + 1) & (m->capacity - 1);
+  if (m->keys[i] == 0) m->count += 1;
+  m->keys[i] = key;
+  m->values[i] = value;
+  return 0;
+}
+
+void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key) {
+  if (m->capacity == 0) return;
+  size_t mask = m->capacity - 1;
+  size_t i = ptr_slot(key, m->capacity);
+  while (m->keys[i] != key) {
+    if (m->keys[i] == 0) return;
+    i = (i + 1) & mask;
+  }
+  m->keys[i] = 0;
+  m->count -= 1;
+  /* Shift later members of the cluster back so lookups never stop early. */
+  for (size_t j = (i + 1) & mask; m->keys[j] != 0; j = (j + 1) & mask) {
+    size_t home = ptr_slot(m->keys[j], m->capacity);
+    bool movable = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
+    if (movable) {
+      m->keys[i] = m->keys[j];
+      m->values[i] = m->values[j];
+      m->keys[j] = 0;
+      i = j;
+    }
+  }
+}
+
+void ffi_ptr_map_free(FfiPtrMap* m) {
+  free(m->keys);
+  free(m->values);
+  ffi_ptr_map_init(m);
+}
+
+/* ---- hashing ---- */
+
+uint64_t ffi_hash_bytes(const char* data, size_t size) {
+  const uint64_t kMul = 1099511628211ULL, kMod = 2147483647ULL;
+  uint64_t result = 0;
+  for (size_t i = 0; i < size; i += 8) {
+    uint64_t word = 0;
+    memcpy(&word, data + i, size - i < 8 ? size - i : 8);
+    result = (result * kMul + word) % kMod;
+  }
+  return result;
+}
+
+uint64_t ffi_type_key_hash_of(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return info != NULL ? info->type_key_hash : 0;
+}
+
+/* ---- reflection ---- */
+
+int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == NULL) return 0;
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    if (t == NULL) continue;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      int rc = visit(&t->fields[i], ctx);
+      if (rc != 0) return rc;
+    }
+  }
+  return 0;
+}
+
+static int count_one(const TVMFFIFieldInfo* field, void* ctx) {
+  (void)field;
+  *(int32_t*)ctx += 1;
+  return 0;
+}
+
+int32_t ffi_count_fields(int32_t type_index) {
+  int32_t n = 0;
+  ffi_for_each_field(type_index, count_one, &n);
+  return n;
+}
+
+int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out) {
+  *out = ffi_any_none();
+  if (field->getter == NULL) {
+    return ffi_raise("RuntimeError", "field `%.*s` has no getter", (int)field->name.size,
+                     field->name.data);
+  }
+  return field->getter((char*)obj + field->offset, out);
+}
+
+int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
+  void* addr = (char*)obj + field->offset;
+  if (field->setter == NULL) {
+    return ffi_raise("RuntimeError", "field `%.*s` has no setter", (int)field->name.size,
+                     field->name.data);
+  }
+  if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2];
+    args[0] = ffi_any_none();
+    args[0].type_index = kTVMFFIOpaquePtr;
+    args[0].v_ptr = addr;
+    args[1] = *value;
+    TVMFFIAny result = ffi_any_none();
+    int rc = TVMFFIFunctionCall(field->setter, args, 2, &result);
+    ffi_any_release(&result);
+    return rc;
+  }
+  return ((TVMFFIFieldSetter)field->setter)(addr, value);
+}
+
+const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name) {
+  TVMFFIByteArray key = {name, strlen(name)};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
+  if (column == NULL || column->data == NULL) return NULL;
+  int64_t i = (int64_t)type_index - column->begin_index;
+  if (i < 0 || i >= column->size) return NULL;
+  const TVMFFIAny* v = &column->data[i];
+  return v->type_index == kTVMFFINone ? NULL : v;
+}
+
+int ffi_type_seq_kind(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == NULL || info->metadata == NULL) return -1;
+  return (int)info->metadata->structural_eq_hash_kind;
+}
+
+int ffi_call(const TVMFFIAny* fn, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  *result = ffi_any_none();
+  if (fn->type_index != kTVMFFIFunction || fn->v_obj == NULL) {
+    TVMFFIByteArray k = ffi_type_key_of(fn->type_index);
+    return ffi_raise("TypeError", "expected a function, got `%.*s`", (int)k.size, k.data);
+  }
+  return TVMFFIFunctionCall(fn->v_obj, (TVMFFIAny*)args, num_args, result);
+}
+
+int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*),
+                    TVMFFIObject** out) {
+  return TVMFFIFunctionCreate(data, call, free_data, (TVMFFIObjectHandle*)out);
+}

@@ -1,0 +1,118 @@
+/*
+ * structural/graph_util.h -- what the structural services (repr, structural equal/hash, deep
+ * copy, JSON graph, recursive compare) share: growable buffers, pointer-keyed hash maps,
+ * reflection helpers (fields of a type with its ancestors, type attributes) and hash mixing.
+ * Every traversal in these files uses an explicit stack, never C recursion over the value graph.
+ */
+#ifndef TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
+#define TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
+
+#include "../internal.h"
+
+/* Frames beyond this raise instead of growing further (the reference's limit). */
+#define FFI_GRAPH_MAX_DEPTH ((int64_t)1 << 20)
+
+/* ---- growable byte buffer (text output) ---- */
+
+typedef struct {
+  char* data;
+  size_t size;
+  size_t capacity;
+} FfiBuf;
+
+int ffi_buf_reserve(FfiBuf* b, size_t extra);
+int ffi_buf_append(FfiBuf* b, const char* data, size_t size);
+static inline int ffi_buf_puts(FfiBuf* b, const char* s) { return ffi_buf_append(b, s, strlen(s)); }
+int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) FFI_PRINTF(2, 3);
+void ffi_buf_free(FfiBuf* b);
+/* Moves the text into an owned str Any; the buffer is emptied. */
+int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out);
+
+/* ---- growable vector of fixed-size elements ---- */
+
+typedef struct {
+  char* data;
+  size_t size; /* elements */
+  size_t capacity;
+  size_t elem;
+} FfiVec;
+
+static inline void ffi_vec_init(FfiVec* v, size_t elem) {
+  v->data = NULL;
+  v->size = v->capacity = 0;
+  v->elem = elem;
+}
+/* Appends one zeroed element and returns it; NULL after raising MemoryError. */
+void* ffi_vec_push(FfiVec* v);
+static inline void* ffi_vec_at(const FfiVec* v, size_t i) { return v->data + i * v->elem; }
+static inline void* ffi_vec_top(const FfiVec* v) { return v->data + (v->size - 1) * v->elem; }
+void ffi_vec_free(FfiVec* v);
+
+/* ---- open-addressing map from a non-zero 64-bit key (usually a pointer) to a 64-bit value ---- */
+
+typedef struct {
+  uint64_t* keys; /* 0 = empty */
+  uint64_t* values;
+  size_t capacity; /* power of two */
+  size_t count;
+} FfiPtrMap;
+
+static inline void ffi_ptr_map_init(FfiPtrMap* m) {
+  m->keys = m->values = NULL;
+  m->capacity = m->count = 0;
+}
+/* Pointer to the value of key, or NULL. */
+uint64_t* ffi_ptr_map_find(const FfiPtrMap* m, uint64_t key);
+/* Sets key -> value (insert or overwrite); -1 after raising MemoryError. */
+int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value);
+/* Removes key (no-op when absent). */
+void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key);
+void ffi_ptr_map_free(FfiPtrMap* m);
+
+/* ---- hashing ---- */
+
+/* The reference's hash combiner. */
+static inline uint64_t ffi_hash_combine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9ULL + (key << 6) + (key >> 2));
+}
+/* Hash of bytes folded in 8-byte little-endian words modulo 2^31-1. */
+uint64_t ffi_hash_bytes(const char* data, size_t size);
+/* The type's type_key_hash (0 when the type is unknown). */
+uint64_t ffi_type_key_hash_of(int32_t type_index);
+
+/* ---- reflection helpers ---- */
+
+/* Calls visit(field, ctx) for each field of the type, ancestors' first; stops and returns the
+ * first non-zero result. */
+typedef int (*FfiFieldVisitor)(const TVMFFIFieldInfo* field, void* ctx);
+int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx);
+/* Number of fields of the type including its ancestors. */
+int32_t ffi_count_fields(int32_t type_index);
+/* Reads a field of obj into an owned Any. */
+int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out);
+/* Writes a (borrowed) value into a field of obj through its setter. */
+int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value);
+/* The value of type attribute `name` for the exact type, or NULL when unset/None. */
+const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name);
+/* Structural eq/hash kind of a type; -1 when it has no metadata. */
+int ffi_type_seq_kind(int32_t type_index);
+/* Calls a function value with views; result owned. */
+int ffi_call(const TVMFFIAny* fn, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
+/* Wraps a C closure as a function object (owned); the data is freed with free_data. */
+int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*),
+                    TVMFFIObject** out);
+
+/* True for the string-like owned kinds (SmallStr, Str) resp. bytes (SmallBytes, Bytes). */
+static inline bool ffi_is_str(int32_t t) { return t == kTVMFFISmallStr || t == kTVMFFIStr; }
+static inline bool ffi_is_bytes(int32_t t) { return t == kTVMFFISmallBytes || t == kTVMFFIBytes; }
+
+/* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */
+const char* ffi_sentinel_repr(const TVMFFIObject* obj);
+
+/* A retained copy of a value (objects get a reference). */
+static inline TVMFFIAny ffi_any_retain(const TVMFFIAny* v) {
+  if (ffi_is_object_index(v->type_index) && v->v_obj != NULL) ffi_incref(v->v_obj);
+  return *v;
+}
+
+#endif /* TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_ */

@@ -1,0 +1,11 @@
+/*
+ * structural/register.c -- registers the structural services' global functions at start-up.
+ */
+#include "structural.h"
+
+void ffi_register_structural_globals(void) {
+  ffi_register_access_path_types();
+  ffi_register_repr_globals();
+  ffi_register_structural_hash_globals();
+  ffi_register_structural_eq_globals();
+}

@@ -1,0 +1,36 @@
+/*
+ * structural/structural.h -- entry points and shared pieces of the structural services.
+ */
+#ifndef TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_
+#define TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_
+
+#include "graph_util.h"
+
+/* repr.c: ffi.ReprPrint of a value into an owned str. */
+int ffi_repr_print(const TVMFFIAny* value, TVMFFIAny* result);
+
+/* structural_hash.c */
+int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content,
+                        uint64_t* out);
+/* Values hashed/compared without a frame: POD, strings, bytes, BigInt, Shape, Tensor. */
+bool ffi_structural_is_leaf(const TVMFFIAny* v);
+int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out);
+/* Float bits with every NaN mapped to the canonical quiet NaN. */
+uint64_t ffi_float_hash_bits(double v);
+/* Data and byte size of a CPU contiguous tensor; what = "hash" / "compare" for the error. */
+int ffi_tensor_content(TVMFFIObject* tensor, const char* what, const char** data, size_t* size);
+/* The def region a field's flags open inside `region`. */
+int ffi_field_region(const TVMFFIFieldInfo* field, int region);
+
+/* structural_eq.c: *equal; when paths is non-NULL and unequal, *paths gets an Array of the
+ * two AccessPaths of the first mismatch. */
+int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
+                         bool skip_tensor_content, bool* equal, TVMFFIObject** paths);
+
+/* Registration of the global functions, one per file (called by register.c). */
+void ffi_register_access_path_types(void);
+void ffi_register_repr_globals(void);
+void ffi_register_structural_hash_globals(void);
+void ffi_register_structural_eq_globals(void);
+
+#endif /* TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_ */
