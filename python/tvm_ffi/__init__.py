@@ -114,6 +114,18 @@ if not _running_as_config():
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
+    # Structural services (equality/hash, access paths); see python/tvm_ffi/structural.py.
+    from . import access_path, structural
+    from .structural import get_first_structural_mismatch, structural_equal, structural_hash
+
+    __all__ += [
+        "access_path",
+        "get_first_structural_mismatch",
+        "structural",
+        "structural_equal",
+        "structural_hash",
+    ]
+
     __all__ += [
         "Array",
         "Dict",

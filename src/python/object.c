@@ -54,18 +54,36 @@ static const char* object_type_key(TVMFFIObjectHandle handle, Py_ssize_t* size) 
   return info->type_key.data;
 }
 
+/* repr(obj) is the runtime's ffi.ReprPrint text; when that fails (e.g. a raising __ffi_repr__
+ * hook) `<Class>(<handle address>)`, and `<Class>(chandle=None)` for an empty wrapper. */
 static PyObject* object_repr(PyObject* op) {
   CoreObject* self = (CoreObject*)op;
-  if (self->chandle == NULL) {
-    return PyUnicode_FromFormat("<%s object with NULL handle>", Py_TYPE(op)->tp_name);
+  const char* cls = _PyType_Name(Py_TYPE(op));
+  if (self->chandle == NULL) return PyUnicode_FromFormat("%s(chandle=None)", cls);
+  static TVMFFIObjectHandle repr_fn = NULL;
+  if (repr_fn == NULL && core_get_global_handle("ffi.ReprPrint", &repr_fn) != 0) PyErr_Clear();
+  if (repr_fn != NULL) {
+    TVMFFIAny arg = {0};
+    TVMFFIAny result = {0};
+    arg.type_index = TVMFFIObjectGetTypeIndex(self->chandle);
+    arg.v_obj = (TVMFFIObject*)self->chandle;
+    if (TVMFFIFunctionCall(repr_fn, &arg, 1, &result) == 0) {
+      PyObject* text = NULL;
+      if (result.type_index == kTVMFFISmallStr) {
+        text = PyUnicode_DecodeUTF8(result.v_bytes, result.small_str_len, "replace");
+      } else if (result.type_index == kTVMFFIStr) {
+        const TVMFFIByteArray* cell = (const TVMFFIByteArray*)(result.v_obj + 1);
+        text = PyUnicode_DecodeUTF8(cell->data, (Py_ssize_t)cell->size, "replace");
+      }
+      if (result.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(result.v_obj);
+      if (text != NULL) return text;
+    }
+    TVMFFIObjectHandle error = NULL;
+    TVMFFIErrorMoveFromRaised(&error);
+    if (error != NULL) TVMFFIObjectDecRef(error);
+    PyErr_Clear();
   }
-  Py_ssize_t size;
-  const char* key = object_type_key(self->chandle, &size);
-  PyObject* key_str = PyUnicode_DecodeUTF8(key, size, "replace");
-  if (key_str == NULL) return NULL;
-  PyObject* out = PyUnicode_FromFormat("<%U object at %p>", key_str, self->chandle);
-  Py_DECREF(key_str);
-  return out;
+  return PyUnicode_FromFormat("%s(%zu)", cls, (size_t)self->chandle);
 }
 
 static PyObject* object_richcompare(PyObject* a, PyObject* b, int op) {

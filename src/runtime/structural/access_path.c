@@ -378,9 +378,13 @@ static void add_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType
   ffi_decref((TVMFFIObject*)f);
 }
 
-static int32_t register_type(const char* key, TVMFFIObjectCreator creator) {
+static int32_t alloc_index(const char* key, int32_t depth, int32_t parent) {
   TVMFFIByteArray k = {key, strlen(key)};
-  int32_t index = TVMFFITypeGetOrAllocIndex(&k, -1, 1, 0, 0, kTVMFFIObject);
+  return TVMFFITypeGetOrAllocIndex(&k, -1, depth, 0, 1, parent);
+}
+
+static int32_t register_type(const char* key, TVMFFIObjectCreator creator) {
+  int32_t index = alloc_index(key, 1, kTVMFFIObject);
   TVMFFITypeMetadata md;
   memset(&md, 0, sizeof(md));
   md.creator = creator;
@@ -391,6 +395,13 @@ static int32_t register_type(const char* key, TVMFFIObjectCreator creator) {
 }
 
 void ffi_register_access_path_types(void) {
+  /* The reference's headers allocate these six keys first, in this order, so the first dynamic
+   * indices match its numbering (128..133; ABI.md section 2) whoever registers the enum types. */
+  int32_t enum_base;
+  alloc_index("ffi.EnumState", 1, kTVMFFIObject);
+  enum_base = alloc_index("ffi.Enum", 1, kTVMFFIObject);
+  alloc_index("ffi.IntEnum", 2, enum_base);
+  alloc_index("ffi.StrEnum", 2, enum_base);
   g_step_index = register_type("ffi.reflection.AccessStep", step_create);
   add_field(g_step_index, "kind", offsetof(StepObject, kind), 4, get_i32, set_i32, kTVMFFIInt);
   add_field(g_step_index, "key", offsetof(StepObject, key), 16, get_any, set_any, kTVMFFIAny);

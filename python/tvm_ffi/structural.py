@@ -1,0 +1,47 @@
+"""Structural equality and hashing of FFI values (containers, strings, tensors, reflected objects).
+
+Two values are structurally equal when they have the same shape of content, as the runtime's
+``ffi.StructuralEqual`` defines it: containers element-wise, maps by key, reflected objects field
+by field following each type's structural kind (tree, DAG, free variable, ...). The hash agrees
+with equality. Both run in the C runtime with explicit stacks, so deep graphs are fine.
+
+>>> structural_equal([1, {"a": 2.0}], [1, {"a": 2.0}])
+True
+>>> structural_hash([1, 2, 3]) == structural_hash((1, 2, 3))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _ffi_api
+from .access_path import AccessPath
+
+__all__ = ["get_first_structural_mismatch", "structural_equal", "structural_hash"]
+
+
+def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
+    """True when ``lhs`` and ``rhs`` are structurally equal.
+
+    ``map_free_vars`` lets free variables of the two sides be mapped onto each other;
+    ``skip_tensor_content`` compares tensors by shape and dtype only.
+    """
+    return bool(_ffi_api.StructuralEqual(lhs, rhs, map_free_vars, skip_tensor_content))
+
+
+def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
+    """The structural hash of ``value`` as an unsigned 64-bit int (equal values hash equal)."""
+    return int(_ffi_api.StructuralHash(value, map_free_vars, skip_tensor_content)) & 0xFFFFFFFFFFFFFFFF
+
+
+def get_first_structural_mismatch(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> tuple[AccessPath, AccessPath] | None:
+    """None when structurally equal, else the access paths (lhs, rhs) of the first difference.
+
+    >>> lhs_path, rhs_path = get_first_structural_mismatch([1, 2, 3], [1, 5, 3])
+    >>> str(lhs_path)
+    '<root>[1]'
+    """
+    return _ffi_api.GetFirstStructuralMismatch(lhs, rhs, map_free_vars, skip_tensor_content)
