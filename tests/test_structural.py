@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tvm_ffi
-from _structural_types import st_make  # noqa: F401 (fixture)
+from _structural_types import st_make as _st_make_fixture  # noqa: F401 (registers the st_make fixture)
 from tvm_ffi import get_first_structural_mismatch, structural_equal, structural_hash
 
 # Measured on the reference package (spec STRUCTURAL.md section 3.6), unsigned.
@@ -68,7 +68,8 @@ def test_pod_and_container_equality_rules() -> None:
     assert not structural_equal("abc", b"abc")
     assert structural_equal("abc", tvm_ffi.convert("abc"))
     long = "x" * 30
-    assert structural_equal(long, tvm_ffi.convert(long)) and structural_hash(long) == structural_hash(tvm_ffi.convert(long))
+    assert structural_equal(long, tvm_ffi.convert(long))
+    assert structural_hash(long) == structural_hash(tvm_ffi.convert(long))
     assert not structural_equal([1, 2], tvm_ffi.List([1, 2]))
     assert not structural_equal({"a": 1}, tvm_ffi.Dict({"a": 1}))
     assert not structural_equal(tvm_ffi.Shape((1, 2)), [1, 2])

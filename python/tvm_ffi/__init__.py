@@ -65,7 +65,8 @@ if not _running_as_config():
     from . import registry, _ffi_api, module, container
 
     # isort: on
-    from . import stream
+    # Structural services (equality/hash, access paths); see python/tvm_ffi/structural.py.
+    from . import access_path, stream, structural
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -113,9 +114,6 @@ if not _running_as_config():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
-
-    # Structural services (equality/hash, access paths); see python/tvm_ffi/structural.py.
-    from . import access_path, structural
     from .structural import get_first_structural_mismatch, structural_equal, structural_hash
 
     __all__ += [

@@ -45,7 +45,9 @@ class AccessStep(_core.Object):  # type: ignore[misc]
     __slots__ = ()
 
     def __init__(self) -> None:
-        raise TypeError("`AccessStep` cannot be constructed directly. Define a custom __init__ or use a factory method.")
+        raise TypeError(
+            "`AccessStep` cannot be constructed directly. Define a custom __init__ or use a factory method."
+        )
 
     @property
     def kind(self) -> int:
