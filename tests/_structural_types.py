@@ -25,8 +25,8 @@ def load_structural_types(runtime: Any, out_dir: Path) -> None:
     _LOADED.append(ctypes.CDLL(str(library), mode=ctypes.RTLD_GLOBAL))
 
 
-@pytest.fixture(scope="session")
-def st_make(plain_runtime: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+@pytest.fixture(scope="session", name="st_make")
+def st_make_fixture(plain_runtime: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """``st.make``: constructs any of the test types."""
     import tvm_ffi
 

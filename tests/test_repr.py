@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tvm_ffi
-from _structural_types import st_make as _st_make_fixture  # noqa: F401 (registers the st_make fixture)
+from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 
 ReprPrint = tvm_ffi.get_global_func("ffi.ReprPrint")
 

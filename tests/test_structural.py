@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tvm_ffi
-from _structural_types import st_make as _st_make_fixture  # noqa: F401 (registers the st_make fixture)
+from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 from tvm_ffi import get_first_structural_mismatch, structural_equal, structural_hash
 
 # Measured on the reference package (spec STRUCTURAL.md section 3.6), unsigned.

@@ -65,7 +65,6 @@ if not _running_as_config():
     from . import registry, _ffi_api, module, container
 
     # isort: on
-    # Structural services (equality/hash, access paths); see python/tvm_ffi/structural.py.
     from . import access_path, stream, structural
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
