@@ -60,6 +60,10 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
 
     __hash__ = _core.Object.__hash__
 
+    def __copy__(self) -> Any:
+        """A new container of this type holding the same items."""
+        return type(self)(self)
+
     def __add__(self, other: object) -> Any:
         """A new container of this type: the items of ``self``, then those of ``other``."""
         if not isinstance(other, Iterable):
@@ -282,6 +286,10 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
 
     __hash__ = _core.Object.__hash__
 
+    def __copy__(self) -> Any:
+        """A new mapping of this type holding the same entries."""
+        return type(self)(list(self._pairs()))
+
     def __reduce__(self) -> Any:
         return (type(self), (list(self._pairs()),))
 
@@ -375,6 +383,12 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     def __repr__(self) -> str:
         return tuple.__repr__(self)
+
+    def __copy__(self) -> Shape:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: Any) -> Shape:
+        return self
 
     def __reduce__(self) -> Any:
         return (Shape, (tuple(self),))

@@ -178,6 +178,47 @@ static PyObject* object_reduce(PyObject* op, PyObject* unused) {
   return NULL;
 }
 
+/* Calls a global function on this object and converts the result (for __copy__/__deepcopy__). */
+static PyObject* object_call_global(PyObject* op, const char* name) {
+  TVMFFIObjectHandle fn = NULL;
+  if (core_get_global_handle(name, &fn) != 0) return NULL;
+  if (fn == NULL) return PyErr_Format(PyExc_RuntimeError, "the runtime has no `%s`", name);
+  TVMFFIAny result;
+  int rc = core_call_py_args_owned(fn, &op, 1, NULL, &result);
+  TVMFFIObjectDecRef(fn);
+  return rc == 0 ? core_any_to_py(&result) : NULL;
+}
+
+/* copy.deepcopy: the runtime's ffi.DeepCopy (sharing and cycles kept; the memo is not used). */
+static PyObject* object_deepcopy(PyObject* op, PyObject* memo) {
+  (void)memo;
+  if (((CoreObject*)op)->chandle == NULL) return Py_NewRef(op);
+  return object_call_global(op, "ffi.DeepCopy");
+}
+
+/* copy.copy: a new object from the type's __ffi_shallow_copy__ (fields shared). */
+static PyObject* object_copy(PyObject* op, PyObject* unused) {
+  (void)unused;
+  CoreObject* self = (CoreObject*)op;
+  if (self->chandle == NULL) return Py_NewRef(op);
+  TVMFFIByteArray attr = {"__ffi_shallow_copy__", 20};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&attr);
+  int32_t index = TVMFFIObjectGetTypeIndex(self->chandle);
+  const TVMFFIAny* fn = NULL;
+  if (column != NULL && index >= column->begin_index && index - column->begin_index < column->size) {
+    fn = &column->data[index - column->begin_index];
+  }
+  if (fn == NULL || fn->type_index != kTVMFFIFunction) {
+    return PyErr_Format(PyExc_TypeError,
+                        "Type `%s` does not support copy. The underlying C++ type is not "
+                        "copy-constructible.",
+                        _PyType_Name(Py_TYPE(op)));
+  }
+  TVMFFIAny result;
+  if (core_call_py_args_owned(fn->v_obj, &op, 1, NULL, &result) != 0) return NULL;
+  return core_any_to_py(&result);
+}
+
 static int object_require_handle(CoreObject* self) {
   if (CORE_LIKELY(self->chandle != NULL)) return 0;
   PyErr_Format(PyExc_ValueError, "this `%s` has no FFI handle (NULL)", Py_TYPE(self)->tp_name);
@@ -210,6 +251,8 @@ static PyMethodDef object_methods[] = {
     {"_move", object_move, METH_NOARGS,
      "An ObjectRValueRef: passing it lets the callee take this object's reference."},
     {"__reduce__", object_reduce, METH_NOARGS, "FFI objects are not picklable by default."},
+    {"__copy__", object_copy, METH_NOARGS, "Shallow copy through __ffi_shallow_copy__."},
+    {"__deepcopy__", object_deepcopy, METH_O, "Deep copy through the runtime's ffi.DeepCopy."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,10 +27,14 @@ int ffi_field_region(const TVMFFIFieldInfo* field, int region);
 int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths);
 
+/* deep_copy.c: ffi.DeepCopy of a value into an owned result. */
+int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result);
+
 /* Registration of the global functions, one per file (called by register.c). */
 void ffi_register_access_path_types(void);
 void ffi_register_repr_globals(void);
 void ffi_register_structural_hash_globals(void);
 void ffi_register_structural_eq_globals(void);
+void ffi_register_deep_copy_globals(void);
 
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_ */

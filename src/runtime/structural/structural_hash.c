@@ -239,7 +239,7 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
   if (kind > 0) {
     const TVMFFIAny* hook = ffi_type_attr(t, "__s_hash__");
     if (hook != NULL) {
-      uint64_t hash;
+      uint64_t hash = 0;
       if (call_hook(h, hook, obj, region, &hash) != 0) return -1;
       ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
       if (finish_object(h, obj, kind, region, hash) != 0) return -1;
