@@ -9,4 +9,5 @@ void ffi_register_structural_globals(void) {
   ffi_register_structural_hash_globals();
   ffi_register_structural_eq_globals();
   ffi_register_deep_copy_globals();
+  ffi_register_json_text_globals();
 }
