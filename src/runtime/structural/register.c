@@ -1,6 +1,7 @@
 /*
  * structural/register.c -- registers the structural services' global functions at start-up.
  */
+#include "json_graph.h"
 #include "structural.h"
 
 void ffi_register_structural_globals(void) {
@@ -10,4 +11,6 @@ void ffi_register_structural_globals(void) {
   ffi_register_structural_eq_globals();
   ffi_register_deep_copy_globals();
   ffi_register_json_text_globals();
+  ffi_register_json_graph_write_globals();
+  ffi_register_json_graph_read_globals();
 }
