@@ -65,7 +65,7 @@ if not _running_as_config():
     from . import registry, _ffi_api, module, container
 
     # isort: on
-    from . import access_path, stream, structural
+    from . import access_path, serialization, stream, structural
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -118,6 +118,7 @@ if not _running_as_config():
     __all__ += [
         "access_path",
         "get_first_structural_mismatch",
+        "serialization",
         "structural",
         "structural_equal",
         "structural_hash",

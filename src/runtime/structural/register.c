@@ -5,6 +5,7 @@
 #include "structural.h"
 
 void ffi_register_structural_globals(void) {
+  ffi_register_bigint_any_hooks();
   ffi_register_access_path_types();
   ffi_register_repr_globals();
   ffi_register_structural_hash_globals();

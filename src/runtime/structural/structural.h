@@ -37,5 +37,6 @@ void ffi_register_structural_hash_globals(void);
 void ffi_register_structural_eq_globals(void);
 void ffi_register_deep_copy_globals(void);
 void ffi_register_json_text_globals(void);
+void ffi_register_bigint_any_hooks(void);
 
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_ */
