@@ -96,10 +96,11 @@ typedef struct {
 
 static const char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/* Standard padded base64, then written as a JSON string (so '/' comes out as "\/"). */
 static int write_base64(FfiBuf* b, const unsigned char* p, size_t n) {
-  if (ffi_buf_reserve(b, (n + 2) / 3 * 4 + 2) != 0) return -1;
-  char* o = b->data + b->size;
-  *o++ = '"';
+  FfiBuf tmp = {NULL, 0, 0};
+  if (ffi_buf_reserve(&tmp, (n + 2) / 3 * 4 + 1) != 0) return -1;
+  char* o = tmp.data;
   size_t i = 0;
   for (; i + 3 <= n; i += 3) {
     uint32_t v = ((uint32_t)p[i] << 16) | ((uint32_t)p[i + 1] << 8) | p[i + 2];
@@ -116,9 +117,9 @@ static int write_base64(FfiBuf* b, const unsigned char* p, size_t n) {
     *o++ = i + 1 < n ? kBase64[(v >> 6) & 63] : '=';
     *o++ = '=';
   }
-  *o++ = '"';
-  b->size = (size_t)(o - b->data);
-  return 0;
+  int rc = ffi_json_write_string(b, tmp.data, (size_t)(o - tmp.data));
+  ffi_buf_free(&tmp);
+  return rc;
 }
 
 static int write_dtype_string(FfiBuf* b, DLDataType dt) {
