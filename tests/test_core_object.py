@@ -120,8 +120,8 @@ def test_move_and_rvalue_ref() -> None:
         _core.ObjectRValueRef(1)
 
 
-def test_objects_do_not_pickle_by_default() -> None:
-    with pytest.raises(TypeError, match="cannot pickle"):
+def test_objects_without_a_json_graph_form_do_not_pickle() -> None:
+    with pytest.raises(TypeError, match="Type `ffi.Function` does not support ToJSONGraph"):
         pickle.dumps(make_plain_object())
 
 

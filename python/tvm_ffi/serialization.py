@@ -15,9 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _ffi_api
+from . import _core, _ffi_api
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
+
+
+def _new_object(cls: type) -> Any:
+    """An empty instance of ``cls``: the first step of unpickling an FFI object."""
+    return cls.__new__(cls)
+
+
+# Pickles name it `tvm_ffi.core._new_object`, as the reference's do, so either package loads
+# pickles made by the other (Object.__reduce__ in _core looks it up there).
+_new_object.__module__ = "tvm_ffi.core"
+_core._new_object = _new_object  # type: ignore[attr-defined]
 
 
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:

@@ -169,13 +169,68 @@ static PyObject* object_move(PyObject* op, PyObject* unused) {
   return PyObject_CallOneArg((PyObject*)&CoreRValueRef_Type, op);
 }
 
-static PyObject* object_reduce(PyObject* op, PyObject* unused) {
+/* Pickling goes through the JSON object graph, as in the reference: __reduce__ gives
+ * (tvm_ffi.core._new_object, (cls,), {"handle": <document or None>}) and __setstate__ loads the
+ * document. Types the graph cannot hold (functions, tensors) fail with its TypeError. */
+static PyObject* object_call_json(const char* name, PyObject* arg) {
+  TVMFFIObjectHandle fn = NULL;
+  if (core_get_global_handle(name, &fn) != 0) return NULL;
+  if (fn == NULL) return PyErr_Format(PyExc_RuntimeError, "the runtime has no `%s`", name);
+  TVMFFIAny result;
+  int rc = core_call_py_args_owned(fn, &arg, 1, NULL, &result);
+  TVMFFIObjectDecRef(fn);
+  return rc == 0 ? core_any_to_py(&result) : NULL;
+}
+
+static PyObject* object_getstate(PyObject* op, PyObject* unused) {
   (void)unused;
-  PyErr_Format(PyExc_TypeError,
-               "cannot pickle '%s' object: FFI objects pickle only when their class defines "
-               "__reduce__",
-               Py_TYPE(op)->tp_name);
-  return NULL;
+  if (((CoreObject*)op)->chandle == NULL) return Py_BuildValue("{s:O}", "handle", Py_None);
+  PyObject* doc = object_call_json("ffi.ToJSONGraphString", op);
+  if (doc == NULL) return NULL;
+  PyObject* text = PyObject_Str(doc); /* a plain str, not the String subclass */
+  Py_DECREF(doc);
+  if (text == NULL) return NULL;
+  PyObject* state = Py_BuildValue("{s:N}", "handle", text);
+  return state;
+}
+
+static PyObject* object_setstate(PyObject* op, PyObject* state) {
+  PyObject* handle = PyDict_Check(state) ? PyDict_GetItemString(state, "handle") : NULL;
+  if (handle == NULL) {
+    PyErr_SetString(PyExc_TypeError, "__setstate__ expects a dict with a `handle` entry");
+    return NULL;
+  }
+  if (handle == Py_None) {
+    object_adopt((CoreObject*)op, NULL);
+    Py_RETURN_NONE;
+  }
+  TVMFFIObjectHandle fn = NULL;
+  if (core_get_global_handle("ffi.FromJSONGraphString", &fn) != 0) return NULL;
+  TVMFFIAny result;
+  int rc = core_call_py_args_owned(fn, &handle, 1, NULL, &result);
+  TVMFFIObjectDecRef(fn);
+  if (rc != 0) return NULL;
+  if (result.type_index < kTVMFFIStaticObjectBegin || result.v_obj == NULL) {
+    PyObject* got = core_any_to_py(&result);
+    Py_XDECREF(got);
+    return PyErr_Format(PyExc_TypeError, "the pickled document of `%s` holds no object",
+                        Py_TYPE(op)->tp_name);
+  }
+  object_adopt((CoreObject*)op, result.v_obj);
+  Py_RETURN_NONE;
+}
+
+static PyObject* object_reduce(PyObject* op, PyObject* unused) {
+  PyObject* state = object_getstate(op, unused);
+  if (state == NULL) return NULL;
+  PyObject* core = PyImport_ImportModule("tvm_ffi.core");
+  PyObject* new_object = core != NULL ? PyObject_GetAttrString(core, "_new_object") : NULL;
+  Py_XDECREF(core);
+  if (new_object == NULL) {
+    Py_DECREF(state);
+    return NULL;
+  }
+  return Py_BuildValue("(N(O)N)", new_object, (PyObject*)Py_TYPE(op), state);
 }
 
 /* Calls a global function on this object and converts the result (for __copy__/__deepcopy__). */
@@ -250,7 +305,9 @@ static PyMethodDef object_methods[] = {
      "Takes the handle of another Object, leaving it empty."},
     {"_move", object_move, METH_NOARGS,
      "An ObjectRValueRef: passing it lets the callee take this object's reference."},
-    {"__reduce__", object_reduce, METH_NOARGS, "FFI objects are not picklable by default."},
+    {"__reduce__", object_reduce, METH_NOARGS, "Pickles through the JSON object graph."},
+    {"__getstate__", object_getstate, METH_NOARGS, "{'handle': JSON graph document or None}."},
+    {"__setstate__", object_setstate, METH_O, "Loads a state made by __getstate__."},
     {"__copy__", object_copy, METH_NOARGS, "Shallow copy through __ffi_shallow_copy__."},
     {"__deepcopy__", object_deepcopy, METH_O, "Deep copy through the runtime's ffi.DeepCopy."},
     {NULL, NULL, 0, NULL},

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import tvm_ffi
-from tvm_ffi.access_path import AccessPath  # noqa: F401 (used by the expressions)
+from tvm_ffi.access_path import AccessPath
 from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 
 from .conftest import Reference
@@ -63,3 +63,24 @@ def test_pickled_containers_and_paths_keep_values() -> None:
         value = eval(expression)
         back = from_json_graph_str(to_json_graph_str(value))
         assert tvm_ffi.structural_equal(back, tvm_ffi.convert(value)) or value != value, expression
+
+
+PICKLE_SCRIPT = r"""
+import pickle, sys
+import tvm_ffi
+from tvm_ffi.access_path import AccessPath
+theirs = pickle.loads(sys.stdin.buffer.read())
+assert str(theirs) == '<root>.a[2]["k"]', str(theirs)
+sys.stdout.buffer.write(pickle.dumps(AccessPath.root().attr("b").array_item_missing(1)))
+"""
+
+
+def test_object_pickles_load_in_both_packages(reference: Reference) -> None:
+    import pickle
+
+    path = AccessPath.root().attr("a").array_item(2).map_item("k")
+    proc = subprocess.run([sys.executable, "-c", PICKLE_SCRIPT], input=pickle.dumps(path), capture_output=True,
+                          env=reference.env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode()
+    theirs = pickle.loads(proc.stdout)
+    assert isinstance(theirs, AccessPath) and str(theirs) == "<root>.b[<missing:1>]"
