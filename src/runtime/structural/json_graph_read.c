@@ -27,11 +27,6 @@ typedef struct {
   size_t begin, count, next; /* children in `pending` */
 } Frame;
 
-static TVMFFIAny str_key(const char* s) {
-  TVMFFIAny k;
-  ffi_string_make(s, strlen(s), 0, &k); /* <= 7 bytes: inline, cannot fail */
-  return k;
-}
 
 static int convert_error(const TVMFFIAny* v, const char* to) {
   TVMFFIByteArray key = ffi_type_key_of(v->type_index);
@@ -44,8 +39,11 @@ static int bad_index(int64_t i) {
 
 /* Map lookups by short literal keys; NULL when absent. */
 static const TVMFFIAny* get(TVMFFIObject* map, const char* key) {
-  TVMFFIAny k = str_key(key);
-  return ffi_map_lookup(map, &k);
+  TVMFFIAny k;
+  if (ffi_string_make(key, strlen(key), 0, &k) != 0) return NULL;
+  const TVMFFIAny* found = ffi_map_lookup(map, &k);
+  ffi_any_release(&k);
+  return found;
 }
 
 static int node_map(Reader* r, int64_t index, TVMFFIObject** out) {
