@@ -14,4 +14,6 @@ void ffi_register_structural_globals(void) {
   ffi_register_json_text_globals();
   ffi_register_json_graph_write_globals();
   ffi_register_json_graph_read_globals();
+  ffi_register_recursive_compare_globals();
+  ffi_register_recursive_hash_globals();
 }

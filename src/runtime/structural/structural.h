@@ -30,6 +30,11 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
 /* deep_copy.c: ffi.DeepCopy of a value into an owned result. */
 int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result);
 
+/* recursive_compare.c / recursive_hash.c: value comparison (cmp < 0, 0, > 0; in equality
+ * mode 0 = equal) and its hash. */
+int ffi_recursive_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool ordering, int* out);
+int ffi_recursive_hash(const TVMFFIAny* value, uint64_t* out);
+
 /* Registration of the global functions, one per file (called by register.c). */
 void ffi_register_access_path_types(void);
 void ffi_register_repr_globals(void);
@@ -38,5 +43,7 @@ void ffi_register_structural_eq_globals(void);
 void ffi_register_deep_copy_globals(void);
 void ffi_register_json_text_globals(void);
 void ffi_register_bigint_any_hooks(void);
+void ffi_register_recursive_compare_globals(void);
+void ffi_register_recursive_hash_globals(void);
 
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_H_ */
