@@ -183,3 +183,23 @@ def test_deep_nesting_does_not_overflow_the_stack() -> None:
     for _ in range(200_000):
         value = tvm_ffi.List([value])
     assert structural_equal(value, value) and structural_hash(value) > 0
+
+
+def test_structural_key_as_dict_and_map_key(st_make: Any) -> None:
+    from tvm_ffi import StructuralKey
+
+    k0, k1 = StructuralKey([1, 2, 3]), StructuralKey([1, 2, 3])
+    assert k0.hash_i64 == -988909162427837712 and k0.__hash__() == 17457834911281713904
+    assert k0 == k1 and k0 != StructuralKey([1, 2]) and k0 != [1, 2, 3]
+    assert {k0: "x"}[k1] == "x"
+    m = tvm_ffi.Map({k0: 1, k1: 2})
+    assert len(m) == 1 and m[k0] == 2
+    assert StructuralKey("abc") == StructuralKey(tvm_ffi.convert("abc"))
+    assert StructuralKey(st_make("st.Var", "x")) != StructuralKey(st_make("st.Var", "y"))
+    assert repr(StructuralKey([1, "a"])) == 'ffi.StructuralKey(key=(1, "a"), hash_i64=2823322240268049326)'
+    assert list(StructuralKey([1]).key) == [1]
+    with pytest.raises(TypeError, match="_type_s_eq_hash_kind is not set for type `st.Pair`"):
+        StructuralKey(st_make("st.Pair", 1, 2))
+    text = tvm_ffi.serialization.to_json_graph_str(k0)
+    assert '{"type":"ffi.StructuralKey","data":{"key":3,"hash_i64":-988909162427837712}}' in text
+    assert tvm_ffi.serialization.from_json_graph_str(text) == k0

@@ -113,9 +113,10 @@ if not _running_as_config():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
-    from .structural import get_first_structural_mismatch, structural_equal, structural_hash
+    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
 
     __all__ += [
+        "StructuralKey",
         "access_path",
         "get_first_structural_mismatch",
         "serialization",

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _ffi_api
+from . import _core, _ffi_api
+from ._field_access import read_field
 from .access_path import AccessPath
+from .registry import register_object
 
-__all__ = ["get_first_structural_mismatch", "structural_equal", "structural_hash"]
+__all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"]
 
 
 def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
@@ -45,3 +47,36 @@ def get_first_structural_mismatch(
     '<root>[1]'
     """
     return _ffi_api.GetFirstStructuralMismatch(lhs, rhs, map_free_vars, skip_tensor_content)
+
+
+@register_object("ffi.StructuralKey")
+class StructuralKey(_core.Object):  # type: ignore[misc]
+    """A value wrapped with its structural hash: a dict/Map key matching structurally equal values.
+
+    >>> {StructuralKey([1, 2]): "x"}[StructuralKey([1, 2])]
+    'x'
+    """
+
+    __slots__ = ()
+
+    def __init__(self, key: Any) -> None:
+        self.__init_handle_by_constructor__(_ffi_api.StructuralKey, key)
+
+    @property
+    def key(self) -> Any:
+        """The wrapped value."""
+        return read_field(self, "key")
+
+    @property
+    def hash_i64(self) -> int:
+        """structural_hash(key) as a signed 64-bit int."""
+        return int(read_field(self, "hash_i64"))
+
+    def __hash__(self) -> int:
+        return self.hash_i64 & 0xFFFFFFFFFFFFFFFF
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StructuralKey) and bool(_ffi_api.StructuralKeyEqual(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)

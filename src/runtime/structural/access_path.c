@@ -287,26 +287,6 @@ AP_FN(path_to_steps) {
 
 /* ---- reflection: fields, creator, registration ---- */
 
-static int get_i32(void* addr, TVMFFIAny* out) {
-  ffi_ret_int(out, *(int32_t*)addr);
-  return 0;
-}
-static int set_i32(void* addr, const TVMFFIAny* v) {
-  if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) {
-    TVMFFIByteArray k = ffi_type_key_of(v->type_index);
-    return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `int`", (int)k.size, k.data);
-  }
-  *(int32_t*)addr = (int32_t)v->v_int64;
-  return 0;
-}
-static int get_any(void* addr, TVMFFIAny* out) { return TVMFFIAnyViewToOwnedAny((TVMFFIAny*)addr, out); }
-static int set_any(void* addr, const TVMFFIAny* v) {
-  TVMFFIAny owned;
-  if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
-  ffi_any_release((TVMFFIAny*)addr);
-  *(TVMFFIAny*)addr = owned;
-  return 0;
-}
 static int get_obj(void* addr, TVMFFIAny* out) {
   TVMFFIObject* obj = *(TVMFFIObject**)addr;
   if (obj != NULL) ffi_incref(obj);
@@ -335,22 +315,6 @@ static int step_create(TVMFFIObjectHandle* out) {
 }
 static int path_create(TVMFFIObjectHandle* out) { return path_new(NULL, NULL, (TVMFFIObject**)out); }
 
-static void add_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
-                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index) {
-  TVMFFIFieldInfo f;
-  memset(&f, 0, sizeof(f));
-  f.name.data = name;
-  f.name.size = strlen(name);
-  f.size = size;
-  f.alignment = size < 8 ? size : 8;
-  f.offset = offset;
-  f.getter = get;
-  f.setter = (void*)set;
-  f.default_value_or_factory = ffi_any_none();
-  f.field_static_type_index = static_index;
-  if (TVMFFITypeRegisterField(type_index, &f) != 0) ffi_fatal("access_path", "field %s", name);
-}
-
 static void add_method(int32_t type_index, const char* name, TVMFFISafeCallType fn, bool is_static) {
   TVMFFIObjectHandle f;
   if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("access_path", "method %s", name);
@@ -369,29 +333,9 @@ static void add_method(int32_t type_index, const char* name, TVMFFISafeCallType 
   ffi_decref((TVMFFIObject*)f);
 }
 
-static void add_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn) {
-  TVMFFIObjectHandle f;
-  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("access_path", "attr %s", attr);
-  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
-  TVMFFIByteArray name = {attr, strlen(attr)};
-  if (TVMFFITypeRegisterAttr(type_index, &name, &v) != 0) ffi_fatal("access_path", "attr %s", attr);
-  ffi_decref((TVMFFIObject*)f);
-}
-
 static int32_t alloc_index(const char* key, int32_t depth, int32_t parent) {
   TVMFFIByteArray k = {key, strlen(key)};
   return TVMFFITypeGetOrAllocIndex(&k, -1, depth, 0, 1, parent);
-}
-
-static int32_t register_type(const char* key, TVMFFIObjectCreator creator) {
-  int32_t index = alloc_index(key, 1, kTVMFFIObject);
-  TVMFFITypeMetadata md;
-  memset(&md, 0, sizeof(md));
-  md.creator = creator;
-  md.total_size = 48;
-  md.structural_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
-  if (TVMFFITypeRegisterMetadata(index, &md) != 0) ffi_fatal("access_path", "metadata %s", key);
-  return index;
 }
 
 void ffi_register_access_path_types(void) {
@@ -402,16 +346,16 @@ void ffi_register_access_path_types(void) {
   enum_base = alloc_index("ffi.Enum", 1, kTVMFFIObject);
   alloc_index("ffi.IntEnum", 2, enum_base);
   alloc_index("ffi.StrEnum", 2, enum_base);
-  g_step_index = register_type("ffi.reflection.AccessStep", step_create);
-  add_field(g_step_index, "kind", offsetof(StepObject, kind), 4, get_i32, set_i32, kTVMFFIInt);
-  add_field(g_step_index, "key", offsetof(StepObject, key), 16, get_any, set_any, kTVMFFIAny);
-  add_attr_fn(g_step_index, "__ffi_repr__", step_repr);
+  g_step_index = ffi_define_type("ffi.reflection.AccessStep", step_create, 48, kTVMFFISEqHashKindConstTreeNode);
+  ffi_define_field(g_step_index, "kind", offsetof(StepObject, kind), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
+  ffi_define_field(g_step_index, "key", offsetof(StepObject, key), 16, ffi_field_get_any, ffi_field_set_any, kTVMFFIAny);
+  ffi_define_attr_fn(g_step_index, "__ffi_repr__", step_repr);
 
-  g_path_index = register_type("ffi.reflection.AccessPath", path_create);
-  add_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj, kTVMFFIAny);
-  add_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny);
-  add_field(g_path_index, "depth", offsetof(PathObject, depth), 4, get_i32, set_i32, kTVMFFIInt);
-  add_attr_fn(g_path_index, "__ffi_repr__", path_repr);
+  g_path_index = ffi_define_type("ffi.reflection.AccessPath", path_create, 48, kTVMFFISEqHashKindConstTreeNode);
+  ffi_define_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj, kTVMFFIAny);
+  ffi_define_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny);
+  ffi_define_field(g_path_index, "depth", offsetof(PathObject, depth), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
+  ffi_define_attr_fn(g_path_index, "__ffi_repr__", path_repr);
   add_method(g_path_index, "_root", path_root, true);
   add_method(g_path_index, "_extend", path_extend, false);
   add_method(g_path_index, "_attr", path_attr, false);

@@ -262,3 +262,81 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
                     TVMFFIObject** out) {
   return TVMFFIFunctionCreate(data, call, free_data, (TVMFFIObjectHandle*)out);
 }
+
+/* ---- defining runtime object types ---- */
+
+int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind) {
+  TVMFFIByteArray k = {key, strlen(key)};
+  int32_t index = TVMFFITypeGetOrAllocIndex(&k, -1, 1, 0, 1, kTVMFFIObject);
+  TVMFFITypeMetadata md;
+  memset(&md, 0, sizeof(md));
+  md.creator = creator;
+  md.total_size = total_size;
+  md.structural_eq_hash_kind = (TVMFFISEqHashKind)kind;
+  if (TVMFFITypeRegisterMetadata(index, &md) != 0) ffi_fatal("ffi_define_type", "metadata of %s", key);
+  return index;
+}
+
+void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
+                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index) {
+  TVMFFIFieldInfo f;
+  memset(&f, 0, sizeof(f));
+  f.name.data = name;
+  f.name.size = strlen(name);
+  f.size = size;
+  f.alignment = size < 8 ? size : 8;
+  f.offset = offset;
+  f.getter = get;
+  f.setter = (void*)set;
+  f.default_value_or_factory = ffi_any_none();
+  f.field_static_type_index = static_index;
+  if (TVMFFITypeRegisterField(type_index, &f) != 0) ffi_fatal("ffi_define_field", "field %s", name);
+}
+
+void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn) {
+  TVMFFIObjectHandle f;
+  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+  TVMFFIByteArray name = {attr, strlen(attr)};
+  if (TVMFFITypeRegisterAttr(type_index, &name, &v) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  ffi_decref((TVMFFIObject*)f);
+}
+
+/* Field accessors for the common layouts. */
+int ffi_field_get_i32(void* addr, TVMFFIAny* out) {
+  ffi_ret_int(out, *(int32_t*)addr);
+  return 0;
+}
+
+int ffi_field_set_i32(void* addr, const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) {
+    TVMFFIByteArray k = ffi_type_key_of(v->type_index);
+    return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `int`", (int)k.size, k.data);
+  }
+  *(int32_t*)addr = (int32_t)v->v_int64;
+  return 0;
+}
+
+int ffi_field_get_i64(void* addr, TVMFFIAny* out) {
+  ffi_ret_int(out, *(int64_t*)addr);
+  return 0;
+}
+
+int ffi_field_set_i64(void* addr, const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) {
+    TVMFFIByteArray k = ffi_type_key_of(v->type_index);
+    return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `int`", (int)k.size, k.data);
+  }
+  *(int64_t*)addr = v->v_int64;
+  return 0;
+}
+
+int ffi_field_get_any(void* addr, TVMFFIAny* out) { return TVMFFIAnyViewToOwnedAny((TVMFFIAny*)addr, out); }
+
+int ffi_field_set_any(void* addr, const TVMFFIAny* v) {
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
+  ffi_any_release((TVMFFIAny*)addr);
+  *(TVMFFIAny*)addr = owned;
+  return 0;
+}

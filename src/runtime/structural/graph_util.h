@@ -106,6 +106,21 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
 static inline bool ffi_is_str(int32_t t) { return t == kTVMFFISmallStr || t == kTVMFFIStr; }
 static inline bool ffi_is_bytes(int32_t t) { return t == kTVMFFISmallBytes || t == kTVMFFIBytes; }
 
+/* Defining runtime object types (start-up only: failures are fatal). A type of depth 1 under
+ * ffi.Object with a creator, total size and structural kind. */
+int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind);
+void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
+                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index);
+/* Registers a C safe-call function as a type attribute. */
+void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn);
+/* Getters/setters of int32, int64 and Any fields. */
+int ffi_field_get_i32(void* addr, TVMFFIAny* out);
+int ffi_field_set_i32(void* addr, const TVMFFIAny* v);
+int ffi_field_get_i64(void* addr, TVMFFIAny* out);
+int ffi_field_set_i64(void* addr, const TVMFFIAny* v);
+int ffi_field_get_any(void* addr, TVMFFIAny* out);
+int ffi_field_set_any(void* addr, const TVMFFIAny* v);
+
 /* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */
 const char* ffi_sentinel_repr(const TVMFFIObject* obj);
 

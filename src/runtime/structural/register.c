@@ -7,6 +7,7 @@
 void ffi_register_structural_globals(void) {
   ffi_register_bigint_any_hooks();
   ffi_register_access_path_types();
+  ffi_register_structural_key();
   ffi_register_repr_globals();
   ffi_register_structural_hash_globals();
   ffi_register_structural_eq_globals();

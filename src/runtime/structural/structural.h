@@ -43,6 +43,7 @@ void ffi_register_structural_eq_globals(void);
 void ffi_register_deep_copy_globals(void);
 void ffi_register_json_text_globals(void);
 void ffi_register_bigint_any_hooks(void);
+void ffi_register_structural_key(void);
 void ffi_register_recursive_compare_globals(void);
 void ffi_register_recursive_hash_globals(void);
 
