@@ -295,6 +295,7 @@ static int apply_patches(Copier* c) {
 int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result) {
   Copier c;
   memset(&c, 0, sizeof(c));
+  ffi_ptr_map_init(&c.memo);
   ffi_vec_init(&c.owned, sizeof(TVMFFIObject*));
   ffi_vec_init(&c.frames, sizeof(Frame));
   ffi_vec_init(&c.children, sizeof(Slot));

@@ -60,11 +60,13 @@ int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out) {
 void* ffi_vec_push(FfiVec* v) {
   if (v->size == v->capacity) {
     size_t cap = v->capacity < 16 ? 16 : v->capacity * 2;
-    char* data = (char*)realloc(v->data, cap * v->elem);
+    char* data = v->data == v->inline_data ? (char*)malloc(cap * v->elem)
+                                           : (char*)realloc(v->data, cap * v->elem);
     if (data == NULL) {
       ffi_raise("MemoryError", "out of memory for a traversal stack of %zu entries", cap);
       return NULL;
     }
+    if (v->data == v->inline_data && v->size > 0) memcpy(data, v->data, v->size * v->elem);
     v->data = data;
     v->capacity = cap;
   }
@@ -75,87 +77,65 @@ void* ffi_vec_push(FfiVec* v) {
 }
 
 void ffi_vec_free(FfiVec* v) {
-  free(v->data);
+  if (v->data != v->inline_data) free(v->data);
   v->data = NULL;
   v->size = v->capacity = 0;
 }
 
 /* ---- pointer map (linear probing, backward-shift deletion) ---- */
 
-static size_t ptr_slot(uint64_t key, size_t capacity) {
-  uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-  return (size_t)(h >> 17) & (capacity - 1);
-}
-
-uint64_t* ffi_ptr_map_find(const FfiPtrMap* m, uint64_t key) {
-  if (m->capacity == 0) return NULL;
-  for (size_t i = ptr_slot(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
-    if (m->keys[i] == key) return &m->values[i];
-    if (m->keys[i] == 0) return NULL;
-  }
-}
-
 static int ptr_map_grow(FfiPtrMap* m) {
-  size_t cap = m->capacity == 0 ? 16 : m->capacity * 2;
-  uint64_t* keys = (uint64_t*)calloc(cap, sizeof(uint64_t));
-  uint64_t* values = (uint64_t*)malloc(cap * sizeof(uint64_t));
-  if (keys == NULL || values == NULL) {
-    free(keys);
-    free(values);
-    return ffi_raise("MemoryError", "out of memory for a map of %zu entries", cap);
-  }
+  size_t cap = m->capacity * 2;
+  FfiPtrSlot* slots = (FfiPtrSlot*)calloc(cap, sizeof(FfiPtrSlot));
+  if (slots == NULL) return ffi_raise("MemoryError", "out of memory for a map of %zu entries", cap);
   for (size_t i = 0; i < m->capacity; ++i) {
-    if (m->keys[i] == 0) continue;
-    size_t j = ptr_slot(m->keys[i], cap);
-    while (keys[j] != 0) j = (j + 1) & (cap - 1);
-    keys[j] = m->keys[i];
-    values[j] = m->values[i];
+    if (m->slots[i].key == 0) continue;
+    size_t j = ffi_ptr_slot_of(m->slots[i].key, cap);
+    while (slots[j].key != 0) j = (j + 1) & (cap - 1);
+    slots[j] = m->slots[i];
   }
-  free(m->keys);
-  free(m->values);
-  m->keys = keys;
-  m->values = values;
+  if (m->slots != m->inline_slots) free(m->slots);
+  m->slots = slots;
   m->capacity = cap;
   return 0;
 }
 
 int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value) {
   if ((m->count + 1) * 2 > m->capacity && ptr_map_grow(m) != 0) return -1;
-  size_t i = ptr_slot(key, m->capacity);
-  while (m->keys[i] != 0 && m->keys[i] != key) i = (i + 1) & (m->capacity - 1);
-  if (m->keys[i] == 0) m->count += 1;
-  m->keys[i] = key;
-  m->values[i] = value;
+  size_t i = ffi_ptr_slot_of(key, m->capacity);
+  while (m->slots[i].key != 0 && m->slots[i].key != key) i = (i + 1) & (m->capacity - 1);
+  if (m->slots[i].key == 0) m->count += 1;
+  m->slots[i].key = key;
+  m->slots[i].value = value;
   return 0;
 }
 
 void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key) {
-  if (m->capacity == 0) return;
   size_t mask = m->capacity - 1;
-  size_t i = ptr_slot(key, m->capacity);
-  while (m->keys[i] != key) {
-    if (m->keys[i] == 0) return;
+  size_t i = ffi_ptr_slot_of(key, m->capacity);
+  while (m->slots[i].key != key) {
+    if (m->slots[i].key == 0) return;
     i = (i + 1) & mask;
   }
-  m->keys[i] = 0;
+  m->slots[i].key = 0;
   m->count -= 1;
   /* Shift later members of the cluster back so lookups never stop early. */
-  for (size_t j = (i + 1) & mask; m->keys[j] != 0; j = (j + 1) & mask) {
-    size_t home = ptr_slot(m->keys[j], m->capacity);
+  for (size_t j = (i + 1) & mask; m->slots[j].key != 0; j = (j + 1) & mask) {
+    size_t home = ffi_ptr_slot_of(m->slots[j].key, m->capacity);
     bool movable = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
     if (movable) {
-      m->keys[i] = m->keys[j];
-      m->values[i] = m->values[j];
-      m->keys[j] = 0;
+      m->slots[i] = m->slots[j];
+      m->slots[j].key = 0;
       i = j;
     }
   }
 }
 
 void ffi_ptr_map_free(FfiPtrMap* m) {
-  free(m->keys);
-  free(m->values);
-  ffi_ptr_map_init(m);
+  if (m->slots != m->inline_slots) free(m->slots);
+  m->slots = m->inline_slots;
+  m->capacity = FFI_PTR_MAP_INLINE;
+  m->count = 0;
 }
 
 /* ---- hashing ---- */

@@ -35,11 +35,19 @@ typedef struct {
   size_t size; /* elements */
   size_t capacity;
   size_t elem;
+  char* inline_data; /* caller-provided first buffer (not freed), or NULL */
 } FfiVec;
 
 static inline void ffi_vec_init(FfiVec* v, size_t elem) {
-  v->data = NULL;
+  v->data = v->inline_data = NULL;
   v->size = v->capacity = 0;
+  v->elem = elem;
+}
+/* A vector starting in the caller's buffer of `capacity` elements (small walks allocate nothing). */
+static inline void ffi_vec_init_inline(FfiVec* v, size_t elem, void* buffer, size_t capacity) {
+  v->data = v->inline_data = (char*)buffer;
+  v->size = 0;
+  v->capacity = capacity;
   v->elem = elem;
 }
 /* Appends one zeroed element and returns it; NULL after raising MemoryError. */
@@ -51,18 +59,37 @@ void ffi_vec_free(FfiVec* v);
 /* ---- open-addressing map from a non-zero 64-bit key (usually a pointer) to a 64-bit value ---- */
 
 typedef struct {
-  uint64_t* keys; /* 0 = empty */
-  uint64_t* values;
-  size_t capacity; /* power of two */
+  uint64_t key; /* 0 = empty */
+  uint64_t value;
+} FfiPtrSlot;
+
+#define FFI_PTR_MAP_INLINE 16
+
+typedef struct {
+  FfiPtrSlot* slots; /* `inline_slots` until the map outgrows it */
+  size_t capacity;   /* power of two */
   size_t count;
+  FfiPtrSlot inline_slots[FFI_PTR_MAP_INLINE]; /* small maps need no allocation */
 } FfiPtrMap;
 
 static inline void ffi_ptr_map_init(FfiPtrMap* m) {
-  m->keys = m->values = NULL;
-  m->capacity = m->count = 0;
+  memset(m->inline_slots, 0, sizeof(m->inline_slots));
+  m->slots = m->inline_slots;
+  m->capacity = FFI_PTR_MAP_INLINE;
+  m->count = 0;
 }
+
+static inline size_t ffi_ptr_slot_of(uint64_t key, size_t capacity) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (capacity - 1);
+}
+
 /* Pointer to the value of key, or NULL. */
-uint64_t* ffi_ptr_map_find(const FfiPtrMap* m, uint64_t key);
+static inline uint64_t* ffi_ptr_map_find(FfiPtrMap* m, uint64_t key) {
+  for (size_t i = ffi_ptr_slot_of(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
+    if (m->slots[i].key == key) return &m->slots[i].value;
+    if (m->slots[i].key == 0) return NULL;
+  }
+}
 /* Sets key -> value (insert or overwrite); -1 after raising MemoryError. */
 int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value);
 /* Removes key (no-op when absent). */

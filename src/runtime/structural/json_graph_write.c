@@ -434,6 +434,7 @@ static int run(Writer* w) {
 int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, FfiBuf* out) {
   Writer w;
   memset(&w, 0, sizeof(w));
+  ffi_ptr_map_init(&w.open);
   ffi_vec_init(&w.frames, sizeof(Frame));
   ffi_vec_init(&w.children, sizeof(Child));
   ffi_vec_init(&w.results, sizeof(int64_t));

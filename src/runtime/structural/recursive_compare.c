@@ -365,6 +365,7 @@ static int compare_values(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* o
 int ffi_recursive_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool ordering, int* out) {
   Cmp c;
   memset(&c, 0, sizeof(c));
+  ffi_ptr_map_init(&c.active);
   c.ordering = ordering;
   ffi_vec_init(&c.frames, sizeof(Frame));
   ffi_vec_init(&c.children, sizeof(Child));

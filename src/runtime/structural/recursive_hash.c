@@ -291,6 +291,8 @@ static int hash_value(RHasher* h, const TVMFFIAny* v, uint64_t* out) {
 int ffi_recursive_hash(const TVMFFIAny* value, uint64_t* out) {
   RHasher h;
   memset(&h, 0, sizeof(h));
+  ffi_ptr_map_init(&h.memo);
+  ffi_ptr_map_init(&h.active);
   ffi_vec_init(&h.frames, sizeof(Frame));
   ffi_vec_init(&h.children, sizeof(Child));
   ffi_vec_init(&h.results, sizeof(uint64_t));

@@ -16,9 +16,10 @@
 enum { kChildPair = 0, kChildMapEntry = 1 };
 
 typedef struct {
-  TVMFFIAny lhs, rhs; /* owned; for map entries lhs = key, rhs = lhs value */
+  TVMFFIAny lhs, rhs; /* for map entries lhs = key, rhs = lhs value */
   int region;
   int mode;
+  bool owned; /* false: borrowed from two immutable Arrays being compared */
   FfiStep lstep, rstep;
 } Child;
 
@@ -43,6 +44,11 @@ typedef struct {
   FfiVec children;
   TVMFFIObject* paths; /* Array(lhs_path, rhs_path) of the first mismatch */
 } Equal;
+
+/* Only mutable values can close a cycle, so only they are tracked while open. */
+static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap; }
+/* A pair whose lhs is held once (by the parent being walked) cannot be met again: no memo. */
+static bool may_be_shared(TVMFFIObject* obj) { return ffi_strong_count(obj) > 1; }
 
 /* ---- leaves ---- */
 
@@ -129,16 +135,17 @@ done:
 
 /* ---- frames ---- */
 
-static int add_child(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int region, int mode,
-                     FfiStep lstep, FfiStep rstep) {
+static int add_child_ref(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int region, int mode,
+                         FfiStep lstep, FfiStep rstep, bool borrow) {
   Child* c = (Child*)ffi_vec_push(&e->children);
   if (c == NULL) {
     ffi_step_release(&lstep);
     ffi_step_release(&rstep);
     return -1;
   }
-  c->lhs = ffi_any_retain(l);
-  c->rhs = ffi_any_retain(r);
+  c->owned = !borrow;
+  c->lhs = borrow ? *l : ffi_any_retain(l);
+  c->rhs = borrow ? *r : ffi_any_retain(r);
   c->region = region;
   c->mode = mode;
   c->lstep = lstep;
@@ -146,11 +153,18 @@ static int add_child(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int regio
   return 0;
 }
 
+static int add_child(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int region, int mode,
+                     FfiStep lstep, FfiStep rstep) {
+  return add_child_ref(e, l, r, region, mode, lstep, rstep, false);
+}
+
 static void drop_children(Equal* e, size_t begin) {
   for (size_t i = begin; i < e->children.size; ++i) {
     Child* c = (Child*)ffi_vec_at(&e->children, i);
-    ffi_any_release(&c->lhs);
-    ffi_any_release(&c->rhs);
+    if (c->owned) {
+      ffi_any_release(&c->lhs);
+      ffi_any_release(&c->rhs);
+    }
     ffi_step_release(&c->lstep);
     ffi_step_release(&c->rstep);
   }
@@ -160,9 +174,11 @@ static void drop_children(Equal* e, size_t begin) {
 static void pop_frame(Equal* e) {
   Frame* f = (Frame*)ffi_vec_top(&e->frames);
   drop_children(e, f->begin);
-  uint64_t* open = ffi_ptr_map_find(&e->active, (uint64_t)(uintptr_t)f->lhs);
-  if (open != NULL && *open == (uint64_t)(uintptr_t)f->rhs) {
-    ffi_ptr_map_erase(&e->active, (uint64_t)(uintptr_t)f->lhs);
+  if (is_mutable(f->lhs->type_index)) {
+    uint64_t* open = ffi_ptr_map_find(&e->active, (uint64_t)(uintptr_t)f->lhs);
+    if (open != NULL && *open == (uint64_t)(uintptr_t)f->rhs) {
+      ffi_ptr_map_erase(&e->active, (uint64_t)(uintptr_t)f->lhs);
+    }
   }
   ffi_step_release(&f->lstep);
   ffi_step_release(&f->rstep);
@@ -208,7 +224,8 @@ static int push_frame(Equal* e, TVMFFIObject* lhs, TVMFFIObject* rhs, int region
   f->count = e->children.size - begin;
   f->next = 0;
   f->hook_only = hook_only;
-  if (ffi_ptr_map_put(&e->active, (uint64_t)(uintptr_t)lhs, (uint64_t)(uintptr_t)rhs) != 0) {
+  if (is_mutable(lhs->type_index) &&
+      ffi_ptr_map_put(&e->active, (uint64_t)(uintptr_t)lhs, (uint64_t)(uintptr_t)rhs) != 0) {
     f->lstep = f->rstep = ffi_step_none();
     pop_frame(e);
     return -1;
@@ -265,7 +282,7 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
       if (ffi_ptr_map_find(&e->rhs_bound, (uint64_t)(uintptr_t)ro) != NULL) return 0;
     }
   }
-  uint64_t* memo = ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo);
+  uint64_t* memo = may_be_shared(lo) ? ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo) : NULL;
   if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro && kind != kTVMFFISEqHashKindDAGNode &&
       kind != kTVMFFISEqHashKindFreeVar) {
     *equal = true;
@@ -310,8 +327,9 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
     int64_t nl = ffi_seq_cell(lo)->size, nr = ffi_seq_cell(ro)->size;
     int64_t n = nl < nr ? nl : nr;
     for (int64_t i = 0; rc == 0 && i < n; ++i) {
-      rc = add_child(e, &ffi_seq_items(lo)[i], &ffi_seq_items(ro)[i], child_region, kChildPair,
-                     ffi_step_index(kStepArrayItem, i), ffi_step_index(kStepArrayItem, i));
+      rc = add_child_ref(e, &ffi_seq_items(lo)[i], &ffi_seq_items(ro)[i], child_region, kChildPair,
+                         ffi_step_index(kStepArrayItem, i), ffi_step_index(kStepArrayItem, i),
+                         t == kTVMFFIArray);
     }
   } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
     uint64_t cursor = 0;
@@ -402,7 +420,8 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
       return -1;
     }
   } else {
-    if (ffi_ptr_map_put(&e->equal_memo, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0) {
+    if (may_be_shared(f->lhs) &&
+        ffi_ptr_map_put(&e->equal_memo, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0) {
       return -1;
     }
   }
@@ -457,7 +476,7 @@ static void unwind(Equal* e, size_t base) {
 static int equal_pair(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int region,
                       FfiStep lstep, FfiStep rstep, bool* equal) {
   size_t base = e->frames.size;
-  Child c = {*l, *r, region, kChildPair, lstep, rstep};
+  Child c = {*l, *r, region, kChildPair, false, lstep, rstep};
   bool decided;
   int rc = start_pair(e, &c, &decided, equal);
   if (rc == 0 && decided && !*equal) rc = record_mismatch(e, &lstep, &rstep);
@@ -527,10 +546,37 @@ static int call_hook(Equal* e, const TVMFFIAny* hook, TVMFFIObject* lhs, TVMFFIO
 
 /* ---- entry points ---- */
 
+/* Two Arrays/Lists of leaves (the common small case) compare without any walk state; false
+ * when the fast path does not apply. */
+static bool equal_flat_sequences(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool* equal) {
+  int32_t t = lhs->type_index;
+  if ((t != kTVMFFIArray && t != kTVMFFIList) || rhs->type_index != t) return false;
+  TVMFFISeqCell *a = ffi_seq_cell(lhs->v_obj), *b = ffi_seq_cell(rhs->v_obj);
+  if (a->size != b->size) return false; /* the walk reports the mismatch path */
+  const TVMFFIAny *x = (const TVMFFIAny*)a->data, *y = (const TVMFFIAny*)b->data;
+  for (int64_t i = 0; i < a->size; ++i) {
+    if (!ffi_structural_is_leaf(&x[i]) || !ffi_structural_is_leaf(&y[i]) ||
+        x[i].type_index == kTVMFFITensor || y[i].type_index == kTVMFFITensor) {
+      return false;
+    }
+  }
+  int error;
+  for (int64_t i = 0; i < a->size; ++i) {
+    if (!leaf_equal(&x[i], &y[i], false, &error)) return false;
+  }
+  *equal = true;
+  return true;
+}
+
 int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths) {
+  if (equal_flat_sequences(lhs, rhs, equal)) return 0;
   Equal e;
   memset(&e, 0, sizeof(e));
+  ffi_ptr_map_init(&e.equal_memo);
+  ffi_ptr_map_init(&e.lhs_bound);
+  ffi_ptr_map_init(&e.rhs_bound);
+  ffi_ptr_map_init(&e.active);
   e.map_free_vars = map_free_vars;
   e.skip_tensor_content = skip_tensor_content;
   e.want_paths = paths != NULL;

@@ -11,13 +11,13 @@
 
 #include "structural.h"
 
-#define IN_PROGRESS_BIT ((uint64_t)1 << 63) /* stored in the active map, never a hash */
 
 typedef struct {
-  TVMFFIAny value;  /* owned */
+  TVMFFIAny value;  /* owned, or borrowed from an immutable Array/Map parent */
   uint64_t keyhash; /* map entries */
   int region;
   bool key_only; /* map keys sharing a hash: only the key hash is folded */
+  bool owned;
 } Child;
 
 typedef struct {
@@ -131,16 +131,27 @@ bool ffi_structural_is_leaf(const TVMFFIAny* v) {
 
 /* ---- frames ---- */
 
-static int add_child(Hasher* h, const TVMFFIAny* view, int region, uint64_t keyhash,
-                     bool key_only) {
+/* Children of immutable containers are borrowed: the container keeps them alive and cannot
+ * change while it is walked. Everything else is retained. */
+static int add_child_ref(Hasher* h, const TVMFFIAny* view, int region, uint64_t keyhash,
+                         bool key_only, bool borrow) {
   Child* c = (Child*)ffi_vec_push(&h->children);
   if (c == NULL) return -1;
-  c->value = ffi_any_retain(view);
+  c->value = borrow ? *view : ffi_any_retain(view);
+  c->owned = !borrow;
   c->region = region;
   c->keyhash = keyhash;
   c->key_only = key_only;
   return 0;
 }
+
+static int add_child(Hasher* h, const TVMFFIAny* view, int region, uint64_t keyhash,
+                     bool key_only) {
+  return add_child_ref(h, view, region, keyhash, key_only, false);
+}
+
+/* Only mutable values can close a cycle, so only they are tracked while open. */
+static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap; }
 
 typedef struct {
   Hasher* h;
@@ -206,7 +217,8 @@ static int add_map_children(Hasher* h, TVMFFIObject* map, int region) {
   for (size_t i = 0; rc == 0 && i < m;) {
     size_t j = i + 1;
     while (j < m && entries[j].keyhash == entries[i].keyhash) ++j;
-    rc = add_child(h, entries[i].value, region, entries[i].keyhash, j - i > 1);
+    rc = add_child_ref(h, entries[i].value, region, entries[i].keyhash, j - i > 1,
+                       map->type_index == kTVMFFIMap);
     i = j;
   }
   free(entries);
@@ -215,14 +227,19 @@ static int add_map_children(Hasher* h, TVMFFIObject* map, int region) {
 
 static void drop_children(Hasher* h, size_t begin) {
   for (size_t i = begin; i < h->children.size; ++i) {
-    ffi_any_release(&((Child*)ffi_vec_at(&h->children, i))->value);
+    Child* c = (Child*)ffi_vec_at(&h->children, i);
+    if (c->owned) ffi_any_release(&c->value);
   }
   h->children.size = begin;
 }
 
 static int call_hook(Hasher* h, const TVMFFIAny* hook, TVMFFIObject* obj, int region,
                      uint64_t* out);
-static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash);
+static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash,
+                         uint64_t* out);
+
+/* An object held once (by the parent being walked) cannot be met again: no memo entry. */
+static bool may_be_shared(TVMFFIObject* obj) { return ffi_strong_count(obj) > 1; }
 
 /* Starts hashing obj: pushes a frame, or finishes at once (hooks). */
 static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
@@ -235,18 +252,16 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
     kind = ffi_type_seq_kind(t);
     if (kind <= 0) return raise_unsupported(t, kind);
   }
-  if (ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)obj, 1) != 0) return -1;
+  if (is_mutable(t) && ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)obj, 1) != 0) return -1;
   if (kind > 0) {
     const TVMFFIAny* hook = ffi_type_attr(t, "__s_hash__");
     if (hook != NULL) {
       uint64_t hash = 0;
       if (call_hook(h, hook, obj, region, &hash) != 0) return -1;
       ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
-      if (finish_object(h, obj, kind, region, hash) != 0) return -1;
       uint64_t* r = (uint64_t*)ffi_vec_push(&h->results);
       if (r == NULL) return -1;
-      *r = *ffi_ptr_map_find(&h->memo, (uint64_t)(uintptr_t)obj);
-      return 0;
+      return finish_object(h, obj, kind, region, hash, r);
     }
   }
   size_t begin = h->children.size;
@@ -254,7 +269,7 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
   if (t == kTVMFFIArray || t == kTVMFFIList) {
     TVMFFISeqCell* cell = ffi_seq_cell(obj);
     for (int64_t i = 0; rc == 0 && i < cell->size; ++i) {
-      rc = add_child(h, &ffi_seq_items(obj)[i], region, 0, false);
+      rc = add_child_ref(h, &ffi_seq_items(obj)[i], region, 0, false, t == kTVMFFIArray);
     }
   } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
     rc = add_map_children(h, obj, region);
@@ -278,13 +293,16 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
 }
 
 /* Applies the DAG / free-var step and memoises. */
-static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash) {
+static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash,
+                         uint64_t* out) {
   if (kind == kTVMFFISEqHashKindDAGNode) {
     hash = ffi_hash_combine(hash, h->dag_counter++);
   } else if (kind == kTVMFFISEqHashKindFreeVar) {
     hash = region != kTVMFFIDefRegionKindNone ? ffi_hash_combine(hash, h->free_var_counter++)
                                               : ffi_hash_combine(hash, (uint64_t)(uintptr_t)obj);
   }
+  *out = hash;
+  if (!may_be_shared(obj)) return 0;
   return ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, hash);
 }
 
@@ -318,6 +336,10 @@ static int hash_child_now(Hasher* h, const Child* c, bool* done) {
     if (ffi_leaf_structural_hash(&c->value, h->skip_tensor_content, &value) != 0) return -1;
   } else {
     uint64_t key = (uint64_t)(uintptr_t)c->value.v_obj;
+    if (!may_be_shared(c->value.v_obj)) {
+      *done = false;
+      return 0;
+    }
     uint64_t* memo = ffi_ptr_map_find(&h->memo, key);
     if (memo != NULL) {
       value = *memo;
@@ -354,11 +376,9 @@ static int run(Hasher* h, size_t base) {
     h->results.size = f->results_base;
     drop_children(h, f->begin);
     h->frames.size -= 1;
-    ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
-    if (finish_object(h, obj, kind, region, hash) != 0) return -1;
+    if (is_mutable(obj->type_index)) ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
     uint64_t* r = (uint64_t*)ffi_vec_push(&h->results);
-    if (r == NULL) return -1;
-    *r = *ffi_ptr_map_find(&h->memo, (uint64_t)(uintptr_t)obj);
+    if (r == NULL || finish_object(h, obj, kind, region, hash, r) != 0) return -1;
   }
   return 0;
 }
@@ -367,7 +387,7 @@ static int run(Hasher* h, size_t base) {
 static int hash_value(Hasher* h, const TVMFFIAny* v, int region, uint64_t* out) {
   size_t base = h->frames.size;
   size_t results = h->results.size;
-  Child c = {*v, 0, region, false};
+  Child c = {*v, 0, region, false, false};
   bool done;
   int rc = hash_child_now(h, &c, &done);
   if (rc == 0 && !done) {
@@ -436,15 +456,40 @@ static int call_hook(Hasher* h, const TVMFFIAny* hook, TVMFFIObject* obj, int re
 
 /* ---- entry point ---- */
 
+/* Arrays/Lists of leaves (the common small case) hash without any walk state. */
+static bool hash_flat_sequence(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out) {
+  if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return false;
+  TVMFFISeqCell* cell = ffi_seq_cell(v->v_obj);
+  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
+  for (int64_t i = 0; i < cell->size; ++i) {
+    if (!ffi_structural_is_leaf(&items[i]) || items[i].type_index == kTVMFFITensor) return false;
+  }
+  uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(v->type_index), (uint64_t)cell->size);
+  for (int64_t i = 0; i < cell->size; ++i) {
+    uint64_t item;
+    ffi_leaf_structural_hash(&items[i], skip_tensor_content, &item); /* cannot fail: no tensors */
+    hash = ffi_hash_combine(hash, item);
+  }
+  *out = hash;
+  return true;
+}
+
 int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content,
                         uint64_t* out) {
+  if (ffi_structural_is_leaf(value)) return ffi_leaf_structural_hash(value, skip_tensor_content, out);
+  if (hash_flat_sequence(value, skip_tensor_content, out)) return 0;
   Hasher h;
   memset(&h, 0, sizeof(h));
+  ffi_ptr_map_init(&h.memo);
+  ffi_ptr_map_init(&h.active);
   h.map_free_vars = map_free_vars;
   h.skip_tensor_content = skip_tensor_content;
-  ffi_vec_init(&h.frames, sizeof(Frame));
-  ffi_vec_init(&h.children, sizeof(Child));
-  ffi_vec_init(&h.results, sizeof(uint64_t));
+  Frame frames[8];
+  Child children[32];
+  uint64_t results[32];
+  ffi_vec_init_inline(&h.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&h.children, sizeof(Child), children, 32);
+  ffi_vec_init_inline(&h.results, sizeof(uint64_t), results, 32);
   int region = map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone;
   int rc = hash_value(&h, value, region, out);
   ffi_ptr_map_free(&h.memo);
