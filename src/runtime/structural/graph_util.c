@@ -9,21 +9,13 @@
 
 /* ---- byte buffer ---- */
 
-int ffi_buf_reserve(FfiBuf* b, size_t extra) {
-  if (b->size + extra <= b->capacity) return 0;
+int ffi_buf_reserve_slow(FfiBuf* b, size_t extra) {
   size_t cap = b->capacity < 64 ? 64 : b->capacity;
   while (cap < b->size + extra) cap *= 2;
   char* data = (char*)realloc(b->data, cap);
   if (data == NULL) return ffi_raise("MemoryError", "out of memory for %zu bytes of text", cap);
   b->data = data;
   b->capacity = cap;
-  return 0;
-}
-
-int ffi_buf_append(FfiBuf* b, const char* data, size_t size) {
-  if (ffi_buf_reserve(b, size) != 0) return -1;
-  if (size != 0) memcpy(b->data + b->size, data, size);
-  b->size += size;
   return 0;
 }
 
@@ -40,6 +32,20 @@ int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) {
   vsnprintf(b->data + b->size, (size_t)n + 1, fmt, ap);
   va_end(ap);
   b->size += (size_t)n;
+  return 0;
+}
+
+int ffi_buf_put_i64(FfiBuf* b, int64_t v) {
+  char digits[24];
+  size_t n = 0;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    digits[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0) digits[n++] = '-';
+  if (ffi_buf_reserve(b, n) != 0) return -1;
+  while (n > 0) b->data[b->size++] = digits[--n];
   return 0;
 }
 
@@ -213,9 +219,36 @@ int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIA
   return ((TVMFFIFieldSetter)field->setter)(addr, value);
 }
 
-const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name) {
+/* Columns live for the process once created, so each name's column is looked up (under the
+ * registry lock) only until it exists; call sites pass string literals. */
+#define ATTR_CACHE_SIZE 32
+static struct {
+  const char* _Atomic name;
+  const TVMFFITypeAttrColumn* _Atomic column;
+} g_attr_cache[ATTR_CACHE_SIZE];
+
+static const TVMFFITypeAttrColumn* attr_column(const char* name) {
+  size_t h = ((uintptr_t)name >> 3) % ATTR_CACHE_SIZE;
+  if (atomic_load_explicit(&g_attr_cache[h].name, memory_order_acquire) == name) {
+    return atomic_load_explicit(&g_attr_cache[h].column, memory_order_relaxed);
+  }
   TVMFFIByteArray key = {name, strlen(name)};
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
+  static const char kClaimed[1] = {0};
+  if (column != NULL) {
+    const char* expected = NULL;
+    /* The first thread claims the slot and publishes (column, then name); a slot taken by
+     * another name leaves this one uncached (correct, just slower). */
+    if (atomic_compare_exchange_strong(&g_attr_cache[h].name, &expected, kClaimed)) {
+      atomic_store_explicit(&g_attr_cache[h].column, column, memory_order_relaxed);
+      atomic_store_explicit(&g_attr_cache[h].name, name, memory_order_release);
+    }
+  }
+  return column;
+}
+
+const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name) {
+  const TVMFFITypeAttrColumn* column = attr_column(name);
   if (column == NULL || column->data == NULL) return NULL;
   int64_t i = (int64_t)type_index - column->begin_index;
   if (i < 0 || i >= column->size) return NULL;

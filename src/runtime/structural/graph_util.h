@@ -20,10 +20,20 @@ typedef struct {
   size_t capacity;
 } FfiBuf;
 
-int ffi_buf_reserve(FfiBuf* b, size_t extra);
-int ffi_buf_append(FfiBuf* b, const char* data, size_t size);
+int ffi_buf_reserve_slow(FfiBuf* b, size_t extra);
+static inline int ffi_buf_reserve(FfiBuf* b, size_t extra) {
+  return b->size + extra <= b->capacity ? 0 : ffi_buf_reserve_slow(b, extra);
+}
+static inline int ffi_buf_append(FfiBuf* b, const char* data, size_t size) {
+  if (ffi_buf_reserve(b, size) != 0) return -1;
+  if (size != 0) memcpy(b->data + b->size, data, size);
+  b->size += size;
+  return 0;
+}
 static inline int ffi_buf_puts(FfiBuf* b, const char* s) { return ffi_buf_append(b, s, strlen(s)); }
 int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) FFI_PRINTF(2, 3);
+/* Decimal text of v (no printf). */
+int ffi_buf_put_i64(FfiBuf* b, int64_t v);
 void ffi_buf_free(FfiBuf* b);
 /* Moves the text into an owned str Any; the buffer is emptied. */
 int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out);

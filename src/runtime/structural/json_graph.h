@@ -8,8 +8,10 @@
 
 /* True when instances of the type can be made empty (native creator or __ffi_new__). */
 bool ffi_json_graph_creatable(int32_t type_index);
-/* The document text of value (metadata may be NULL or None: then no metadata key). */
-int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, FfiBuf* out);
+/* The document text of value (metadata may be NULL or None: then no metadata key), in
+ * out->data + *start .. out->size. */
+int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, FfiBuf* out,
+                             size_t* start);
 /* The value of a parsed document (a Map). */
 int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out);
 

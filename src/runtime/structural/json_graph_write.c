@@ -21,23 +21,57 @@ typedef struct {
   int64_t index; /* -1 = empty slot */
 } DedupSlot;
 
+#define DEDUP_INLINE 16
+
 typedef struct {
   DedupSlot* slots;
   size_t capacity, count;
+  DedupSlot inline_slots[DEDUP_INLINE]; /* small documents allocate nothing */
 } Dedup;
 
+static void dedup_init(Dedup* d) {
+  for (size_t i = 0; i < DEDUP_INLINE; ++i) d->inline_slots[i].index = -1;
+  d->slots = d->inline_slots;
+  d->capacity = DEDUP_INLINE;
+  d->count = 0;
+}
+
+/* AnyHash/AnyEqual, with objects by identity unless their type defines __any_hash__ (checked
+ * through the cached attribute lookup, not the registry lock on every value). */
+static bool custom_any_eq(int32_t t) {
+  return ffi_is_object_index(t) && t != kTVMFFIStr && t != kTVMFFIBytes &&
+         ffi_type_attr(t, "__any_equal__") != NULL;
+}
+
+static uint64_t dedup_hash(const TVMFFIAny* v) {
+  int32_t t = v->type_index;
+  if (ffi_is_object_index(t) && t != kTVMFFIStr && t != kTVMFFIBytes &&
+      ffi_type_attr(t, "__any_hash__") == NULL) {
+    return ffi_hash_combine((uint64_t)(int64_t)t, v->v_uint64);
+  }
+  return ffi_any_hash(v);
+}
+
+static bool dedup_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
+  if (a->type_index == b->type_index && a->v_uint64 == b->v_uint64) return true;
+  if (ffi_is_object_index(a->type_index) && a->type_index == b->type_index &&
+      a->type_index != kTVMFFIStr && a->type_index != kTVMFFIBytes && !custom_any_eq(a->type_index)) {
+    return false;
+  }
+  return ffi_any_equal(a, b);
+}
+
 static int64_t* dedup_find(Dedup* d, const TVMFFIAny* v, uint64_t hash) {
-  if (d->capacity == 0) return NULL;
   for (size_t i = hash & (d->capacity - 1);; i = (i + 1) & (d->capacity - 1)) {
     DedupSlot* s = &d->slots[i];
     if (s->index < 0) return NULL;
-    if (s->hash == hash && ffi_any_equal(&s->value, v)) return &s->index;
+    if (s->hash == hash && dedup_equal(&s->value, v)) return &s->index;
   }
 }
 
 static int dedup_put(Dedup* d, const TVMFFIAny* v, uint64_t hash, int64_t index) {
   if ((d->count + 1) * 2 > d->capacity) {
-    size_t cap = d->capacity == 0 ? 16 : d->capacity * 2;
+    size_t cap = d->capacity * 2;
     DedupSlot* slots = (DedupSlot*)malloc(cap * sizeof(DedupSlot));
     if (slots == NULL) return ffi_raise("MemoryError", "out of memory in ToJSONGraph");
     for (size_t i = 0; i < cap; ++i) slots[i].index = -1;
@@ -47,7 +81,7 @@ static int dedup_put(Dedup* d, const TVMFFIAny* v, uint64_t hash, int64_t index)
       while (slots[j].index >= 0) j = (j + 1) & (cap - 1);
       slots[j] = d->slots[i];
     }
-    free(d->slots);
+    if (d->slots != d->inline_slots) free(d->slots);
     d->slots = slots;
     d->capacity = cap;
   }
@@ -64,7 +98,7 @@ static void dedup_free(Dedup* d) {
   for (size_t i = 0; i < d->capacity; ++i) {
     if (d->slots[i].index >= 0) ffi_any_release(&d->slots[i].value);
   }
-  free(d->slots);
+  if (d->slots != d->inline_slots) free(d->slots);
 }
 
 /* ---- writer state ---- */
@@ -85,7 +119,7 @@ typedef struct {
 } Frame;
 
 typedef struct {
-  FfiBuf nodes;
+  FfiBuf* nodes; /* the output buffer: nodes are written in place after the header room */
   int64_t num_nodes;
   Dedup dedup;
   FfiPtrMap open; /* objects on the stack */
@@ -133,17 +167,17 @@ static int write_dtype_string(FfiBuf* b, DLDataType dt) {
 
 /* Starts a node: `{"type":"<key>"` plus `,"data":` unless it has none. */
 static int node_open(Writer* w, const char* key, size_t key_size, bool with_data) {
-  if (w->num_nodes > 0 && ffi_buf_puts(&w->nodes, ",") != 0) return -1;
-  if (ffi_buf_puts(&w->nodes, "{\"type\":") != 0 || ffi_json_write_string(&w->nodes, key, key_size) != 0) {
+  if (w->num_nodes > 0 && ffi_buf_puts(w->nodes, ",") != 0) return -1;
+  if (ffi_buf_puts(w->nodes, "{\"type\":") != 0 || ffi_json_write_string(w->nodes, key, key_size) != 0) {
     return -1;
   }
-  return with_data ? ffi_buf_puts(&w->nodes, ",\"data\":") : 0;
+  return with_data ? ffi_buf_puts(w->nodes, ",\"data\":") : 0;
 }
 
 static int node_close(Writer* w, const TVMFFIAny* value, int64_t* index) {
-  if (ffi_buf_puts(&w->nodes, "}") != 0) return -1;
+  if (ffi_buf_puts(w->nodes, "}") != 0) return -1;
   *index = w->num_nodes++;
-  return dedup_put(&w->dedup, value, ffi_any_hash(value), *index);
+  return dedup_put(&w->dedup, value, dedup_hash(value), *index);
 }
 
 static int type_key_node(Writer* w, int32_t t, bool with_data) {
@@ -153,7 +187,7 @@ static int type_key_node(Writer* w, int32_t t, bool with_data) {
 
 /* Writes the node of a value that needs no frame. */
 static int write_leaf_node(Writer* w, const TVMFFIAny* v, int64_t* index) {
-  FfiBuf* b = &w->nodes;
+  FfiBuf* b = w->nodes;
   TVMFFIByteArray s;
   int32_t t = v->type_index;
   int rc;
@@ -165,7 +199,7 @@ static int write_leaf_node(Writer* w, const TVMFFIAny* v, int64_t* index) {
       rc = node_open(w, "bool", 4, true) || ffi_buf_puts(b, v->v_int64 ? "true" : "false");
       break;
     case kTVMFFIInt:
-      rc = node_open(w, "int", 3, true) || ffi_buf_printf(b, "%" PRId64, v->v_int64);
+      rc = node_open(w, "int", 3, true) || ffi_buf_put_i64(b, v->v_int64);
       break;
     case kTVMFFIFloat:
       rc = node_open(w, "float", 5, true) || ffi_json_write_float(b, v->v_float64);
@@ -195,7 +229,7 @@ static int write_leaf_node(Writer* w, const TVMFFIAny* v, int64_t* index) {
       const TVMFFIShapeCell* cell = (const TVMFFIShapeCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
       rc = node_open(w, "ffi.Shape", 9, true) || ffi_buf_puts(b, "[");
       for (size_t i = 0; rc == 0 && i < cell->size; ++i) {
-        rc = ffi_buf_printf(b, i == 0 ? "%" PRId64 : ",%" PRId64, cell->data[i]);
+        rc = (i > 0 && ffi_buf_puts(b, ",")) || ffi_buf_put_i64(b, cell->data[i]) ? -1 : 0;
       }
       if (rc == 0) rc = ffi_buf_puts(b, "]");
       break;
@@ -281,7 +315,7 @@ static int write_hook_node(Writer* w, const TVMFFIAny* hook, TVMFFIObject* obj, 
   TVMFFIAny arg = ffi_any_from_object(obj), data;
   if (ffi_call(hook, &arg, 1, &data) != 0) return -1;
   int rc = type_key_node(w, obj->type_index, true);
-  if (rc == 0) rc = ffi_json_stringify(&data, &w->nodes);
+  if (rc == 0) rc = ffi_json_stringify(&data, w->nodes);
   ffi_any_release(&data);
   if (rc != 0) return -1;
   return node_close(w, &arg, index);
@@ -346,7 +380,7 @@ static int push_object(Writer* w, TVMFFIObject* obj, int64_t* index, bool* pushe
 /* Node index of a value that needs no frame: existing, leaf, or hook; *pushed for a frame. */
 static int visit(Writer* w, const TVMFFIAny* v, int64_t* index, bool* pushed) {
   *pushed = false;
-  uint64_t hash = ffi_any_hash(v);
+  uint64_t hash = dedup_hash(v);
   int64_t* found = dedup_find(&w->dedup, v, hash);
   if (found != NULL) {
     *index = *found;
@@ -368,7 +402,7 @@ static int write_inline_field(FfiBuf* b, const TVMFFIAny* v) {
   switch (v->type_index) {
     case kTVMFFINone: return ffi_buf_puts(b, "null");
     case kTVMFFIBool: return ffi_buf_puts(b, v->v_int64 ? "true" : "false");
-    case kTVMFFIInt: return ffi_buf_printf(b, "%" PRId64, v->v_int64);
+    case kTVMFFIInt: return ffi_buf_put_i64(b, v->v_int64);
     case kTVMFFIFloat: return ffi_json_write_float(b, v->v_float64);
     case kTVMFFIDataType: return write_dtype_string(b, v->v_dtype);
     default: {
@@ -382,13 +416,13 @@ static int write_inline_field(FfiBuf* b, const TVMFFIAny* v) {
 static int finish_frame(Writer* w, const Frame* f, int64_t* index) {
   const Child* c = (const Child*)ffi_vec_at(&w->children, f->begin);
   const int64_t* r = (const int64_t*)ffi_vec_at(&w->results, f->results_base);
-  FfiBuf* b = &w->nodes;
+  FfiBuf* b = w->nodes;
   int rc = type_key_node(w, f->obj->type_index, true);
   if (rc != 0) return -1;
   if (f->enc != kEncObject) {
     rc = ffi_buf_puts(b, "[");
     for (size_t i = 0; rc == 0 && i < f->count; ++i) {
-      rc = ffi_buf_printf(b, i == 0 ? "%" PRId64 : ",%" PRId64, r[i]);
+      rc = (i > 0 && ffi_buf_puts(b, ",")) || ffi_buf_put_i64(b, r[i]) ? -1 : 0;
     }
     if (rc == 0) rc = ffi_buf_puts(b, "]");
   } else {
@@ -398,7 +432,7 @@ static int finish_frame(Writer* w, const Frame* f, int64_t* index) {
       rc = (i > 0 ? ffi_buf_puts(b, ",") : 0) ||
            ffi_json_write_string(b, c[i].field->name.data, c[i].field->name.size) || ffi_buf_puts(b, ":");
       if (rc != 0) break;
-      rc = c[i].inline_field ? write_inline_field(b, &c[i].value) : ffi_buf_printf(b, "%" PRId64, r[k++]);
+      rc = c[i].inline_field ? write_inline_field(b, &c[i].value) : ffi_buf_put_i64(b, r[k++]);
     }
     if (rc == 0) rc = ffi_buf_puts(b, "}");
   }
@@ -431,27 +465,47 @@ static int run(Writer* w) {
   return 0;
 }
 
-int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, FfiBuf* out) {
+/* Room left before the nodes for `{"root_index":<int64>,"nodes":[`, filled in at the end. */
+#define HEADER_ROOM 48
+
+int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, FfiBuf* out,
+                             size_t* start) {
   Writer w;
-  memset(&w, 0, sizeof(w));
+  Frame frames[8];
+  Child children[16];
+  int64_t results[16];
+  w.num_nodes = 0; /* every field is set here: no memset of the inline tables */
+  dedup_init(&w.dedup);
   ffi_ptr_map_init(&w.open);
-  ffi_vec_init(&w.frames, sizeof(Frame));
-  ffi_vec_init(&w.children, sizeof(Child));
-  ffi_vec_init(&w.results, sizeof(int64_t));
+  ffi_vec_init_inline(&w.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&w.children, sizeof(Child), children, 16);
+  ffi_vec_init_inline(&w.results, sizeof(int64_t), results, 16);
+  w.nodes = out;
+  int rc = ffi_buf_reserve(out, HEADER_ROOM + 128);
+  out->size = HEADER_ROOM;
   int64_t root = -1;
-  bool pushed;
-  int rc = visit(&w, value, &root, &pushed);
+  bool pushed = false;
+  if (rc == 0) rc = visit(&w, value, &root, &pushed);
   if (rc == 0 && pushed) {
     rc = run(&w);
     if (rc == 0) root = *(int64_t*)ffi_vec_top(&w.results);
   }
   if (rc == 0) {
-    rc = ffi_buf_printf(out, "{\"root_index\":%" PRId64 ",\"nodes\":[", root) ||
-         ffi_buf_append(out, w.nodes.data, w.nodes.size) || ffi_buf_puts(out, "]") ? -1 : 0;
+    rc = ffi_buf_puts(out, "]");
     if (rc == 0 && metadata != NULL && metadata->type_index != kTVMFFINone) {
       rc = ffi_buf_puts(out, ",\"metadata\":") || ffi_json_stringify(metadata, out) ? -1 : 0;
     }
     if (rc == 0) rc = ffi_buf_puts(out, "}");
+  }
+  if (rc == 0) { /* the header, right-aligned in its room */
+    FfiBuf header = {NULL, 0, 0};
+    rc = ffi_buf_puts(&header, "{\"root_index\":") || ffi_buf_put_i64(&header, root) ||
+         ffi_buf_puts(&header, ",\"nodes\":[") ? -1 : 0;
+    if (rc == 0) {
+      *start = HEADER_ROOM - header.size;
+      memcpy(out->data + *start, header.data, header.size);
+    }
+    ffi_buf_free(&header);
   }
   while (w.frames.size > 0) {
     drop_children(&w, ((Frame*)ffi_vec_top(&w.frames))->begin);
@@ -460,7 +514,6 @@ int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, 
   drop_children(&w, 0);
   dedup_free(&w.dedup);
   ffi_ptr_map_free(&w.open);
-  ffi_buf_free(&w.nodes);
   ffi_vec_free(&w.frames);
   ffi_vec_free(&w.children);
   ffi_vec_free(&w.results);
@@ -469,7 +522,8 @@ int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, 
 
 /* ---- global functions ---- */
 
-static int to_string(const char* fname, const TVMFFIAny* args, int32_t num_args, FfiBuf* b) {
+static int to_string(const char* fname, const TVMFFIAny* args, int32_t num_args, FfiBuf* b,
+                     size_t* start) {
   if (num_args < 1 || num_args > 2) return ffi_check_num_args(fname, num_args, 2);
   TVMFFIAny value, metadata = ffi_any_none();
   if (TVMFFIAnyViewToOwnedAny(&args[0], &value) != 0) return -1;
@@ -477,7 +531,7 @@ static int to_string(const char* fname, const TVMFFIAny* args, int32_t num_args,
     ffi_any_release(&value);
     return -1;
   }
-  int rc = ffi_to_json_graph_string(&value, &metadata, b);
+  int rc = ffi_to_json_graph_string(&value, &metadata, b, start);
   ffi_any_release(&value);
   ffi_any_release(&metadata);
   return rc;
@@ -487,19 +541,20 @@ static int global_to_json_graph_string(void* self, const TVMFFIAny* args, int32_
                                        TVMFFIAny* result) {
   (void)self;
   FfiBuf b = {NULL, 0, 0};
-  if (to_string("ffi.ToJSONGraphString", args, num_args, &b) != 0) {
-    ffi_buf_free(&b);
-    return -1;
-  }
-  return ffi_buf_to_str(&b, result);
+  size_t start = 0;
+  int rc = to_string("ffi.ToJSONGraphString", args, num_args, &b, &start);
+  if (rc == 0) rc = ffi_string_make(b.data + start, b.size - start, 0, result);
+  ffi_buf_free(&b);
+  return rc;
 }
 
 static int global_to_json_graph(void* self, const TVMFFIAny* args, int32_t num_args,
                                 TVMFFIAny* result) {
   (void)self;
   FfiBuf b = {NULL, 0, 0};
-  int rc = to_string("ffi.ToJSONGraph", args, num_args, &b);
-  if (rc == 0) rc = ffi_json_parse(b.data, b.size, result);
+  size_t start = 0;
+  int rc = to_string("ffi.ToJSONGraph", args, num_args, &b, &start);
+  if (rc == 0) rc = ffi_json_parse(b.data + start, b.size - start, result);
   ffi_buf_free(&b);
   return rc;
 }

@@ -72,7 +72,7 @@ static int write_item(FfiBuf* b, const TVMFFIAny* v, FfiVec* stack, FfiPtrMap* o
   switch (v->type_index) {
     case kTVMFFINone: return ffi_buf_puts(b, "null");
     case kTVMFFIBool: return ffi_buf_puts(b, v->v_int64 ? "true" : "false");
-    case kTVMFFIInt: return ffi_buf_printf(b, "%" PRId64, v->v_int64);
+    case kTVMFFIInt: return ffi_buf_put_i64(b, v->v_int64);
     case kTVMFFIFloat: return ffi_json_write_float(b, v->v_float64);
     default: break;
   }
