@@ -22,6 +22,12 @@ from .registry import register_object
 
 __all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"]
 
+# Bound once: these are hot (dict keys, caches), so the wrappers skip module attribute lookups
+# and pass the flags only when they are set.
+_STRUCTURAL_EQUAL = _ffi_api.StructuralEqual
+_STRUCTURAL_HASH = _ffi_api.StructuralHash
+_U64 = 0xFFFFFFFFFFFFFFFF
+
 
 def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
     """True when ``lhs`` and ``rhs`` are structurally equal.
@@ -29,12 +35,16 @@ def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tenso
     ``map_free_vars`` lets free variables of the two sides be mapped onto each other;
     ``skip_tensor_content`` compares tensors by shape and dtype only.
     """
-    return bool(_ffi_api.StructuralEqual(lhs, rhs, map_free_vars, skip_tensor_content))
+    if map_free_vars or skip_tensor_content:
+        return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)  # type: ignore[no-any-return]
+    return _STRUCTURAL_EQUAL(lhs, rhs)  # type: ignore[no-any-return]
 
 
 def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
     """The structural hash of ``value`` as an unsigned 64-bit int (equal values hash equal)."""
-    return int(_ffi_api.StructuralHash(value, map_free_vars, skip_tensor_content)) & 0xFFFFFFFFFFFFFFFF
+    if map_free_vars or skip_tensor_content:
+        return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64  # type: ignore[no-any-return]
+    return _STRUCTURAL_HASH(value) & _U64  # type: ignore[no-any-return]
 
 
 def get_first_structural_mismatch(

@@ -161,6 +161,24 @@ int ffi_field_set_any(void* addr, const TVMFFIAny* v);
 /* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */
 const char* ffi_sentinel_repr(const TVMFFIObject* obj);
 
+/* A call argument as a value for the duration of the call: the argument itself (the caller keeps
+ * it alive), or an owned conversion of the view-only kinds (raw strings, byte arrays, rvalue
+ * references); release it with ffi_arg_value_done. */
+static inline int ffi_arg_value(const TVMFFIAny* arg, TVMFFIAny* out) {
+  int32_t t = arg->type_index;
+  if (t == kTVMFFIRawStr || t == kTVMFFIByteArrayPtr || t == kTVMFFIObjectRValueRef) {
+    return TVMFFIAnyViewToOwnedAny(arg, out);
+  }
+  *out = *arg;
+  return 0;
+}
+static inline void ffi_arg_value_done(const TVMFFIAny* arg, TVMFFIAny* value) {
+  int32_t t = arg->type_index;
+  if (t == kTVMFFIRawStr || t == kTVMFFIByteArrayPtr || t == kTVMFFIObjectRValueRef) {
+    ffi_any_release(value);
+  }
+}
+
 /* A retained copy of a value (objects get a reference). */
 static inline TVMFFIAny ffi_any_retain(const TVMFFIAny* v) {
   if (ffi_is_object_index(v->type_index) && v->v_obj != NULL) ffi_incref(v->v_obj);

@@ -608,12 +608,17 @@ static int parse_flags(const char* fname, const TVMFFIAny* args, int32_t num_arg
 }
 
 static int owned_pair(const TVMFFIAny* args, TVMFFIAny* l, TVMFFIAny* r) {
-  if (TVMFFIAnyViewToOwnedAny(&args[0], l) != 0) return -1;
-  if (TVMFFIAnyViewToOwnedAny(&args[1], r) != 0) {
-    ffi_any_release(l);
+  if (ffi_arg_value(&args[0], l) != 0) return -1;
+  if (ffi_arg_value(&args[1], r) != 0) {
+    ffi_arg_value_done(&args[0], l);
     return -1;
   }
   return 0;
+}
+
+static void owned_pair_done(const TVMFFIAny* args, TVMFFIAny* l, TVMFFIAny* r) {
+  ffi_arg_value_done(&args[0], l);
+  ffi_arg_value_done(&args[1], r);
 }
 
 static int global_structural_equal(void* self, const TVMFFIAny* args, int32_t num_args,
@@ -626,8 +631,7 @@ static int global_structural_equal(void* self, const TVMFFIAny* args, int32_t nu
     return -1;
   }
   int rc = ffi_structural_equal(&l, &r, mfv, stc, &equal, NULL);
-  ffi_any_release(&l);
-  ffi_any_release(&r);
+  owned_pair_done(args, &l, &r);
   if (rc == 0) ffi_ret_bool(result, equal);
   return rc;
 }
@@ -643,8 +647,7 @@ static int global_first_mismatch(void* self, const TVMFFIAny* args, int32_t num_
   }
   TVMFFIObject* paths = NULL;
   int rc = ffi_structural_equal(&l, &r, mfv, stc, &equal, &paths);
-  ffi_any_release(&l);
-  ffi_any_release(&r);
+  owned_pair_done(args, &l, &r);
   if (rc != 0) return -1;
   *result = ffi_any_none();
   if (!equal && paths != NULL) ffi_ret_object(result, paths);

@@ -509,10 +509,10 @@ static int global_structural_hash(void* self, const TVMFFIAny* args, int32_t num
   if (num_args > 1 && ffi_arg_bool(fname, args, 1, &mfv) != 0) return -1;
   if (num_args > 2 && ffi_arg_bool(fname, args, 2, &stc) != 0) return -1;
   TVMFFIAny v;
-  if (TVMFFIAnyViewToOwnedAny(&args[0], &v) != 0) return -1;
+  if (ffi_arg_value(&args[0], &v) != 0) return -1;
   uint64_t hash;
   int rc = ffi_structural_hash(&v, mfv, stc, &hash);
-  ffi_any_release(&v);
+  ffi_arg_value_done(&args[0], &v);
   if (rc != 0) return -1;
   ffi_ret_int(result, (int64_t)hash);
   return 0;
