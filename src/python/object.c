@@ -7,6 +7,10 @@
  */
 #include "object.h"
 
+#include "call.h"
+#include "convert_result.h"
+#include "globals.h"
+
 #include <structmember.h>
 
 #include "state.h"
@@ -164,6 +168,9 @@ static PyObject* object_move(PyObject* op, PyObject* unused) {
   return PyObject_CallOneArg((PyObject*)&CoreRValueRef_Type, op);
 }
 
+/* Calls global `name` with one argument and converts the result. */
+static PyObject* object_call_json(const char* name, PyObject* arg);
+
 /* Pickling goes through the JSON object graph, as in the reference: __reduce__ gives
  * (tvm_ffi.core._new_object, (cls,), {"handle": <document or None>}) and __setstate__ loads the
  * document. Types the graph cannot hold (functions, tensors) fail with its TypeError. */
@@ -172,7 +179,8 @@ static PyObject* object_call_json(const char* name, PyObject* arg) {
   if (core_get_global_handle(name, &fn) != 0) return NULL;
   if (fn == NULL) return PyErr_Format(PyExc_RuntimeError, "the runtime has no `%s`", name);
   TVMFFIAny result;
-  int rc = core_call_py_args_owned(fn, &arg, 1, NULL, &result);
+  CoreFramework fw;
+  int rc = core_call(fn, &arg, 1, NULL, &result, &fw);
   TVMFFIObjectDecRef(fn);
   return rc == 0 ? core_any_to_py(&result) : NULL;
 }
@@ -196,13 +204,14 @@ static PyObject* object_setstate(PyObject* op, PyObject* state) {
     return NULL;
   }
   if (handle == Py_None) {
-    object_adopt((CoreObject*)op, NULL);
+    core_object_adopt((CoreObject*)op, NULL);
     Py_RETURN_NONE;
   }
   TVMFFIObjectHandle fn = NULL;
   if (core_get_global_handle("ffi.FromJSONGraphString", &fn) != 0) return NULL;
   TVMFFIAny result;
-  int rc = core_call_py_args_owned(fn, &handle, 1, NULL, &result);
+  CoreFramework fw;
+  int rc = core_call(fn, &handle, 1, NULL, &result, &fw);
   TVMFFIObjectDecRef(fn);
   if (rc != 0) return NULL;
   if (result.type_index < kTVMFFIStaticObjectBegin || result.v_obj == NULL) {
@@ -211,7 +220,7 @@ static PyObject* object_setstate(PyObject* op, PyObject* state) {
     return PyErr_Format(PyExc_TypeError, "the pickled document of `%s` holds no object",
                         Py_TYPE(op)->tp_name);
   }
-  object_adopt((CoreObject*)op, result.v_obj);
+  core_object_adopt((CoreObject*)op, result.v_obj);
   Py_RETURN_NONE;
 }
 
@@ -228,22 +237,11 @@ static PyObject* object_reduce(PyObject* op, PyObject* unused) {
   return Py_BuildValue("(N(O)N)", new_object, (PyObject*)Py_TYPE(op), state);
 }
 
-/* Calls a global function on this object and converts the result (for __copy__/__deepcopy__). */
-static PyObject* object_call_global(PyObject* op, const char* name) {
-  TVMFFIObjectHandle fn = NULL;
-  if (core_get_global_handle(name, &fn) != 0) return NULL;
-  if (fn == NULL) return PyErr_Format(PyExc_RuntimeError, "the runtime has no `%s`", name);
-  TVMFFIAny result;
-  int rc = core_call_py_args_owned(fn, &op, 1, NULL, &result);
-  TVMFFIObjectDecRef(fn);
-  return rc == 0 ? core_any_to_py(&result) : NULL;
-}
-
 /* copy.deepcopy: the runtime's ffi.DeepCopy (sharing and cycles kept; the memo is not used). */
 static PyObject* object_deepcopy(PyObject* op, PyObject* memo) {
   (void)memo;
   if (((CoreObject*)op)->chandle == NULL) return Py_NewRef(op);
-  return object_call_global(op, "ffi.DeepCopy");
+  return object_call_json("ffi.DeepCopy", op);
 }
 
 /* copy.copy: a new object from the type's __ffi_shallow_copy__ (fields shared). */
@@ -265,7 +263,8 @@ static PyObject* object_copy(PyObject* op, PyObject* unused) {
                         _PyType_Name(Py_TYPE(op)));
   }
   TVMFFIAny result;
-  if (core_call_py_args_owned(fn->v_obj, &op, 1, NULL, &result) != 0) return NULL;
+  CoreFramework fw;
+  if (core_call(fn->v_obj, &op, 1, NULL, &result, &fw) != 0) return NULL;
   return core_any_to_py(&result);
 }
 
