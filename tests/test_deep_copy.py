@@ -10,7 +10,6 @@ import pytest
 import tvm_ffi
 from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 from tvm_ffi import structural_equal
-from tvm_ffi._field_access import read_field
 
 DeepCopy = tvm_ffi.get_global_func("ffi.DeepCopy")
 
@@ -75,15 +74,15 @@ def test_object_cycles(st_make: Any) -> None:
     node = st_make("st.Node", 1, holder)
     holder.append(node)  # object -> List -> same object
     node_copy = DeepCopy(node)
-    copied_holder = read_field(node_copy, "next")
+    copied_holder = node_copy.next
     assert repr(node_copy) == "st.Node(val=1, next=[...])"
     assert copied_holder[0].same_as(node_copy) and not copied_holder.same_as(holder)
     arr_holder = tvm_ffi.List()
     wrapper = st_make("st.Node", tvm_ffi.Array([arr_holder]), None)
     arr_holder.append(wrapper)  # object -> Array -> List -> same object
     wrapper_copy = DeepCopy(wrapper)
-    assert read_field(wrapper_copy, "val")[0][0].same_as(wrapper_copy)
-    for cyclic in (holder, copied_holder, arr_holder, read_field(wrapper_copy, "val")[0]):
+    assert wrapper_copy.val[0][0].same_as(wrapper_copy)
+    for cyclic in (holder, copied_holder, arr_holder, wrapper_copy.val[0]):
         cyclic.clear()  # break the cycles so everything is freed
 
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._field_access import read_field
 from .registry import get_global_func, register_object
 
 __all__ = ["AccessKind", "AccessPath", "AccessStep"]
@@ -49,15 +48,11 @@ class AccessStep(_core.Object):  # type: ignore[misc]
             "`AccessStep` cannot be constructed directly. Define a custom __init__ or use a factory method."
         )
 
-    @property
-    def kind(self) -> int:
-        """The :class:`AccessKind` of the step, as an int."""
-        return int(read_field(self, "kind"))
-
-    @property
-    def key(self) -> Any:
-        """The attribute name, item index or map key."""
-        return read_field(self, "key")
+    # Reflected fields (bound by register_object): ``kind`` (an AccessKind value, as an int)
+    # and ``key`` (the attribute name, item index or map key).
+    if TYPE_CHECKING:
+        kind: int
+        key: Any
 
 
 @register_object("ffi.reflection.AccessPath")
@@ -76,20 +71,12 @@ class AccessPath(_core.Object):  # type: ignore[misc]
         """The empty path, denoting the root object."""
         return _method("_root")()
 
-    @property
-    def parent(self) -> AccessPath | None:
-        """The path without its last step (None for the root)."""
-        return read_field(self, "parent")
-
-    @property
-    def step(self) -> AccessStep | None:
-        """The last step (None for the root)."""
-        return read_field(self, "step")
-
-    @property
-    def depth(self) -> int:
-        """Number of steps from the root."""
-        return int(read_field(self, "depth"))
+    # Reflected fields: ``parent`` (the path without its last step, None for the root),
+    # ``step`` (the last step, None for the root) and ``depth`` (steps from the root).
+    if TYPE_CHECKING:
+        parent: AccessPath | None
+        step: AccessStep | None
+        depth: int
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AccessPath):

@@ -13,10 +13,9 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _core, _ffi_api
-from ._field_access import read_field
 from .access_path import AccessPath
 from .registry import register_object
 
@@ -72,15 +71,11 @@ class StructuralKey(_core.Object):  # type: ignore[misc]
     def __init__(self, key: Any) -> None:
         self.__init_handle_by_constructor__(_ffi_api.StructuralKey, key)
 
-    @property
-    def key(self) -> Any:
-        """The wrapped value."""
-        return read_field(self, "key")
-
-    @property
-    def hash_i64(self) -> int:
-        """structural_hash(key) as a signed 64-bit int."""
-        return int(read_field(self, "hash_i64"))
+    # Reflected fields: ``key`` (the wrapped value) and ``hash_i64`` (its structural hash as a
+    # signed 64-bit int).
+    if TYPE_CHECKING:
+        key: Any
+        hash_i64: int
 
     def __hash__(self) -> int:
         return self.hash_i64 & 0xFFFFFFFFFFFFFFFF
