@@ -213,3 +213,14 @@ def test_generated_values_round_trip() -> None:
         back = from_json_graph_str(text)
         assert structural_equal(back, value), text
         assert to_json_graph_str(back) == text
+
+
+def test_graph_as_ffi_values() -> None:
+    to_graph = tvm_ffi.get_global_func("ffi.ToJSONGraph")
+    from_graph = tvm_ffi.get_global_func("ffi.FromJSONGraph")
+    doc = to_graph([1, "a"], None)
+    assert doc["root_index"] == 2 and len(doc["nodes"]) == 3 and "metadata" not in doc
+    assert doc["nodes"][0] == {"type": "int", "data": 1}
+    assert list(from_graph(doc)) == [1, "a"]
+    assert from_graph({"root_index": 0, "nodes": [{"type": "int", "data": 7}]}) == 7
+    assert to_graph(1, {"m": 1})["metadata"]["m"] == 1
