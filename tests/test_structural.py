@@ -203,3 +203,16 @@ def test_structural_key_as_dict_and_map_key(st_make: Any) -> None:
     text = tvm_ffi.serialization.to_json_graph_str(k0)
     assert '{"type":"ffi.StructuralKey","data":{"key":3,"hash_i64":-988909162427837712}}' in text
     assert tvm_ffi.serialization.from_json_graph_str(text) == k0
+
+
+def test_custom_structural_hooks(st_make: Any) -> None:
+    # st.SEq's __s_equal__/__s_hash__ look at `key` only (the field walk would see `b` too).
+    a1, b1, a2 = st_make("st.SEq", 1, "a"), st_make("st.SEq", 1, "b"), st_make("st.SEq", 2, "a")
+    assert structural_equal(a1, b1) and structural_hash(a1) == structural_hash(b1)
+    assert not structural_equal(a1, a2) and structural_hash(a1) != structural_hash(a2)
+    lhs, rhs = get_first_structural_mismatch([a1], [a2])
+    assert str(lhs) == "<root>[0].key" == str(rhs)
+    x, y = st_make("st.Var", "x"), st_make("st.Var", "y")
+    # Through the hook, free variables bind like anywhere else.
+    assert structural_equal(st_make("st.SEq", x, 0), st_make("st.SEq", y, 0), map_free_vars=True)
+    assert not structural_equal(st_make("st.SEq", x, 0), st_make("st.SEq", y, 0))
