@@ -238,6 +238,7 @@ void ffi_register_tensor_globals(void);     /* tensor.c */
 void ffi_register_module_globals(void);     /* module_globals.c */
 void ffi_register_reflection_globals(void); /* reflection_create.c */
 void ffi_register_structural_globals(void); /* structural/register.c */
+void ffi_register_py_class_globals(void);   /* py_class.c */
 
 /* container/array.c: a new Array holding owned copies of n views. */
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);
