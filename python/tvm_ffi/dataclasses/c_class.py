@@ -53,8 +53,8 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         info = _type_info_of_index(cls.__tvm_ffi_type_index__)  # type: ignore[attr-defined]
         _synthesise_fields(cls, type_key)
         install_dunders(cls, info, options)
-        # The runtime's generated init binds reflected fields: its signature is theirs.
-        if init and "__signature__" not in cls.__dict__ and info.find_method("__ffi_init__") is None:
+        # Both the generated init and explicit C++ inits take the reflected init fields.
+        if init and "__signature__" not in cls.__dict__:
             cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
         return cls
 
