@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import inspect
 import warnings
-
 from collections.abc import Iterator
 
 import pytest
