@@ -243,3 +243,12 @@ def test_bad_usage_errors() -> None:
 
 def test_missing_is_the_core_sentinel() -> None:
     assert MISSING is _core.MISSING
+
+
+def test_reflection_refresh_keeps_dataclass_facts() -> None:
+    from tvm_ffi._class_binding import refresh_bound_classes
+
+    refresh_bound_classes()  # what loading a library does
+    assert [f.name for f in fields(Child)] == ["x", "flag", "y", "z"]
+    with pytest.raises(AttributeError, match="has no setter"):
+        Frozen(1).a = 2

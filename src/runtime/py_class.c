@@ -3,9 +3,11 @@
  *
  *  - ffi.MakeFieldGetter(field_static_type_index) -> int: the address of a C getter reading one
  *    storage kind (int64, bool, double, void*, DLDataType, DLDevice, owned Any, object pointer).
- *  - ffi.MakeFieldSetter(field_static_type_index, converter) -> Function (OpaquePtr addr, value):
- *    stores a value of that kind; `converter` (a Function or None) first turns the assigned value
- *    into the declared type (it raises the TypeError users see).
+ *  - ffi.MakeFieldSetter(field_static_type_index, converter, exact_index) -> Function
+ *    (OpaquePtr addr, value): stores a value of that kind; `converter` (a Function or None) first
+ *    turns the assigned value into the declared type (it raises the TypeError users see). Values
+ *    that need no conversion (scalars of the field's kind, values of type `exact_index`, strings
+ *    when it is -2) skip the converter.
  *  - ffi._PyClassRegisterTypeAttrColumns(type_index, total_size): the type attributes that make
  *    instances: `__ffi_new__` (zeroed block whose deleter releases the Any/object fields of the
  *    whole ancestor chain), `__ffi_shallow_copy__` and the generated `__ffi_init__`.
@@ -102,7 +104,22 @@ static int global_make_getter(void* self, const TVMFFIAny* args, int32_t num_arg
 typedef struct {
   int kind;
   TVMFFIObject* converter; /* a Function or NULL */
+  int64_t exact_index;     /* values of this type index need no conversion; -2 strings, -1 none */
 } Setter;
+
+/* True when `v` is stored as is, so the (Python) converter is skipped: scalars of the field's
+ * own kind (int/bool interchange as the converter does) and values of the exact declared type. */
+static bool needs_no_conversion(const Setter* s, const TVMFFIAny* v) {
+  int32_t t = v->type_index;
+  switch (s->kind) {
+    case kInt:
+    case kBool: return t == kTVMFFIInt || t == kTVMFFIBool;
+    case kFloat: return t == kTVMFFIFloat || t == kTVMFFIInt || t == kTVMFFIBool;
+    default: break;
+  }
+  if (s->exact_index == -2) return t == kTVMFFISmallStr || t == kTVMFFIStr;
+  return s->exact_index >= 0 && t == s->exact_index;
+}
 
 static int kind_error(const char* expected, const TVMFFIAny* v) {
   TVMFFIByteArray k = ffi_type_key_of(v->type_index);
@@ -166,7 +183,9 @@ static int setter_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   if (num_args != 2 || args[0].type_index != kTVMFFIOpaquePtr || args[0].v_ptr == NULL) {
     return ffi_raise("TypeError", "field setter expects (OpaquePtr field_addr, value)");
   }
-  if (s->converter == NULL) return store(s->kind, args[0].v_ptr, &args[1]);
+  if (s->converter == NULL || needs_no_conversion(s, &args[1])) {
+    return store(s->kind, args[0].v_ptr, &args[1]);
+  }
   TVMFFIAny converted = ffi_any_none();
   if (TVMFFIFunctionCall(s->converter, &args[1], 1, &converted) != 0) return -1;
   int rc = store(s->kind, args[0].v_ptr, &converted);
@@ -185,9 +204,11 @@ static int global_make_setter(void* self, const TVMFFIAny* args, int32_t num_arg
   (void)self;
   static const char kName[] = "ffi.MakeFieldSetter";
   int64_t fsti;
+  int64_t exact_index = -1;
   if (num_args < 1 || num_args > 3) {
     return ffi_raise("TypeError", "%s expects 1 to 3 arguments, got %d", kName, (int)num_args);
   }
+  if (num_args == 3 && ffi_arg_int(kName, args, 2, &exact_index) != 0) return -1;
   if (ffi_arg_int(kName, args, 0, &fsti) != 0) return -1;
   int kind = storage_kind(fsti);
   if (getter_of(kind) == NULL) {
@@ -202,6 +223,7 @@ static int global_make_setter(void* self, const TVMFFIAny* args, int32_t num_arg
   if (s == NULL) return ffi_raise("MemoryError", "%s: out of memory", kName);
   s->kind = kind;
   s->converter = converter;
+  s->exact_index = exact_index;
   if (converter != NULL) ffi_incref(converter);
   TVMFFIObject* fn = NULL;
   if (ffi_closure_new(s, setter_call, setter_free, &fn) != 0) {

@@ -141,6 +141,13 @@ def _with_slots(cls: type) -> type:
     return new
 
 
+def _exact_index(schema: Any) -> int:
+    """A type index whose values the setter stores without calling the converter (-2: strings)."""
+    if schema.origin == "str":
+        return -2
+    return schema.origin_type_index if schema.origin_type_index >= 64 and "." in schema.origin else -1
+
+
 def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> int:
     """Lays out and registers own fields; returns the instance's total size."""
     make_getter = _core._get_global_func("ffi.MakeFieldGetter", True)
@@ -158,7 +165,7 @@ def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> 
         _c_registry.register_field(
             type_index, name=f.name, doc=f.doc, metadata={"type_schema": f._ty_schema.to_json()},
             flags=_flags(f), size=size, alignment=align, offset=offset, getter=int(make_getter(fsti)),
-            setter=make_setter(fsti, as_ffi_converter(f._ty_schema)), default=default,
+            setter=make_setter(fsti, as_ffi_converter(f._ty_schema), _exact_index(f._ty_schema)), default=default,
             has_default=f.has_default, static_type_index=fsti)
     return max(24, (cursor + 7) // 8 * 8)
 
