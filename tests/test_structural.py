@@ -203,3 +203,34 @@ def test_structural_key_as_dict_and_map_key(st_make: Any) -> None:
     text = tvm_ffi.serialization.to_json_graph_str(k0)
     assert '{"type":"ffi.StructuralKey","data":{"key":3,"hash_i64":-988909162427837712}}' in text
     assert tvm_ffi.serialization.from_json_graph_str(text) == k0
+
+
+def test_custom_structural_hooks(st_make: Any) -> None:
+    # st.SEq's __s_equal__/__s_hash__ look at `key` only (the field walk would see `b` too).
+    a1, b1, a2 = st_make("st.SEq", 1, "a"), st_make("st.SEq", 1, "b"), st_make("st.SEq", 2, "a")
+    assert structural_equal(a1, b1) and structural_hash(a1) == structural_hash(b1)
+    assert not structural_equal(a1, a2) and structural_hash(a1) != structural_hash(a2)
+    lhs, rhs = get_first_structural_mismatch([a1], [a2])
+    assert str(lhs) == "<root>[0].key" == str(rhs)
+    x, y = st_make("st.Var", "x"), st_make("st.Var", "y")
+    # Through the hook, free variables bind like anywhere else.
+    assert structural_equal(st_make("st.SEq", x, 0), st_make("st.SEq", y, 0), map_free_vars=True)
+    assert not structural_equal(st_make("st.SEq", x, 0), st_make("st.SEq", y, 0))
+
+
+def test_maps_with_object_keys(st_make: Any) -> None:
+    # Object keys match only when identical or bound; distinct equal keys are "missing".
+    lhs, rhs = tvm_ffi.Map({st_make("st.Int", 1): 1}), tvm_ffi.Map({st_make("st.Int", 1): 1})
+    assert not structural_equal(lhs, rhs)
+    paths = get_first_structural_mismatch(lhs, rhs)
+    assert paths is not None and str(paths[0]) == "<root>[st.Int(value=1)]"
+    assert str(paths[1]) == "<root>[<missing:st.Int(value=1)>]"
+    key = st_make("st.Int", 1)
+    assert structural_equal(tvm_ffi.Map({key: 1}), tvm_ffi.Map({key: 1}))
+    # Object keys not hashed before are left out of the map hash (reference rule).
+    assert structural_hash(tvm_ffi.Map({st_make("st.Int", 1): 1})) == structural_hash(
+        tvm_ffi.Map({st_make("st.Int", 2): 5})
+    )
+    # Free variables bound earlier translate map keys.
+    x, y = st_make("st.Var", "x"), st_make("st.Var", "y")
+    assert structural_equal([x, {x: 1}], [y, {y: 1}], map_free_vars=True)

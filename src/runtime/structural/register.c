@@ -9,7 +9,6 @@ void ffi_register_structural_globals(void) {
   ffi_register_access_path_types();
   ffi_register_structural_key();
   ffi_register_repr_globals();
-  ffi_register_structural_hash_globals();
   ffi_register_structural_eq_globals();
   ffi_register_deep_copy_globals();
   ffi_register_json_text_globals();

@@ -15,6 +15,10 @@ int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_te
 /* Values hashed/compared without a frame: POD, strings, bytes, BigInt, Shape, Tensor. */
 bool ffi_structural_is_leaf(const TVMFFIAny* v);
 int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out);
+/* Equality of two values of which one or both are leaves; *error set when comparing tensor
+ * contents failed (an error is raised). */
+bool ffi_leaf_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool skip_tensor_content,
+                               int* error);
 /* Float bits with every NaN mapped to the canonical quiet NaN. */
 uint64_t ffi_float_hash_bits(double v);
 /* Data and byte size of a CPU contiguous tensor; what = "hash" / "compare" for the error. */
@@ -38,7 +42,6 @@ int ffi_recursive_hash(const TVMFFIAny* value, uint64_t* out);
 /* Registration of the global functions, one per file (called by register.c). */
 void ffi_register_access_path_types(void);
 void ffi_register_repr_globals(void);
-void ffi_register_structural_hash_globals(void);
 void ffi_register_structural_eq_globals(void);
 void ffi_register_deep_copy_globals(void);
 void ffi_register_json_text_globals(void);

@@ -50,56 +50,6 @@ static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap;
 /* A pair whose lhs is held once (by the parent being walked) cannot be met again: no memo. */
 static bool may_be_shared(TVMFFIObject* obj) { return ffi_strong_count(obj) > 1; }
 
-/* ---- leaves ---- */
-
-static bool leaf_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool skip_tensor_content,
-                       int* error) {
-  int32_t ta = a->type_index, tb = b->type_index;
-  TVMFFIByteArray sa, sb;
-  *error = 0;
-  if ((ffi_is_str(ta) && ffi_is_str(tb)) || (ffi_is_bytes(ta) && ffi_is_bytes(tb))) {
-    ffi_string_view(a, &sa);
-    ffi_string_view(b, &sb);
-    return sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0;
-  }
-  if (ta != tb) return false;
-  if (ta == kTVMFFIFloat) {
-    if (a->v_float64 != a->v_float64) return b->v_float64 != b->v_float64;
-    return a->v_uint64 == b->v_uint64;
-  }
-  if (!ffi_is_object_index(ta)) return a->v_uint64 == b->v_uint64;
-  if (a->v_obj == b->v_obj) return true;
-  if (ta == kTVMFFIBigInt) {
-    sa = TVMFFIBigIntGetContentByteArray(a);
-    sb = TVMFFIBigIntGetContentByteArray(b);
-    return sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0;
-  }
-  if (ta == kTVMFFIShape) {
-    const TVMFFIShapeCell* ca = (const TVMFFIShapeCell*)((char*)a->v_obj + sizeof(TVMFFIObject));
-    const TVMFFIShapeCell* cb = (const TVMFFIShapeCell*)((char*)b->v_obj + sizeof(TVMFFIObject));
-    return ca->size == cb->size && memcmp(ca->data, cb->data, ca->size * sizeof(int64_t)) == 0;
-  }
-  if (ta == kTVMFFITensor) {
-    const DLTensor* x = (const DLTensor*)((char*)a->v_obj + sizeof(TVMFFIObject));
-    const DLTensor* y = (const DLTensor*)((char*)b->v_obj + sizeof(TVMFFIObject));
-    if (x->ndim != y->ndim || memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof(int64_t)) != 0 ||
-        x->dtype.code != y->dtype.code || x->dtype.bits != y->dtype.bits ||
-        x->dtype.lanes != y->dtype.lanes) {
-      return false;
-    }
-    if (skip_tensor_content) return true;
-    const char *da, *db;
-    size_t na, nb;
-    if (ffi_tensor_content(a->v_obj, "compare", &da, &na) != 0 ||
-        ffi_tensor_content(b->v_obj, "compare", &db, &nb) != 0) {
-      *error = -1;
-      return false;
-    }
-    return na == nb && memcmp(da, db, na) == 0;
-  }
-  return false;
-}
-
 /* ---- mismatch paths ---- */
 
 static int record_mismatch(Equal* e, const FfiStep* lextra, const FfiStep* rextra) {
@@ -246,7 +196,7 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
   bool lleaf = ffi_structural_is_leaf(l), rleaf = ffi_structural_is_leaf(r);
   if (lleaf || rleaf) {
     int error;
-    *equal = lleaf && rleaf && leaf_equal(l, r, e->skip_tensor_content, &error);
+    *equal = lleaf && rleaf && ffi_leaf_structural_equal(l, r, e->skip_tensor_content, &error);
     return lleaf && rleaf ? error : 0;
   }
   int32_t t = l->type_index;
@@ -562,7 +512,7 @@ static bool equal_flat_sequences(const TVMFFIAny* lhs, const TVMFFIAny* rhs, boo
   }
   int error;
   for (int64_t i = 0; i < a->size; ++i) {
-    if (!leaf_equal(&x[i], &y[i], false, &error)) return false;
+    if (!ffi_leaf_structural_equal(&x[i], &y[i], false, &error)) return false;
   }
   *equal = true;
   return true;
@@ -596,65 +546,4 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
     ffi_decref(e.paths);
   }
   return rc;
-}
-
-static int parse_flags(const char* fname, const TVMFFIAny* args, int32_t num_args, bool* mfv,
-                       bool* stc) {
-  *mfv = *stc = false;
-  if (num_args < 2 || num_args > 4) return ffi_check_num_args(fname, num_args, 4);
-  if (num_args > 2 && ffi_arg_bool(fname, args, 2, mfv) != 0) return -1;
-  if (num_args > 3 && ffi_arg_bool(fname, args, 3, stc) != 0) return -1;
-  return 0;
-}
-
-static int owned_pair(const TVMFFIAny* args, TVMFFIAny* l, TVMFFIAny* r) {
-  if (ffi_arg_value(&args[0], l) != 0) return -1;
-  if (ffi_arg_value(&args[1], r) != 0) {
-    ffi_arg_value_done(&args[0], l);
-    return -1;
-  }
-  return 0;
-}
-
-static void owned_pair_done(const TVMFFIAny* args, TVMFFIAny* l, TVMFFIAny* r) {
-  ffi_arg_value_done(&args[0], l);
-  ffi_arg_value_done(&args[1], r);
-}
-
-static int global_structural_equal(void* self, const TVMFFIAny* args, int32_t num_args,
-                                   TVMFFIAny* result) {
-  (void)self;
-  bool mfv, stc, equal;
-  TVMFFIAny l, r;
-  if (parse_flags("ffi.StructuralEqual", args, num_args, &mfv, &stc) != 0 ||
-      owned_pair(args, &l, &r) != 0) {
-    return -1;
-  }
-  int rc = ffi_structural_equal(&l, &r, mfv, stc, &equal, NULL);
-  owned_pair_done(args, &l, &r);
-  if (rc == 0) ffi_ret_bool(result, equal);
-  return rc;
-}
-
-static int global_first_mismatch(void* self, const TVMFFIAny* args, int32_t num_args,
-                                 TVMFFIAny* result) {
-  (void)self;
-  bool mfv, stc, equal;
-  TVMFFIAny l, r;
-  if (parse_flags("ffi.GetFirstStructuralMismatch", args, num_args, &mfv, &stc) != 0 ||
-      owned_pair(args, &l, &r) != 0) {
-    return -1;
-  }
-  TVMFFIObject* paths = NULL;
-  int rc = ffi_structural_equal(&l, &r, mfv, stc, &equal, &paths);
-  owned_pair_done(args, &l, &r);
-  if (rc != 0) return -1;
-  *result = ffi_any_none();
-  if (!equal && paths != NULL) ffi_ret_object(result, paths);
-  return 0;
-}
-
-void ffi_register_structural_eq_globals(void) {
-  ffi_register_builtin("ffi.StructuralEqual", global_structural_equal);
-  ffi_register_builtin("ffi.GetFirstStructuralMismatch", global_first_mismatch);
 }

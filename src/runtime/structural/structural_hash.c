@@ -55,80 +55,6 @@ static int raise_unsupported(int32_t type_index, int kind) {
                    (int)key.size, key.data);
 }
 
-uint64_t ffi_float_hash_bits(double v) {
-  uint64_t bits;
-  if (v != v) return 0x7ff8000000000000ULL;
-  memcpy(&bits, &v, sizeof(bits));
-  return bits;
-}
-
-/* Tensor content is hashed only when CPU and contiguous. */
-int ffi_tensor_content(TVMFFIObject* obj, const char* what, const char** data, size_t* size) {
-  const DLTensor* t = (const DLTensor*)((char*)obj + sizeof(TVMFFIObject));
-  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost) {
-    return ffi_raise("RuntimeError", "Check failed: can only %s CPU tensor", what);
-  }
-  int64_t expect = 1;
-  size_t numel = 1;
-  for (int32_t i = t->ndim - 1; i >= 0; --i) {
-    if (t->strides != NULL && t->shape[i] != 1 && t->strides[i] != expect) {
-      return ffi_raise("RuntimeError", "Check failed: (lhs.IsContiguous()) is false: Can only %s contiguous tensor", what);
-    }
-    expect *= t->shape[i];
-    numel *= (size_t)t->shape[i];
-  }
-  *size = numel * (((size_t)t->dtype.bits * t->dtype.lanes + 7) / 8);
-  *data = (const char*)t->data + t->byte_offset;
-  return 0;
-}
-
-int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out) {
-  TVMFFIByteArray s;
-  int32_t t = v->type_index;
-  if (t == kTVMFFIFloat) {
-    *out = ffi_hash_combine(kTVMFFIFloat, ffi_float_hash_bits(v->v_float64));
-  } else if (ffi_is_str(t)) {
-    ffi_string_view(v, &s);
-    *out = ffi_hash_combine(kTVMFFIStr, ffi_hash_bytes(s.data, s.size));
-  } else if (t == kTVMFFIBytes) {
-    ffi_string_view(v, &s);
-    *out = ffi_hash_combine(kTVMFFIBytes, ffi_hash_bytes(s.data, s.size));
-  } else if (t == kTVMFFIBigInt) {
-    TVMFFIByteArray words = TVMFFIBigIntGetContentByteArray(v);
-    *out = ffi_hash_combine(kTVMFFIBigInt, ffi_hash_bytes(words.data, words.size));
-  } else if (t == kTVMFFIShape) {
-    const TVMFFIShapeCell* cell = (const TVMFFIShapeCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
-    uint64_t h = ffi_hash_combine(ffi_type_key_hash_of(kTVMFFIShape), cell->size);
-    for (size_t i = 0; i < cell->size; ++i) h = ffi_hash_combine(h, (uint64_t)cell->data[i]);
-    *out = h;
-  } else if (t == kTVMFFITensor) {
-    const DLTensor* dl = (const DLTensor*)((char*)v->v_obj + sizeof(TVMFFIObject));
-    uint64_t h = ffi_hash_combine(ffi_type_key_hash_of(kTVMFFITensor), (uint64_t)dl->ndim);
-    for (int32_t i = 0; i < dl->ndim; ++i) h = ffi_hash_combine(h, (uint64_t)dl->shape[i]);
-    uint64_t dt = (uint64_t)dl->dtype.code | ((uint64_t)dl->dtype.bits << 8) |
-                  ((uint64_t)dl->dtype.lanes << 16);
-    h = ffi_hash_combine(h, dt);
-    if (!skip_tensor_content) {
-      const char* data;
-      size_t size;
-      if (ffi_tensor_content(v->v_obj, "hash", &data, &size) != 0) return -1;
-      h = ffi_hash_combine(h, ffi_hash_bytes(data, size));
-    }
-    *out = h;
-  } else {
-    /* None, int, bool, dtype, device, small bytes, pointers: the 8-byte payload. */
-    *out = ffi_hash_combine((uint64_t)(int64_t)t, v->v_uint64);
-  }
-  return 0;
-}
-
-bool ffi_structural_is_leaf(const TVMFFIAny* v) {
-  int32_t t = v->type_index;
-  if (!ffi_is_object_index(t) || v->v_obj == NULL) return true;
-  return t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIBigInt || t == kTVMFFIShape ||
-         t == kTVMFFITensor;
-}
-
 /* ---- frames ---- */
 
 /* Children of immutable containers are borrowed: the container keeps them alive and cannot
@@ -498,26 +424,4 @@ int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_te
   ffi_vec_free(&h.children);
   ffi_vec_free(&h.results);
   return rc;
-}
-
-static int global_structural_hash(void* self, const TVMFFIAny* args, int32_t num_args,
-                                  TVMFFIAny* result) {
-  (void)self;
-  const char* fname = "ffi.StructuralHash";
-  bool mfv = false, stc = false;
-  if (num_args < 1 || num_args > 3) return ffi_check_num_args(fname, num_args, 3);
-  if (num_args > 1 && ffi_arg_bool(fname, args, 1, &mfv) != 0) return -1;
-  if (num_args > 2 && ffi_arg_bool(fname, args, 2, &stc) != 0) return -1;
-  TVMFFIAny v;
-  if (ffi_arg_value(&args[0], &v) != 0) return -1;
-  uint64_t hash;
-  int rc = ffi_structural_hash(&v, mfv, stc, &hash);
-  ffi_arg_value_done(&args[0], &v);
-  if (rc != 0) return -1;
-  ffi_ret_int(result, (int64_t)hash);
-  return 0;
-}
-
-void ffi_register_structural_hash_globals(void) {
-  ffi_register_builtin("ffi.StructuralHash", global_structural_hash);
 }

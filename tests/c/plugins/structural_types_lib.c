@@ -14,6 +14,7 @@
  *   st.Flags (tree)       shown, hidden [ReprOff]
  *   st.Hooked (tree)      v; __ffi_repr__ prints "<Hooked v>"
  *   st.NoCopy (tree)      v; no creator, no __ffi_shallow_copy__
+ *   st.SEq   (tree)       key, name; __s_equal__/__s_hash__ hooks look at `key` only
  *
  * Global st.make(type_key, field values...) makes an instance (fields in order).
  */
@@ -98,8 +99,10 @@ static int g_num_types = 0;
     return 0;                                                 \
   }
 CREATOR(0) CREATOR(1) CREATOR(2) CREATOR(3) CREATOR(4) CREATOR(5) CREATOR(6) CREATOR(7) CREATOR(8)
-static TVMFFIObjectCreator kCreators[] = {create_0, create_1, create_2, create_3, create_4,
-                                          create_5, create_6, create_7, create_8};
+CREATOR(9) CREATOR(10)
+static TVMFFIObjectCreator kCreators[] = {create_0, create_1, create_2, create_3,
+                                          create_4, create_5, create_6, create_7,
+                                          create_8, create_9, create_10};
 
 /* __ffi_shallow_copy__(obj) -> a new object with the same field values. */
 static int shallow_copy(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* ret) {
@@ -131,6 +134,33 @@ static int hooked_repr(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* ret
   if (text.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(text.v_obj);
   TVMFFIByteArray out = {buf, strlen(buf)};
   return TVMFFIStringFromByteArray(&out, ret);
+}
+
+/* __s_equal__(self, other, fn_eq): fn_eq(self.key, other.key, 0, "key"). */
+static int seq_equal(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* ret) {
+  (void)h;
+  if (n != 3) return fail("TypeError", "__s_equal__ expects (self, other, fn_eq)");
+  TVMFFIAny call_args[4];
+  call_args[0] = ((const StObject*)args[0].v_obj)->f[0];
+  call_args[1] = ((const StObject*)args[1].v_obj)->f[0];
+  memset(&call_args[2], 0, sizeof(TVMFFIAny));
+  call_args[2].type_index = kTVMFFIInt;
+  call_args[3].type_index = kTVMFFIRawStr;
+  call_args[3].zero_padding = 0;
+  call_args[3].v_c_str = "key";
+  return TVMFFIFunctionCall(args[2].v_obj, call_args, 4, ret);
+}
+
+/* __s_hash__(self, init_hash, fn_hash): fn_hash(self.key, init_hash, 0). */
+static int seq_hash(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* ret) {
+  (void)h;
+  if (n != 3) return fail("TypeError", "__s_hash__ expects (self, init_hash, fn_hash)");
+  TVMFFIAny call_args[3];
+  call_args[0] = ((const StObject*)args[0].v_obj)->f[0];
+  call_args[1] = args[1];
+  memset(&call_args[2], 0, sizeof(TVMFFIAny));
+  call_args[2].type_index = kTVMFFIInt;
+  return TVMFFIFunctionCall(args[2].v_obj, call_args, 3, ret);
 }
 
 static void register_fn_attr(int32_t index, const char* attr, TVMFFISafeCallType fn) {
@@ -239,7 +269,10 @@ __attribute__((constructor)) static void st_register(void) {
   register_type("st.Flags", kTVMFFISEqHashKindTreeNode, flags, 2, 1);
   register_type("st.Hooked", kTVMFFISEqHashKindTreeNode, one, 1, 1);
   register_type("st.NoCopy", kTVMFFISEqHashKindTreeNode, one, 1, 0);
+  register_type("st.SEq", kTVMFFISEqHashKindTreeNode, pair, 2, 1);
   register_fn_attr(g_types[8].index, "__ffi_repr__", hooked_repr);
+  register_fn_attr(g_types[10].index, "__s_equal__", seq_equal);
+  register_fn_attr(g_types[10].index, "__s_hash__", seq_hash);
   TVMFFIObjectHandle f;
   TVMFFIFunctionCreate(NULL, st_make, NULL, &f);
   TVMFFIByteArray name = {"st.make", 7};
