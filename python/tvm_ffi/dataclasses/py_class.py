@@ -178,11 +178,13 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
         raise ValueError(f"Type key {key!r} is already registered")
     # The index exists before annotations are read, so a field may name its own class.
     type_index = _c_registry.alloc_type_index(key, parent.type_index, parent.type_depth + 1)
-    cls.__tvm_ffi_type_info__ = _type_info_of_index(type_index)  # type: ignore[attr-defined]
+    info = _type_info_of_index(type_index)
+    cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
     try:
         fields = _collect_fields(cls, options)
     except BaseException:
         del cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+        info.type_cls = None
         raise
     inherited = {f.name: parent_info for parent_info in parent._chain() for f in parent_info.fields or ()}
     for f in fields:
@@ -207,7 +209,6 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     kind = _KINDS.get(options["structural_eq"] or "", 0)
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
-    info = _type_info_of_index(type_index)
     info._refresh()
     info.type_cls = cls
     for tf, f in zip(info.fields or (), fields):
