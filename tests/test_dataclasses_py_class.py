@@ -171,6 +171,33 @@ class UserInit(tvm_ffi.Object):
         self.a = v + 1
 
 
+@py_class("dc_test.Early")
+class Early(tvm_ffi.Object):
+    later: Later | None = None  # defined below: the class completes when Later is decorated
+
+
+@py_class("dc_test.Later")
+class Later(tvm_ffi.Object):
+    v: int = 1
+
+
+@py_class("dc_test.Dangling")
+class Dangling(tvm_ffi.Object):
+    a: Undefined123  # type: ignore[name-defined]  # noqa: F821
+
+
+def test_forward_references_complete_later() -> None:
+    e = Early(Later(5))
+    assert e.later.v == 5 and type(e.later) is Later
+    assert [f.name for f in fields(Early)] == ["later"]
+
+
+def test_unresolved_forward_reference_fails_at_construction() -> None:
+    with pytest.raises(TypeError, match=r"Cannot instantiate Dangling: unresolved forward references: "
+                                        r"\[\"a: Undefined123 \(name 'Undefined123' is not defined\)\"\]"):
+        Dangling(1)
+
+
 def test_post_init_runs() -> None:
     assert Post(4).a == 8
 

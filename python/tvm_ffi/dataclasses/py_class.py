@@ -71,10 +71,20 @@ def _parent_info(cls: type) -> TypeInfo:
     raise TypeError(f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
 
 
+class _Unresolved(TypeError):
+    """Annotations naming classes not defined yet: the class completes when they are."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(names)
+        self.names = names
+
+
 def _resolve_annotations(cls: type) -> dict[str, Any]:
     own = cls.__dict__.get("__annotations__", {})
     module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
+    # A class being decorated is not yet bound to its name in its module: the classes defined
+    # here fill names the module does not have.
+    globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
     localns = {cls.__name__: cls, **dict(vars(cls))}
     hints, unresolved = {}, []
     for name, ann in own.items():
@@ -86,7 +96,7 @@ def _resolve_annotations(cls: type) -> dict[str, Any]:
             continue
         hints[name] = ann
     if unresolved:
-        raise TypeError(f"Cannot define {cls.__name__}: unresolved forward references: {unresolved}")
+        raise _Unresolved(unresolved)
     return hints
 
 
@@ -94,7 +104,7 @@ def _is_classvar(ann: Any) -> bool:
     return ann is typing.ClassVar or typing.get_origin(ann) is typing.ClassVar
 
 
-def _collect_fields(cls: type, options: dict[str, Any]) -> list[Field]:
+def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) -> list[Field]:
     fields, kw_only_mode = [], bool(options["kw_only"])
     for name, ann in _resolve_annotations(cls).items():
         if ann is dataclasses.KW_ONLY:
@@ -102,7 +112,7 @@ def _collect_fields(cls: type, options: dict[str, Any]) -> list[Field]:
             continue
         if _is_classvar(ann):
             continue
-        value = cls.__dict__.get(name, MISSING)
+        value = body.get(name, MISSING)
         f = value.__copy__() if isinstance(value, Field) else field(default=value)
         if f.extra_kwargs:
             raise TypeError(f"{cls.__name__}.{name}: unrecognized field options: {', '.join(f.extra_kwargs)}")
@@ -170,22 +180,90 @@ def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> 
     return max(24, (cursor + 7) // 8 * 8)
 
 
+class _Pending:
+    """A class whose fields wait for annotations that do not resolve yet."""
+
+    def __init__(self, cls: type, parent: TypeInfo, info: TypeInfo, options: dict[str, Any],
+                 body: dict[str, Any]) -> None:
+        self.cls, self.parent, self.info, self.options, self.body = cls, parent, info, options, body
+
+
+_PENDING: list[_Pending] = []
+_DEFINED_BY_NAME: dict[str, type] = {}
+
+
 def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     parent = _parent_info(cls)
     key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
     existing = _core._object_type_key_to_index(key)
     if key in _PY_KEYS or (existing is not None and getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None)):
         raise ValueError(f"Type key {key!r} is already registered")
-    # The index exists before annotations are read, so a field may name its own class.
+    # The index and class binding exist before annotations are read, so a field may name its
+    # own class. Body values of annotated names are defaults: they leave the class.
     type_index = _c_registry.alloc_type_index(key, parent.type_index, parent.type_depth + 1)
     info = _type_info_of_index(type_index)
+    annotations = cls.__dict__.get("__annotations__", {})
+    body = {name: cls.__dict__[name] for name in annotations if name in cls.__dict__}
+    for name in body:
+        delattr(cls, name)
+    cls = _with_slots(cls)
     cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
+    cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = key, type_index  # type: ignore[attr-defined]
+    _core._register_object_class(type_index, cls)
+    forget_fallback(type_index)
+    _PY_KEYS.add(key)
+    pending = _Pending(cls, parent, info, options, body)
     try:
-        fields = _collect_fields(cls, options)
+        _complete(pending)
+    except _Unresolved:
+        info.fields = None
+        _PENDING.append(pending)
+        cls.__init__ = _pending_init(cls)  # type: ignore[misc]
+        return cls
     except BaseException:
-        del cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+        _PY_KEYS.discard(key)  # the runtime index stays; a retry gets it again
         info.type_cls = None
         raise
+    _DEFINED_BY_NAME[cls.__name__] = cls
+    _retry_pending()
+    return cls
+
+
+def _retry_pending() -> None:
+    """Completes the waiting classes whose annotations resolve now."""
+    progress = True
+    while progress:
+        progress = False
+        for pending in list(_PENDING):
+            try:
+                _complete(pending)
+            except _Unresolved:
+                continue
+            _PENDING.remove(pending)
+            progress = True
+
+
+def _pending_init(cls: type) -> Callable[..., None]:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        _retry_pending()
+        waiting = next((p for p in _PENDING if p.cls is cls), None)
+        if waiting is not None:
+            try:
+                _resolve_annotations(cls)
+            except _Unresolved as err:
+                raise TypeError(f"Cannot instantiate {cls.__name__}: unresolved forward references: "
+                                f"{err.names}") from None
+        cls.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+    __init__._tvm_ffi_pending = True  # type: ignore[attr-defined]
+    return __init__
+
+
+def _complete(pending: _Pending) -> None:
+    """Phase 2: fields laid out and registered, members and dunders installed."""
+    cls, parent, info, options = pending.cls, pending.parent, pending.info, pending.options
+    fields = _collect_fields(cls, options, pending.body)
+    key, type_index = info.type_key, info.type_index
     inherited = {f.name: parent_info for parent_info in parent._chain() for f in parent_info.fields or ()}
     for f in fields:
         if f.name in inherited:
@@ -193,33 +271,20 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
                   f'"{inherited[f.name].type_key}". Child types should not re-register inherited fields.',
                   file=sys.stderr)
             raise ValueError(f"duplicate parameter name: {f.name!r}")
-    for f in fields:
-        if f.name in cls.__dict__:
-            delattr(cls, f.name)
-    for name in [n for n, ann in cls.__dict__.get("__annotations__", {}).items() if ann is dataclasses.KW_ONLY
-                 or ann == "KW_ONLY"]:
-        if name in cls.__dict__:
-            delattr(cls, name)
-    cls = _with_slots(cls)
-    _core._register_object_class(type_index, cls)
-    forget_fallback(type_index)
-    _PY_KEYS.add(key)
     total_size = _register_fields(type_index, parent, fields)
     _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", True)(type_index, total_size)
     kind = _KINDS.get(options["structural_eq"] or "", 0)
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
     info._refresh()
-    info.type_cls = cls
     for tf, f in zip(info.fields or (), fields):
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
-    cls.__tvm_ffi_type_key__ = key  # type: ignore[attr-defined]
-    cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]
+    if cls.__dict__.get("__init__") is not None and getattr(cls.__init__, "_tvm_ffi_pending", False):
+        del cls.__init__  # type: ignore[misc]
     bind_reflection(cls, info, init=False)
     make_init(cls, info, options["init"])
     install_dunders(cls, info, options)
     rebuild_fallbacks_under(type_index)
-    return cls
 
 
 def method(fn: Callable[..., Any]) -> Callable[..., Any]:
