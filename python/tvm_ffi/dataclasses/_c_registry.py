@@ -32,6 +32,11 @@ class _FieldInfo(ctypes.Structure):
                 ("default_value_or_factory", _Any), ("field_static_type_index", ctypes.c_int32)]
 
 
+class _MethodInfo(ctypes.Structure):
+    _fields_ = [("name", _ByteArray), ("doc", _ByteArray), ("metadata", _ByteArray),
+                ("flags", ctypes.c_int64), ("method", _Any)]
+
+
 class _TypeMetadata(ctypes.Structure):
     _fields_ = [("doc", _ByteArray), ("creator", ctypes.c_void_p), ("total_size", ctypes.c_int32),
                 ("structural_eq_hash_kind", ctypes.c_int32)]
@@ -45,6 +50,8 @@ def _lib() -> ctypes.CDLL:
         lib.TVMFFITypeGetOrAllocIndex.argtypes = [ctypes.POINTER(_ByteArray)] + [ctypes.c_int32] * 5
         lib.TVMFFITypeRegisterField.argtypes = [ctypes.c_int32, ctypes.POINTER(_FieldInfo)]
         lib.TVMFFITypeRegisterMetadata.argtypes = [ctypes.c_int32, ctypes.POINTER(_TypeMetadata)]
+        lib.TVMFFITypeRegisterMethod.argtypes = [ctypes.c_int32, ctypes.POINTER(_MethodInfo)]
+        lib.TVMFFITypeRegisterAttr.argtypes = [ctypes.c_int32, ctypes.POINTER(_ByteArray), ctypes.POINTER(_Any)]
         _LIB = lib
     return _LIB
 
@@ -72,15 +79,37 @@ def register_field(type_index: int, *, name: str, doc: str | None, metadata: dic
     info.setter = setter.__chandle__()
     holder = None
     if has_default:
-        # The default as an owned Any: the first item of a one-element Array (the runtime
-        # retains it while registering; `holder` keeps it alive until then).
-        holder = Array([default])
-        cell = ctypes.cast(holder.__chandle__() + 24, ctypes.POINTER(ctypes.c_void_p))
-        items = ctypes.cast(cell[0], ctypes.POINTER(_Any))
-        info.default_value_or_factory = items[0]
+        holder, info.default_value_or_factory = _as_any(default)
     info.field_static_type_index = static_type_index
     _check(_register_field_call(type_index, info), f"registering field {name!r}")
     del holder, keep
+
+
+def _as_any(value: Any) -> tuple[Any, _Any]:
+    """``value`` as an Any: the first item of a one-element Array, returned with the Array that
+    keeps it alive (the runtime retains what it stores while registering)."""
+    holder = Array([value])
+    cell = ctypes.cast(holder.__chandle__() + 24, ctypes.POINTER(ctypes.c_void_p))
+    return holder, ctypes.cast(cell[0], ctypes.POINTER(_Any))[0]
+
+
+def register_method(type_index: int, name: str, doc: str | None, metadata: dict[str, Any],
+                    func: Any, is_static: bool) -> None:
+    """``TVMFFITypeRegisterMethod`` with an FFI function."""
+    keep = [name.encode(), (doc or "").encode(), json.dumps(metadata).encode()]
+    holder, value = _as_any(func)
+    info = _MethodInfo(*(_ByteArray(b, len(b)) for b in keep), 4 if is_static else 0, value)
+    _check(int(_lib().TVMFFITypeRegisterMethod(type_index, ctypes.byref(info))), f"registering method {name!r}")
+    del holder
+
+
+def register_type_attr(type_index: int, name: str, value: Any) -> None:
+    """``TVMFFITypeRegisterAttr``: ``value`` (any FFI value) as the type's attribute ``name``."""
+    holder, any_value = _as_any(value)
+    attr = _bytes(name)
+    rc = int(_lib().TVMFFITypeRegisterAttr(type_index, ctypes.byref(attr), ctypes.byref(any_value)))
+    del holder
+    _check(rc, f"registering type attribute {name!r}")
 
 
 def _register_field_call(type_index: int, info: _FieldInfo) -> int:

@@ -20,6 +20,7 @@ from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
+from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
 from .field import MISSING, Field, field
 
@@ -276,6 +277,8 @@ def _complete(pending: _Pending) -> None:
     kind = _KINDS.get(options["structural_eq"] or "", 0)
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
+    register_methods(cls, type_index)
+    register_hooks(cls, type_index, key)
     info._refresh()
     for tf, f in zip(info.fields or (), fields):
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
