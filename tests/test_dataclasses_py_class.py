@@ -279,3 +279,31 @@ def test_reflection_refresh_keeps_dataclass_facts() -> None:
     assert [f.name for f in fields(Child)] == ["x", "flag", "y", "z"]
     with pytest.raises(AttributeError, match="has no setter"):
         Frozen(1).a = 2
+
+
+def test_asdict_astuple_is_dataclass() -> None:
+    from tvm_ffi.dataclasses import Field, Object, asdict, astuple, is_dataclass
+
+    n = Node(2, Node(1))
+    assert asdict(n) == {"v": 2, "next": {"v": 1, "next": None}}
+    assert astuple(n) == (2, (1, None))
+    o = Opts(1, c=2.0)
+    assert asdict(o)["items"] == [] and type(asdict(o)["items"]) is list
+    assert is_dataclass(n) and is_dataclass(Node) and not is_dataclass(tvm_ffi.Array([1]))
+    assert all(isinstance(f, Field) for f in fields(Node)) and Object is tvm_ffi.Object
+    with pytest.raises(TypeError, match=r"asdict\(\) should be called on c_class / py_class instances"):
+        asdict(Node)
+    with pytest.raises(TypeError, match=r"astuple\(\) should be called"):
+        astuple(1)
+
+
+def test_field_objects_after_decoration() -> None:
+    by_name = {f.name: f for f in fields(Opts)}
+    assert by_name["c"].kw_only is True and by_name["a"].kw_only is False
+    assert by_name["hidden"].hash is False and by_name["hidden"].compare is False
+    assert by_name["a"].type is int and repr(by_name["a"]._ty_schema) == "int"
+
+
+def test_replace_unknown_field() -> None:
+    with pytest.raises(AttributeError, match="zz"):
+        replace(Point(1), zz=1)
