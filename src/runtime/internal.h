@@ -188,6 +188,12 @@ void* ffi_str_map_next(const FfiStrMap* map, size_t* cursor);
 void ffi_type_registry_init(void);
 /* Type key of an index for messages; "<unknown>" when not registered. Never fails. */
 TVMFFIByteArray ffi_type_key_of(int32_t type_index);
+/* True when `type_index` names a registered type (ffi_type_key_of says "<unknown>" otherwise;
+ * a real key may have the same length, so the text is compared). */
+static inline bool ffi_type_index_is_registered(int32_t type_index) {
+  TVMFFIByteArray key = ffi_type_key_of(type_index);
+  return !(key.size == 9 && memcmp(key.data, "<unknown>", 9) == 0);
+}
 /* True when `type_index` is `ancestor` or derives from it. */
 bool ffi_type_is_instance(int32_t type_index, int32_t ancestor);
 

@@ -11,6 +11,7 @@ from .. import _core
 from ..container import Array, Dict, List, Map
 from .c_class import c_class
 from .field import MISSING, Field, field
+from .gen_abi_cpp import gen_abi_cpp
 from .py_class import method, py_class
 
 KW_ONLY = _std_dataclasses.KW_ONLY
@@ -65,5 +66,5 @@ def astuple(obj: Any, *, tuple_factory: Callable[[Any], Any] = tuple) -> Any:
     return _plain(obj, tuple_factory, True)
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "Object", "asdict", "astuple", "c_class", "field", "fields",
+__all__ = ["KW_ONLY", "MISSING", "Field", "Object", "asdict", "astuple", "c_class", "field", "fields", "gen_abi_cpp",
            "is_dataclass", "method", "py_class", "replace"]
