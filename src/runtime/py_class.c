@@ -186,8 +186,9 @@ static int setter_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   if (s->converter == NULL || needs_no_conversion(s, &args[1])) {
     return store(s->kind, args[0].v_ptr, &args[1]);
   }
+  TVMFFIAny value = args[1]; /* a view: the callee does not keep it */
   TVMFFIAny converted = ffi_any_none();
-  if (TVMFFIFunctionCall(s->converter, &args[1], 1, &converted) != 0) return -1;
+  if (TVMFFIFunctionCall(s->converter, &value, 1, &converted) != 0) return -1;
   int rc = store(s->kind, args[0].v_ptr, &converted);
   ffi_any_release(&converted);
   return rc;
@@ -356,8 +357,9 @@ static int global_register_columns(void* self, const TVMFFIAny* args, int32_t nu
   if (TVMFFIFunctionGetGlobal(&init_name, &init) != 0 || init == NULL) {
     return ffi_raise("RuntimeError", "%s: ffi._RegisterFFIInit is missing", kName);
   }
+  TVMFFIAny index_arg = args[0];
   TVMFFIAny out = ffi_any_none();
-  int rc = TVMFFIFunctionCall(init, args, 1, &out);
+  int rc = TVMFFIFunctionCall(init, &index_arg, 1, &out);
   ffi_any_release(&out);
   ffi_decref((TVMFFIObject*)init);
   (void)result;
