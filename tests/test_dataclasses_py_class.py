@@ -11,7 +11,7 @@ import pytest
 import tvm_ffi
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi import _core
-from tvm_ffi.dataclasses import KW_ONLY, MISSING, field, fields, py_class, replace
+from tvm_ffi.dataclasses import KW_ONLY, MISSING, field, fields, init_property, py_class, replace
 
 
 @py_class("dc_test.Point")
@@ -307,3 +307,26 @@ def test_field_objects_after_decoration() -> None:
 def test_replace_unknown_field() -> None:
     with pytest.raises(AttributeError, match="zz"):
         replace(Point(1), zz=1)
+
+
+@py_class("dc_test.Rect")
+class Rect(tvm_ffi.Object):
+    w: int
+    h: int
+
+    @init_property
+    def area(self) -> int:
+        """w * h, computed once."""
+        return self.w * self.h
+
+
+def test_init_property_computed_once_after_init() -> None:
+    r = Rect(2, 3)
+    assert r.area == 6
+    r.w = 10
+    assert r.area == 6  # stored, not recomputed
+    assert str(inspect.signature(Rect)) == "(w, h)"
+    assert repr(r) == "dc_test.Rect(w=10, h=3)"  # repr=False
+    area = {f.name: f for f in fields(Rect)}["area"]
+    assert (area.init, area.repr, area.compare, area.hash, area.structural_eq) == (False, False, False, False,
+                                                                                  "ignore")

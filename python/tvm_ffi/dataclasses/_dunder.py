@@ -60,13 +60,18 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
         cls.__init__ = make_no_init(cls)  # type: ignore[misc]
         return
     ctor = cls.__dict__.get("__ffi_init__")
-    if _post_init_of(cls) is None:
+    props = [(name, prop.func) for klass in reversed(cls.__mro__)
+             for name, prop in klass.__dict__.get("__tvm_ffi_init_properties__", ())]
+    if _post_init_of(cls) is None and not props:
         cls.__init__ = ctor  # type: ignore[misc]
     else:
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             if self.__chandle__() == 0:
                 ctor(self, *args, **kwargs)
-                self.__post_init__()
+                for name, compute in props:  # computed once from the initialised fields
+                    getattr(cls, name).set(self, compute(self))
+                if _post_init_of(cls) is not None:
+                    self.__post_init__()
 
         _set(cls, "__init__", __init__)
     cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]

@@ -67,3 +67,16 @@ def field(*, default: Any = MISSING, default_factory: Any = MISSING, frozen: boo
     return Field(default=default, default_factory=default_factory, frozen=frozen, init=init, repr=repr,
                  hash=hash, compare=compare, kw_only=kw_only, metadata=metadata,
                  structural_eq=structural_eq, doc=doc, converter=converter, **extra_kwargs)
+
+
+class init_property:  # noqa: N801  (the reference's name)
+    """A field computed once from the others after construction: ``@init_property def f(self) -> T``.
+
+    It is not an ``__init__`` parameter and is left out of repr, comparison and hashing.
+    """
+
+    def __init__(self, func: Any) -> None:
+        if not callable(func):
+            raise TypeError(f"init_property expects a function, got {type(func).__name__}")
+        self.func = func
+        self.__doc__ = getattr(func, "__doc__", None)

@@ -22,7 +22,7 @@ from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
-from .field import MISSING, Field, field
+from .field import MISSING, Field, field, init_property
 
 _T = TypeVar("_T", bound=type)
 
@@ -124,7 +124,30 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) ->
             f.hash = f.compare
         f.frozen = bool(f.frozen or options["frozen"])
         fields.append(f)
+    for name, prop in _init_properties(cls):
+        ann = _resolve_return(cls, prop.func)
+        f = field(init=False, repr=False, compare=False, hash=False, structural_eq="ignore", doc=prop.__doc__)
+        f.name, f.type, f._ty_schema, f.kw_only = name, ann, from_annotation(ann), False
+        f.frozen = bool(options["frozen"])
+        fields.append(f)
     return fields
+
+
+def _init_properties(cls: type) -> tuple[tuple[str, init_property], ...]:
+    return cls.__dict__.get("__tvm_ffi_init_properties__", ())
+
+
+def _resolve_return(cls: type, func: Any) -> Any:
+    """The return annotation of an ``init_property`` function (``Any`` when absent)."""
+    ann = getattr(func, "__annotations__", {}).get("return", Any)
+    module = sys.modules.get(cls.__module__)
+    globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
+    try:
+        while isinstance(ann, str):
+            ann = eval(ann, globalns, {cls.__name__: cls, **dict(vars(cls))})  # noqa: S307
+    except NameError as err:
+        raise _Unresolved([f"{func.__name__}: {ann} ({err})"]) from None
+    return ann
 
 
 def _flags(f: Field) -> int:
@@ -207,6 +230,10 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     body = {name: cls.__dict__[name] for name in annotations if name in cls.__dict__}
     for name in body:
         delattr(cls, name)
+    props = tuple((n, v) for n, v in cls.__dict__.items() if isinstance(v, init_property))
+    for name, _ in props:
+        delattr(cls, name)
+    cls.__tvm_ffi_init_properties__ = props  # type: ignore[attr-defined]
     cls = _with_slots(cls)
     cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = key, type_index  # type: ignore[attr-defined]
