@@ -330,3 +330,15 @@ def test_init_property_computed_once_after_init() -> None:
     area = {f.name: f for f in fields(Rect)}["area"]
     assert (area.init, area.repr, area.compare, area.hash, area.structural_eq) == (False, False, False, False,
                                                                                   "ignore")
+
+
+@py_class("dc_test.SuperUser")
+class SuperUser(Point):
+    z: int = 0
+
+    def describe(self) -> str:
+        return f"super:{super().__repr__()}"
+
+
+def test_zero_argument_super_in_body_methods() -> None:
+    assert SuperUser(1, 2, 3).describe() == "super:dc_test.SuperUser(x=1, y=2, z=3)"

@@ -172,7 +172,21 @@ def _with_slots(cls: type) -> type:
     namespace["__slots__"] = ()
     new = type(cls)(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
+    for value in namespace.values():
+        _retarget_class_cell(value, cls, new)
     return new
+
+
+def _retarget_class_cell(value: Any, old: type, new: type) -> None:
+    """Zero-argument ``super()`` in the body's functions refers to the remade class."""
+    for func in (value, getattr(value, "__func__", None), getattr(value, "fget", None),
+                 getattr(value, "fset", None)):
+        code = getattr(func, "__code__", None)
+        if code is None or "__class__" not in code.co_freevars:
+            continue
+        cell = func.__closure__[code.co_freevars.index("__class__")]  # type: ignore[union-attr]
+        if cell.cell_contents is old:
+            cell.cell_contents = new
 
 
 def _exact_index(schema: Any) -> int:
