@@ -21,7 +21,9 @@ static TVMFFIAny bigint_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   return out;
 }
 
+/* Another part of the runtime may have registered these already: theirs is kept. */
 static void register_ptr_attr(const char* attr, void* fn) {
+  if (ffi_type_attr(kTVMFFIBigInt, attr) != NULL) return;
   TVMFFIAny v = ffi_any_none();
   v.type_index = kTVMFFIOpaquePtr;
   v.v_ptr = fn;
