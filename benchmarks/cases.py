@@ -22,6 +22,7 @@ CASE_MODULES = (
     "cases_reflection",
     "cases_jit",
     "cases_structural",
+    "cases_dataclasses",
 )
 
 # Default target of a case: ours takes at most this fraction of the reference's time per call

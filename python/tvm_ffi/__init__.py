@@ -67,7 +67,7 @@ if not _running_as_config():
 
     # isort: on
     # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
-    from . import access_path, cpp, serialization, stream, structural
+    from . import access_path, cpp, dataclasses, serialization, stream, structural
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -102,6 +102,7 @@ if not _running_as_config():
     from ._object_convertible import ObjectConvertible
     from ._tensor import Tensor, from_dlpack
     from .container import Array, Dict, List, Map, Shape
+    from .dataclasses import method
     from .error import register_error
     from .module import Module, ModulePropertyMask, load_module, system_lib
     from .registry import (
@@ -116,6 +117,8 @@ if not _running_as_config():
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
     from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+
+    __all__ += ["dataclasses", "method"]
 
     __all__ += [
         "StructuralKey",

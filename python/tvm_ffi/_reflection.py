@@ -196,7 +196,12 @@ class TypeInfo:
         _, depth, _, ancestors, fields, methods, meta = _core._type_info_raw(self.type_index)
         changed = len(fields) != len(self.fields or ()) or len(methods) != len(self.methods)
         self.type_depth, self.type_ancestors = depth, list(ancestors)
+        previous = {f.name: f for f in self.fields or ()}
         self.fields = [TypeField._from_raw(f) for f in fields]
+        for field in self.fields:  # what Python added (dataclass fields) outlives a re-read
+            known = previous.get(field.name)
+            if known is not None and known.dataclass_field is not None:
+                field.frozen, field.ty, field.dataclass_field = known.frozen, known.ty, known.dataclass_field
         self.methods = [TypeMethod._from_raw(m) for m in methods]
         if meta is not None:
             doc, total_size, has_creator = meta

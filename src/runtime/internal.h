@@ -188,6 +188,12 @@ void* ffi_str_map_next(const FfiStrMap* map, size_t* cursor);
 void ffi_type_registry_init(void);
 /* Type key of an index for messages; "<unknown>" when not registered. Never fails. */
 TVMFFIByteArray ffi_type_key_of(int32_t type_index);
+/* True when `type_index` names a registered type (ffi_type_key_of says "<unknown>" otherwise;
+ * a real key may have the same length, so the text is compared). */
+static inline bool ffi_type_index_is_registered(int32_t type_index) {
+  TVMFFIByteArray key = ffi_type_key_of(type_index);
+  return !(key.size == 9 && memcmp(key.data, "<unknown>", 9) == 0);
+}
 /* True when `type_index` is `ancestor` or derives from it. */
 bool ffi_type_is_instance(int32_t type_index, int32_t ancestor);
 
@@ -238,6 +244,7 @@ void ffi_register_tensor_globals(void);     /* tensor.c */
 void ffi_register_module_globals(void);     /* module_globals.c */
 void ffi_register_reflection_globals(void); /* reflection_create.c */
 void ffi_register_structural_globals(void); /* structural/register.c */
+void ffi_register_py_class_globals(void);   /* py_class.c */
 
 /* container/array.c: a new Array holding owned copies of n views. */
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);

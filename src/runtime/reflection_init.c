@@ -174,7 +174,7 @@ static int register_ffi_init(void* self, const TVMFFIAny* args, int32_t num_args
     return -1;
   }
   if (type_index < kTVMFFIStaticObjectBegin || type_index > INT32_MAX ||
-      ffi_type_key_of((int32_t)type_index).size == 9 /* "<unknown>" */) {
+      !ffi_type_index_is_registered((int32_t)type_index)) {
     return ffi_raise("ValueError", "%s: %lld is not a registered object type index", kName,
                      (long long)type_index);
   }

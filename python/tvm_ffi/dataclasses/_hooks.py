@@ -1,0 +1,79 @@
+"""What a ``py_class`` body hands to the runtime besides fields: ``@tvm_ffi.method`` functions
+(type methods C/C++ code can call) and type-attribute hooks (``__ffi_repr__``, ``__ffi_eq__``, ...)."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from typing import Any, Callable
+
+from . import _c_registry
+from ._schema import from_annotation
+
+HOOK_NAMES = ("__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__", "__ffi_convert__",
+              "__ffi_convert_type_schema__", "__any_hash__", "__any_equal__", "__s_equal__", "__s_hash__",
+              "__s_visit__", "__s_mutate__", "__s_maybe_inplace_mutate__", "__data_to_json__",
+              "__data_from_json__")
+
+
+def _convert(value: Any) -> Any:
+    import tvm_ffi
+
+    return tvm_ffi.convert(value)
+
+
+def _schema_json(ann: Any) -> dict[str, Any]:
+    if ann is inspect.Parameter.empty:
+        return {"type": "Any"}
+    try:
+        return from_annotation(ann).to_json()
+    except TypeError:
+        return {"type": "Any"}
+
+
+def method_schema(func: Callable[..., Any], owner: type, is_static: bool) -> dict[str, Any]:
+    """``Callable`` schema from the type hints; the owning type first for instance methods."""
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+        return {"type": "Callable"}
+    try:
+        hints = typing.get_type_hints(func, localns={owner.__name__: owner})
+    except (NameError, TypeError):
+        hints = {}
+    out = []
+    for i, p in enumerate(params):
+        if i == 0 and not is_static:
+            out.append({"type": owner.__tvm_ffi_type_info__.type_key})  # type: ignore[attr-defined]
+        else:
+            out.append(_schema_json(hints.get(p.name, inspect.Parameter.empty)))
+    ret = _schema_json(hints.get("return", inspect.Parameter.empty))
+    return {"type": "Callable", "named_args": {"return": [ret], "params": out}}
+
+
+def register_methods(cls: type, type_index: int) -> None:
+    """Registers the ``@tvm_ffi.method`` functions of the class body as type methods."""
+    for name, value in cls.__dict__.items():
+        is_static = isinstance(value, staticmethod)
+        target = value.__func__ if is_static else value
+        if not getattr(target, "__tvm_ffi_method__", False):
+            continue
+        metadata = {"type_schema": method_schema(target, cls, is_static)}
+        _c_registry.register_method(type_index, name, target.__doc__, metadata, _convert(target), is_static)
+
+
+def register_hooks(cls: type, type_index: int, type_key: str) -> None:
+    """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes."""
+    extra = cls.__dict__.get("__ffi_type_attr_names__", ())
+    if not isinstance(extra, (tuple, list)) or not all(isinstance(n, str) for n in extra):
+        raise TypeError("TypeAttr registration lists must be tuples or lists of strings")
+    for name in (*HOOK_NAMES, *extra):
+        if name not in cls.__dict__:
+            continue
+        value = cls.__dict__[name]
+        if isinstance(value, classmethod):
+            raise TypeError(f"@py_class({type_key!r}): {name!r} is wrapped by @classmethod, which is "
+                            "incompatible with FFI registration — use a plain function or @staticmethod")
+        if isinstance(value, staticmethod):
+            value = value.__func__
+        _c_registry.register_type_attr(type_index, name, _convert(value))

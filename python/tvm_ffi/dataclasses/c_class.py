@@ -1,0 +1,64 @@
+"""``@c_class``: a type registered by C/C++ code bound as a dataclass (fields and ``__init__``
+from its reflection)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, TypeVar
+
+from .. import _core
+from .._reflection import _type_info_of_index
+from ..registry import register_object
+from ._dunder import install_dunders, signature_of
+from .field import MISSING, Field
+
+_T = TypeVar("_T", bound=type)
+
+
+def _synthesise_fields(cls: type, type_key: str) -> None:
+    info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+    annotations = cls.__dict__.get("__annotations__", {})
+    unannotated = []
+    for tf in info.fields or ():
+        if tf.dataclass_field is not None:
+            continue
+        if tf.name not in annotations:
+            unannotated.append(tf.name)
+        f = Field(tf.name, tf.ty, default=tf.c_default, default_factory=tf.c_default_factory,
+                  frozen=tf.frozen, init=tf.c_init, repr=tf.c_repr, hash=tf.c_hash, compare=tf.c_compare,
+                  kw_only=tf.c_kw_only, structural_eq=tf.c_structural_eq, doc=tf.doc)
+        f.type = annotations.get(tf.name)
+        tf.dataclass_field = f
+    if unannotated:
+        warnings.warn(f"@c_class({type_key!r}): class `{cls.__name__}` does not annotate the following "
+                      f"reflected field(s): {', '.join(unannotated)}. Add type annotations for them.",
+                      UserWarning, stacklevel=3)
+
+
+def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True,  # noqa: A002
+            eq: bool = False, order: bool = False, unsafe_hash: bool = False, match_args: bool = True) -> Any:
+    """Binds the C/C++-registered type ``type_key`` to the decorated class as a dataclass."""
+    del frozen, repr  # accepted like the reference: C++ fields keep their own writability
+    if order and not eq:
+        raise ValueError("order=True requires eq=True")
+    options = {"eq": eq, "order": order, "unsafe_hash": unsafe_hash, "match_args": match_args}
+
+    def decorator(cls: _T) -> _T:
+        if _core._object_type_key_to_index(type_key) is None:
+            raise ValueError(f"Cannot find object type index for {type_key}")
+        for name, value in list(cls.__dict__.items()):
+            if isinstance(value, Field):
+                delattr(cls, name)
+        cls = register_object(type_key, init=init)(cls)
+        info = _type_info_of_index(cls.__tvm_ffi_type_index__)  # type: ignore[attr-defined]
+        _synthesise_fields(cls, type_key)
+        install_dunders(cls, info, options)
+        # Both the generated init and explicit C++ inits take the reflected init fields.
+        if init and "__signature__" not in cls.__dict__:
+            cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
+        return cls
+
+    return decorator
+
+
+__all__ = ["MISSING", "c_class"]

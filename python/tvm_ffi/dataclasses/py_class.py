@@ -1,0 +1,343 @@
+"""``@py_class``: a new runtime object type defined from a Python class with annotated fields.
+
+The decorator registers the type key under the nearest registered base, lays the fields out in
+the object (offsets, sizes, flags, defaults, the type schema as metadata) through the C API's
+reflection registration, and registers the runtime's generated ``__ffi_new__``, ``__ffi_init__``
+and ``__ffi_shallow_copy__``. Instances live in runtime memory: C/C++ code reads their fields by
+reflection, and they cross the ABI and come back as the same Python class.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import typing
+from typing import Any, Callable, TypeVar
+
+from .. import _core
+from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
+from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
+from . import _c_registry
+from ._converter import as_ffi_converter
+from ._dunder import install_dunders, make_init
+from ._hooks import register_hooks, register_methods
+from ._schema import from_annotation, storage_of
+from .field import MISSING, Field, field, init_property
+
+_T = TypeVar("_T", bound=type)
+
+# TVMFFIFieldFlagBitMask
+_WRITABLE, _HAS_DEFAULT, _SEQ_IGNORE, _DEF_PATTERN, _FROM_FACTORY = 1, 2, 8, 16, 32
+_REPR_OFF, _COMPARE_OFF, _HASH_OFF, _INIT_OFF, _KW_ONLY, _SETTER_FUNC, _DEF_SIMPLE = (
+    64, 128, 256, 512, 1024, 2048, 4096)
+_FIELD_SEQ = {None: 0, "ignore": _SEQ_IGNORE, "def": _DEF_PATTERN, "def-pattern": _DEF_PATTERN,
+              "def-simple": _DEF_SIMPLE}
+_KINDS = {"tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
+
+_PY_KEYS: set[str] = set()
+
+
+def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, frozen: bool = False,
+             init: bool = True, repr: bool = True, eq: bool = False, order: bool = False,  # noqa: A002
+             unsafe_hash: bool = False, match_args: bool = True, kw_only: bool = False,
+             structural_eq: str | None = "tree", slots: bool = True) -> Any:
+    """Defines a new FFI object type from the decorated class (``@py_class("pkg.Point")``)."""
+    del slots  # instances never have a __dict__ unless the class asks for one
+    if order and not eq:
+        raise ValueError("order=True requires eq=True")
+    if structural_eq is not None and structural_eq not in _KINDS:
+        raise ValueError(f"structural_eq must be one of {sorted(_KINDS)} or None, got {structural_eq!r}")
+    options = {"frozen": frozen, "init": init, "repr": repr, "eq": eq, "order": order,
+               "unsafe_hash": unsafe_hash, "match_args": match_args, "kw_only": kw_only,
+               "structural_eq": structural_eq}
+    if isinstance(cls_or_type_key, type):
+        return _define(cls_or_type_key, type_key, options)
+    if cls_or_type_key is not None and not isinstance(cls_or_type_key, str):
+        raise TypeError(f"py_class: expected str or type, got {type(cls_or_type_key)!r}")
+    key = cls_or_type_key if cls_or_type_key is not None else type_key
+
+    def decorator(cls: _T) -> _T:
+        return _define(cls, key, options)
+
+    return decorator
+
+
+def _parent_info(cls: type) -> TypeInfo:
+    for base in cls.__mro__[1:]:
+        if base is _core.Object:
+            return _type_info_of_index(64)
+        info = base.__dict__.get("__tvm_ffi_type_info__")
+        if isinstance(info, TypeInfo):
+            return info
+    raise TypeError(f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
+
+
+class _Unresolved(TypeError):
+    """Annotations naming classes not defined yet: the class completes when they are."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(names)
+        self.names = names
+
+
+def _resolve_annotations(cls: type) -> dict[str, Any]:
+    own = cls.__dict__.get("__annotations__", {})
+    module = sys.modules.get(cls.__module__)
+    # A class being decorated is not yet bound to its name in its module: the classes defined
+    # here fill names the module does not have.
+    globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
+    localns = {cls.__name__: cls, **dict(vars(cls))}
+    hints, unresolved = {}, []
+    for name, ann in own.items():
+        try:
+            while isinstance(ann, str):  # a quoted annotation under `from __future__ import annotations`
+                ann = eval(ann, globalns, localns)  # noqa: S307 -- annotations are code by design
+        except NameError as err:
+            unresolved.append(f"{name}: {own[name]} ({err})")
+            continue
+        hints[name] = ann
+    if unresolved:
+        raise _Unresolved(unresolved)
+    return hints
+
+
+def _is_classvar(ann: Any) -> bool:
+    return ann is typing.ClassVar or typing.get_origin(ann) is typing.ClassVar
+
+
+def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) -> list[Field]:
+    fields, kw_only_mode = [], bool(options["kw_only"])
+    for name, ann in _resolve_annotations(cls).items():
+        if ann is dataclasses.KW_ONLY:
+            kw_only_mode = True
+            continue
+        if _is_classvar(ann):
+            continue
+        value = body.get(name, MISSING)
+        f = value.__copy__() if isinstance(value, Field) else field(default=value)
+        if f.extra_kwargs:
+            raise TypeError(f"{cls.__name__}.{name}: unrecognized field options: {', '.join(f.extra_kwargs)}")
+        f.name, f.type, f._ty_schema = name, ann, from_annotation(ann)
+        if f.kw_only is None:
+            f.kw_only = kw_only_mode
+        if f.hash is None:
+            f.hash = f.compare
+        f.frozen = bool(f.frozen or options["frozen"])
+        fields.append(f)
+    for name, prop in _init_properties(cls):
+        ann = _resolve_return(cls, prop.func)
+        f = field(init=False, repr=False, compare=False, hash=False, structural_eq="ignore", doc=prop.__doc__)
+        f.name, f.type, f._ty_schema, f.kw_only = name, ann, from_annotation(ann), False
+        f.frozen = bool(options["frozen"])
+        fields.append(f)
+    return fields
+
+
+def _init_properties(cls: type) -> tuple[tuple[str, init_property], ...]:
+    return cls.__dict__.get("__tvm_ffi_init_properties__", ())
+
+
+def _resolve_return(cls: type, func: Any) -> Any:
+    """The return annotation of an ``init_property`` function (``Any`` when absent)."""
+    ann = getattr(func, "__annotations__", {}).get("return", Any)
+    module = sys.modules.get(cls.__module__)
+    globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
+    try:
+        while isinstance(ann, str):
+            ann = eval(ann, globalns, {cls.__name__: cls, **dict(vars(cls))})  # noqa: S307
+    except NameError as err:
+        raise _Unresolved([f"{func.__name__}: {ann} ({err})"]) from None
+    return ann
+
+
+def _flags(f: Field) -> int:
+    flags = _WRITABLE | _SETTER_FUNC | _FIELD_SEQ[f.structural_eq]
+    if f.has_default:
+        flags |= _HAS_DEFAULT
+    if f.default_factory is not MISSING:
+        flags |= _FROM_FACTORY
+    flags |= 0 if f.init else _INIT_OFF
+    flags |= 0 if f.repr else _REPR_OFF
+    flags |= 0 if f.compare else _COMPARE_OFF
+    flags |= 0 if f.hash else _HASH_OFF
+    flags |= _KW_ONLY if f.kw_only else 0
+    return flags
+
+
+def _with_slots(cls: type) -> type:
+    """The class remade with ``__slots__ = ()`` (as ``dataclass(slots=True)``) unless it has slots."""
+    if "__slots__" in cls.__dict__:
+        return cls
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    namespace["__slots__"] = ()
+    new = type(cls)(cls.__name__, cls.__bases__, namespace)
+    new.__qualname__ = cls.__qualname__
+    for value in namespace.values():
+        _retarget_class_cell(value, cls, new)
+    return new
+
+
+def _retarget_class_cell(value: Any, old: type, new: type) -> None:
+    """Zero-argument ``super()`` in the body's functions refers to the remade class."""
+    for func in (value, getattr(value, "__func__", None), getattr(value, "fget", None),
+                 getattr(value, "fset", None)):
+        code = getattr(func, "__code__", None)
+        if code is None or "__class__" not in code.co_freevars:
+            continue
+        cell = func.__closure__[code.co_freevars.index("__class__")]  # type: ignore[union-attr]
+        if cell.cell_contents is old:
+            cell.cell_contents = new
+
+
+def _exact_index(schema: Any) -> int:
+    """A type index whose values the setter stores without calling the converter (-2: strings)."""
+    if schema.origin == "str":
+        return -2
+    return schema.origin_type_index if schema.origin_type_index >= 64 and "." in schema.origin else -1
+
+
+def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> int:
+    """Lays out and registers own fields; returns the instance's total size."""
+    make_getter = _core._get_global_func("ffi.MakeFieldGetter", True)
+    make_setter = _core._get_global_func("ffi.MakeFieldSetter", True)
+    cursor = max([24] + [f.offset + f.size for f in parent.all_fields()])
+    for f in fields:
+        size, align, fsti = storage_of(f._ty_schema)
+        offset = (cursor + align - 1) // align * align
+        cursor = offset + size
+        default = f.default_factory if f.default_factory is not MISSING else f.default
+        if f.default_factory is not MISSING:
+            import tvm_ffi
+
+            default = tvm_ffi.convert(f.default_factory)
+        _c_registry.register_field(
+            type_index, name=f.name, doc=f.doc, metadata={"type_schema": f._ty_schema.to_json()},
+            flags=_flags(f), size=size, alignment=align, offset=offset, getter=int(make_getter(fsti)),
+            setter=make_setter(fsti, as_ffi_converter(f._ty_schema), _exact_index(f._ty_schema)), default=default,
+            has_default=f.has_default, static_type_index=fsti)
+    return max(24, (cursor + 7) // 8 * 8)
+
+
+class _Pending:
+    """A class whose fields wait for annotations that do not resolve yet."""
+
+    def __init__(self, cls: type, parent: TypeInfo, info: TypeInfo, options: dict[str, Any],
+                 body: dict[str, Any]) -> None:
+        self.cls, self.parent, self.info, self.options, self.body = cls, parent, info, options, body
+
+
+_PENDING: list[_Pending] = []
+_DEFINED_BY_NAME: dict[str, type] = {}
+
+
+def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
+    parent = _parent_info(cls)
+    key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
+    existing = _core._object_type_key_to_index(key)
+    if key in _PY_KEYS or (existing is not None and getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None)):
+        raise ValueError(f"Type key {key!r} is already registered")
+    # The index and class binding exist before annotations are read, so a field may name its
+    # own class. Body values of annotated names are defaults: they leave the class.
+    type_index = _c_registry.alloc_type_index(key, parent.type_index, parent.type_depth + 1)
+    info = _type_info_of_index(type_index)
+    annotations = cls.__dict__.get("__annotations__", {})
+    body = {name: cls.__dict__[name] for name in annotations if name in cls.__dict__}
+    for name in body:
+        delattr(cls, name)
+    props = tuple((n, v) for n, v in cls.__dict__.items() if isinstance(v, init_property))
+    for name, _ in props:
+        delattr(cls, name)
+    cls.__tvm_ffi_init_properties__ = props  # type: ignore[attr-defined]
+    cls = _with_slots(cls)
+    cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
+    cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = key, type_index  # type: ignore[attr-defined]
+    _core._register_object_class(type_index, cls)
+    forget_fallback(type_index)
+    _PY_KEYS.add(key)
+    pending = _Pending(cls, parent, info, options, body)
+    try:
+        _complete(pending)
+    except _Unresolved:
+        info.fields = None
+        _PENDING.append(pending)
+        cls.__init__ = _pending_init(cls)  # type: ignore[misc]
+        return cls
+    except BaseException:
+        _PY_KEYS.discard(key)  # the runtime index stays; a retry gets it again
+        info.type_cls = None
+        raise
+    _DEFINED_BY_NAME[cls.__name__] = cls
+    _retry_pending()
+    return cls
+
+
+def _retry_pending() -> None:
+    """Completes the waiting classes whose annotations resolve now."""
+    progress = True
+    while progress:
+        progress = False
+        for pending in list(_PENDING):
+            try:
+                _complete(pending)
+            except _Unresolved:
+                continue
+            _PENDING.remove(pending)
+            progress = True
+
+
+def _pending_init(cls: type) -> Callable[..., None]:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        _retry_pending()
+        waiting = next((p for p in _PENDING if p.cls is cls), None)
+        if waiting is not None:
+            try:
+                _resolve_annotations(cls)
+            except _Unresolved as err:
+                raise TypeError(f"Cannot instantiate {cls.__name__}: unresolved forward references: "
+                                f"{err.names}") from None
+        cls.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+    __init__._tvm_ffi_pending = True  # type: ignore[attr-defined]
+    return __init__
+
+
+def _complete(pending: _Pending) -> None:
+    """Phase 2: fields laid out and registered, members and dunders installed."""
+    cls, parent, info, options = pending.cls, pending.parent, pending.info, pending.options
+    fields = _collect_fields(cls, options, pending.body)
+    key, type_index = info.type_key, info.type_index
+    inherited = {f.name: parent_info for parent_info in parent._chain() for f in parent_info.fields or ()}
+    for f in fields:
+        if f.name in inherited:
+            print(f'[WARNING] Field "{f.name}" in type "{key}" duplicates an ancestor field in '
+                  f'"{inherited[f.name].type_key}". Child types should not re-register inherited fields.',
+                  file=sys.stderr)
+            raise ValueError(f"duplicate parameter name: {f.name!r}")
+    total_size = _register_fields(type_index, parent, fields)
+    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", True)(type_index, total_size)
+    kind = _KINDS.get(options["structural_eq"] or "", 0)
+    if kind:
+        _c_registry.register_metadata(type_index, total_size, kind)
+    register_methods(cls, type_index)
+    register_hooks(cls, type_index, key)
+    info._refresh()
+    for tf, f in zip(info.fields or (), fields):
+        tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
+    if cls.__dict__.get("__init__") is not None and getattr(cls.__init__, "_tvm_ffi_pending", False):
+        del cls.__init__  # type: ignore[misc]
+    bind_reflection(cls, info, init=False)
+    make_init(cls, info, options["init"])
+    install_dunders(cls, info, options)
+    rebuild_fallbacks_under(type_index)
+
+
+def method(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks a method of a ``py_class`` for registration as an FFI method (``tvm_ffi.method``)."""
+    if isinstance(fn, classmethod):
+        raise TypeError("@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
+                        "use @staticmethod or an instance method")
+    target = fn.__func__ if isinstance(fn, staticmethod) else fn
+    if not callable(target):
+        raise TypeError(f"@tvm_ffi.method: expected a callable, got {type(fn).__name__}.")
+    target.__tvm_ffi_method__ = True  # type: ignore[attr-defined]
+    return fn
