@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "elf_check.h"
 #include "internal.h"
 #include "module_internal.h"
 
@@ -785,6 +786,7 @@ static int load_shared_library(const char* path, ModuleObject** out) {
   if (path[0] == '\0') {
     return ffi_raise("ValueError", LOADER_FROM_FILE "so: the library path is empty");
   }
+  if (ffi_elf_check_file(path) != 0) return -1; /* a truncated file would SIGBUS inside dlopen */
   /* dlerror() is per thread; clear anything stale so the message is ours. */
   (void)dlerror();
   void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
