@@ -632,6 +632,7 @@ static int convert_slow(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_
     }
     case kKindTensor: {
       int handled = core_tensor_arg_hook(value, out, temps);
+      if (CORE_UNLIKELY(handled == CORE_TENSOR_ARG_READ_ONLY)) return core_raise_read_only_arg(value, site);
       if (handled != 0) return handled > 0 ? 0 : -1;
       break; /* not a tensor after all: opaque */
     }

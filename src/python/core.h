@@ -205,6 +205,10 @@ int core_make_opaque(PyObject* obj, TVMFFIObjectHandle* out);
  * converted `value` (the owned tensor handle goes to temps), 0 when not a tensor, -1 on error.
  * NULL until the tensor support installs it. */
 typedef int (*CoreTensorArgHook)(PyObject* value, TVMFFIAny* out, CoreTemps* temps);
+/* The hook's answer for memory its producer marked read-only (nothing converted, no error set). */
+#define CORE_TENSOR_ARG_READ_ONLY (-2)
+/* Raises the BufferError for such an argument (tensor.c); returns -1. */
+int core_raise_read_only_arg(PyObject* value, const CoreArgSite* site);
 extern CoreTensorArgHook core_tensor_arg_hook;
 
 /* ------------------------------------------------------------------------------------------

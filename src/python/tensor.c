@@ -108,7 +108,7 @@ static int exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
 /* ---- import: Python producer -> owned ffi.Tensor handle ---- */
 
 static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_t alignment,
-                               int32_t contiguous, TVMFFIObjectHandle* out) {
+                               int32_t contiguous, TVMFFIObjectHandle* out, int* read_only) {
   if (!PyCapsule_CheckExact(capsule)) {
     PyErr_Format(PyExc_TypeError, "`%s.__dlpack__()` must return a PyCapsule, got `%s`",
                  producer->tp_name, Py_TYPE(capsule)->tp_name);
@@ -126,6 +126,7 @@ static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_
                    DLPACK_MAJOR_VERSION);
       return -1;
     }
+    *read_only = (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
     if (rc == 0 && PyCapsule_SetName(capsule, kCapsuleVersionedUsed) != 0) goto fail_owned;
   } else if (name != NULL && strcmp(name, kCapsuleLegacy) == 0) {
@@ -212,7 +213,7 @@ static int dtype_from_format(const char* fmt, Py_ssize_t itemsize, DLDataType* o
 }
 
 static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
-                               TVMFFIObjectHandle* out);
+                               TVMFFIObjectHandle* out, int* read_only);
 
 /* NumPy's array and descriptor structs: the leading fields, stable across NumPy 1.x and 2.x
  * (every compiled NumPy extension depends on them). Reading them skips the buffer protocol's
@@ -304,31 +305,30 @@ static int numpy_struct_matches(PyObject* value) {
 
 /* The struct path: a view tensor over the array. 1 done, 0 not expressible (caller tries the
  * next way), -1 error. */
-static int import_numpy_struct(PyObject* value, TVMFFIObjectHandle* out) {
+static int import_numpy_struct(PyObject* value, TVMFFIObjectHandle* out, int* read_only) {
   DLTensor t;
   Py_ssize_t* byte_strides;
-  int readonly;
-  if (!numpy_struct_read(value, &t, &byte_strides, &readonly)) return 0;
+  if (!numpy_struct_read(value, &t, &byte_strides, read_only)) return 0;
   return core_view_tensor_from_strided(value, t.data, t.dtype, t.ndim, (const Py_ssize_t*)t.shape,
-                                       byte_strides, readonly, out);
+                                       byte_strides, *read_only, out);
 }
 
 /* Exact numpy.ndarray -> tensor without Python calls: 1 done, 0 use __dlpack__, -1 error. */
 static int import_numpy(PyObject* value, int32_t alignment, int32_t contiguous,
-                        TVMFFIObjectHandle* out) {
+                        TVMFFIObjectHandle* out, int* read_only) {
   if (CORE_UNLIKELY(g_numpy_struct_ok < 0)) g_numpy_struct_ok = numpy_struct_matches(value);
   /* Alignment and contiguity requirements are checked by the runtime's import. */
   if (g_numpy_struct_ok > 0 && alignment == 0 && !contiguous) {
-    int done = import_numpy_struct(value, out);
+    int done = import_numpy_struct(value, out, read_only);
     if (done != 0) return done;
   }
-  return import_numpy_buffer(value, alignment, contiguous, out);
+  return import_numpy_buffer(value, alignment, contiguous, out, read_only);
 }
 
 /* Builds a tensor over the array's buffer. 1: done; 0: not expressible this way (the caller
  * uses __dlpack__); -1: error with exception. */
 static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
-                               TVMFFIObjectHandle* out) {
+                               TVMFFIObjectHandle* out, int* read_only) {
   Py_buffer view;
   if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear(); /* e.g. unsupported dtypes: __dlpack__ gives the proper error */
@@ -370,6 +370,7 @@ static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t conti
   bt->mt.manager_ctx = NULL;
   bt->mt.deleter = buffer_tensor_deleter;
   bt->mt.flags = view.readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  *read_only = view.readonly != 0;
   bt->mt.dl_tensor.data = view.buf;
   bt->mt.dl_tensor.device.device_type = kDLCPU;
   bt->mt.dl_tensor.device.device_id = 0;
@@ -430,13 +431,15 @@ static int view_of_memo_type(PyObject* value, TVMFFIObjectHandle* out) {
 }
 
 /* Converts any DLPack producer into an owned tensor handle. Returns 0, or -1 with exception;
- * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0. */
+ * with `not_tensor` non-NULL, a value without __dlpack__ sets *not_tensor = 1 and returns 0.
+ * *read_only tells whether the producer marked the memory read-only. */
 static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
                          TVMFFIObjectHandle* out, int* not_tensor,
-                         const DLPackExchangeAPI** api_used) {
+                         const DLPackExchangeAPI** api_used, int* read_only) {
   PyTypeObject* type = Py_TYPE(value);
+  *read_only = 0;
   if (is_numpy_array(type)) {
-    int done = import_numpy(value, alignment, contiguous, out);
+    int done = import_numpy(value, alignment, contiguous, out, read_only);
     if (done != 0) return done > 0 ? 0 : -1;
   }
   const DLPackExchangeAPI* api;
@@ -461,6 +464,7 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
       }
       return -1;
     }
+    *read_only = (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     int rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
     if (rc != 0) {
       if (mt->deleter != NULL) mt->deleter(mt);
@@ -484,7 +488,7 @@ static int import_tensor(PyObject* value, int32_t alignment, int32_t contiguous,
   }
   PyObject* capsule = call_dlpack(value);
   if (capsule == NULL) return -1;
-  int rc = import_from_capsule(capsule, type, alignment, contiguous, out);
+  int rc = import_from_capsule(capsule, type, alignment, contiguous, out, read_only);
   Py_DECREF(capsule);
   return rc;
 }
@@ -575,7 +579,10 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
     return NULL;
   }
   TVMFFIObjectHandle handle = NULL;
-  if (import_tensor(slots[0], alignment, contiguous, &handle, NULL, NULL) != 0) return NULL;
+  int read_only; /* from_dlpack keeps read-only memory read-only (export flags it) */
+  if (import_tensor(slots[0], alignment, contiguous, &handle, NULL, NULL, &read_only) != 0) {
+    return NULL;
+  }
   return wrap_tensor(handle);
 }
 
@@ -603,12 +610,25 @@ static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* a
   return 1;
 }
 
+int core_raise_read_only_arg(PyObject* value, const CoreArgSite* site) {
+  core_raise_arg_error(PyExc_BufferError, site,
+                       "`%s` holds read-only memory, which a kernel must not receive (it may "
+                       "write to its arguments); pass a writable copy instead, e.g. `x.copy()`",
+                       Py_TYPE(value)->tp_name);
+  return -1;
+}
+
 static int tensor_arg_hook(PyObject* value, TVMFFIAny* out, CoreTemps* temps) {
   TVMFFIObjectHandle handle = NULL;
-  int not_tensor = 0;
+  int not_tensor = 0, read_only = 0;
   const DLPackExchangeAPI* api = NULL;
-  if (import_tensor(value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
+  if (import_tensor(value, 0, 0, &handle, &not_tensor, &api, &read_only) != 0) return -1;
   if (not_tensor) return 0;
+  if (read_only) {
+    /* A kernel argument may be written: refuse rather than hand out immutable memory. */
+    TVMFFIObjectDecRef(handle);
+    return CORE_TENSOR_ARG_READ_ONLY;
+  }
   return pass_tensor_arg(handle, api, out, temps);
 }
 
