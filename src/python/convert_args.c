@@ -54,6 +54,9 @@ int core_temps_push_py(CoreTemps* t, PyObject* obj) {
 }
 
 void core_temps_release(CoreTemps* t) {
+  /* A failed call releases its temporaries with its exception set (see pending_error.h). */
+  CorePendingError pending;
+  core_pending_error_save(&pending);
   for (int i = t->size - 1; i >= 0; --i) {
     uintptr_t entry = t->items[i];
     if (entry & 1u) {
@@ -64,6 +67,7 @@ void core_temps_release(CoreTemps* t) {
   }
   if (t->items != t->inline_items) PyMem_Free(t->items);
   core_temps_init(t);
+  core_pending_error_restore(&pending);
 }
 
 /* ---- small setters ---- */

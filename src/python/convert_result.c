@@ -59,14 +59,14 @@ PyObject* core_int_from_bytes(const char* data, size_t size) {
 PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle) {
   PyObject* obj = cls->tp_new(cls, core_empty_tuple, NULL);
   if (CORE_UNLIKELY(obj == NULL)) {
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   if (CORE_UNLIKELY(!core_is_object(obj))) {
     PyErr_Format(PyExc_TypeError, "%s.__new__ returned `%s`, not an FFI Object", cls->tp_name,
                  Py_TYPE(obj)->tp_name);
     Py_DECREF(obj);
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   CoreObject* self = (CoreObject*)obj;
@@ -79,7 +79,7 @@ PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle)
 PyObject* core_object_from_handle(TVMFFIObjectHandle handle) {
   PyTypeObject* cls = core_class_for_index(TVMFFIObjectGetTypeIndex(handle));
   if (CORE_UNLIKELY(cls == NULL)) {
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   return core_object_new_of_class(cls, handle);

@@ -19,6 +19,8 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
+#include "pending_error.h"
+
 #define CORE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CORE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

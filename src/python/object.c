@@ -44,7 +44,8 @@ static void object_dealloc(PyObject* op) {
   if (self->weakreflist != NULL) PyObject_ClearWeakRefs(op);
   TVMFFIObjectHandle handle = self->chandle;
   self->chandle = NULL;
-  if (handle != NULL) TVMFFIObjectDecRef(handle);
+  /* Deallocation can happen while an exception unwinds the frame that held the object. */
+  if (handle != NULL) core_decref_keeping_error(handle);
   Py_TYPE(op)->tp_free(op);
 }
 
