@@ -43,7 +43,7 @@ typedef struct {
   CoreObject base;
   vectorcallfunc vectorcall;
   PyObject* name; /* registered global name (str) for messages, or NULL */
-  int release_gil;
+  int release_gil; /* 1 release, 0 keep, -1 not decided yet (gil_policy.h) */
 } CoreFunction;
 
 typedef struct {

@@ -5,15 +5,15 @@
  * CORE_INLINE_ARGS), calls the function cell's safe_call directly (what TVMFFIFunctionCall
  * does), releases the call's temporaries and converts the owned result.
  *
- * GIL: calls keep the GIL by default. Most FFI functions are short, and releasing and
- * re-acquiring the GIL costs more than the typical call itself; Function.release_gil = True
- * opts a function in (long-running kernels, or C code that calls Python back from other
- * threads while the caller waits).
+ * GIL: calls release it unless gil_policy.c says otherwise (runtime built-ins keep it, and
+ * TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 keeps it everywhere); Function.release_gil overrides that
+ * per function object. The policy is looked up lazily, on the first call or read.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "gil_policy.h"
 
 /* ---- calling ---- */
 
@@ -133,6 +133,7 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
     PyErr_SetString(PyExc_ValueError, "cannot call a Function with a NULL handle");
     return NULL;
   }
+  if (CORE_UNLIKELY(self->release_gil < 0)) self->release_gil = core_release_gil_for(handle);
   TVMFFIAny result;
   CoreFramework fw = {NULL, NULL, {0, 0}};
   if (call_impl(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
@@ -158,7 +159,7 @@ static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds
   self->base.weakreflist = NULL;
   self->vectorcall = function_vectorcall;
   self->name = NULL;
-  self->release_gil = 0;
+  self->release_gil = -1; /* not decided yet: the handle is set after construction */
   return (PyObject*)self;
 }
 
@@ -169,7 +170,12 @@ static void function_dealloc(PyObject* op) {
 
 static PyObject* function_get_release_gil(PyObject* op, void* closure) {
   (void)closure;
-  return PyBool_FromLong(((CoreFunction*)op)->release_gil);
+  CoreFunction* self = (CoreFunction*)op;
+  if (self->release_gil < 0) {
+    if (self->base.chandle == NULL) return PyBool_FromLong(core_release_gil_by_default());
+    self->release_gil = core_release_gil_for(self->base.chandle);
+  }
+  return PyBool_FromLong(self->release_gil);
 }
 
 static int function_set_release_gil(PyObject* op, PyObject* value, void* closure) {

@@ -5,6 +5,7 @@
  * runtime; tvm_ffi/__init__.py loads it first with RTLD_GLOBAL anyway.
  */
 #include "core.h"
+#include "gil_policy.h"
 
 PyObject* core_module = NULL;
 PyObject* core_ctypes_c_void_p = NULL;
@@ -145,7 +146,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (module == NULL) return NULL;
   Py_INCREF(module);
   core_module = module; /* kept for the process: error tables are read from it */
-  if (init_globals() != 0 || core_convert_init() != 0 || core_object_init_types(module) != 0 ||
+  if (init_globals() != 0 || core_gil_policy_init() != 0 || core_convert_init() != 0 ||
+      core_object_init_types(module) != 0 ||
       core_function_init_types(module) != 0 || core_error_init(module) != 0 ||
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
       core_dtype_init_types(module) != 0 || core_tensor_init(module) != 0 ||
