@@ -4,9 +4,7 @@
 #ifndef TVM_FFI_PYTHON_GIL_POLICY_H_
 #define TVM_FFI_PYTHON_GIL_POLICY_H_
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <tvm/ffi/c_api.h>
+#include "base.h"
 
 /* Reads TVM_FFI_RELEASE_GIL_BY_DEFAULT and locates the runtime's built-ins. 0, or -1 with a
  * ValueError for a malformed setting. */

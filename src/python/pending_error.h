@@ -10,9 +10,7 @@
 #ifndef TVM_FFI_PYTHON_PENDING_ERROR_H_
 #define TVM_FFI_PYTHON_PENDING_ERROR_H_
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <tvm/ffi/c_api.h>
+#include "base.h"
 
 typedef struct {
 #if PY_VERSION_HEX >= 0x030C0000

@@ -28,10 +28,7 @@
  * object.c: reference counting and allocation of runtime-owned objects
  * ------------------------------------------------------------------------------------------ */
 
-#define FFI_STRONG_ONE ((uint64_t)1)
-#define FFI_WEAK_ONE ((uint64_t)1 << 32)
-/* A fresh object: one strong reference plus the weak reference all strong ones share. */
-#define FFI_FRESH_REFCOUNT (FFI_WEAK_ONE | FFI_STRONG_ONE)
+#include "refcount.h" /* FFI_STRONG_ONE, FFI_WEAK_ONE, FFI_FRESH_REFCOUNT */
 
 /* The refcount word is accessed atomically; the header declares it as a plain uint64_t so
  * that it stays valid C for kernels, so the runtime goes through this view. */
@@ -247,7 +244,7 @@ void ffi_register_string_globals(void);     /* string.c */
 void ffi_register_object_globals(void);     /* object.c */
 void ffi_register_container_globals(void);  /* container/array.c */
 void ffi_register_tensor_globals(void);     /* tensor.c */
-void ffi_register_module_globals(void);     /* module.c */
+void ffi_register_module_globals(void);     /* module_globals.c */
 
 /* container/array.c: a new Array holding owned copies of n views. */
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);
