@@ -64,7 +64,7 @@ def test_libinfo_paths_exist() -> None:
 def test_libinfo_reports_missing_files_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(libinfo, "_PACKAGE_DIR", tmp_path)
     for find in (libinfo.find_libtvm_ffi, libinfo.find_include_path, libinfo.find_dlpack_include_path,
-                 libinfo.load_lib_ctypes):
+                 libinfo._load_runtime_ctypes):
         with pytest.raises(RuntimeError, match=re.escape(str(tmp_path))):
             find()
 

@@ -53,7 +53,7 @@ LIB: ctypes.CDLL
 __all__ = ["LIB", "__version__", "__version_tuple__", "libinfo"]
 
 if not _running_as_config():
-    LIB = libinfo.load_lib_ctypes(ctypes.RTLD_GLOBAL)
+    LIB = libinfo._load_runtime_ctypes(ctypes.RTLD_GLOBAL)
     _register_env_c_apis(LIB)
 
     # The extension binds to the runtime loaded above. Then, before anything can return an
@@ -63,6 +63,7 @@ if not _running_as_config():
     from . import error  # installs the error hooks and the kind <-> class table
     from . import _dtype  # hands the dtype class to _core
     from . import registry, _ffi_api, module, container
+    from . import _testing_lib  # registers the testing.* fixtures, as the reference does
 
     # isort: on
     from . import stream
