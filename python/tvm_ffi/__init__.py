@@ -66,7 +66,8 @@ if not _running_as_config():
     from . import _testing_lib  # registers the testing.* fixtures, as the reference does
 
     # isort: on
-    from . import stream
+    # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
+    from . import cpp, stream
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -135,6 +136,7 @@ if not _running_as_config():
         "convert",
         "convert_func",
         "core",
+        "cpp",
         "device",
         "dtype",
         "error",

@@ -22,6 +22,11 @@ def _libdir() -> str:
     return os.path.dirname(libinfo.find_libtvm_ffi())
 
 
+def _cmakedir() -> str:
+    # The wheel installs tvm_ffi-config.cmake next to the package's include/ and lib/.
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "share", "cmake", "tvm_ffi")
+
+
 def _include_flags() -> list[str]:
     return [f"-I{path}" for path in libinfo.include_paths()]
 
@@ -30,6 +35,7 @@ def _include_flags() -> list[str]:
 _QUERIES: list[tuple[str, str, Callable[[], str]]] = [
     ("--includedir", "directory holding tvm/ffi/c_api.h", libinfo.find_include_path),
     ("--dlpack-includedir", "directory holding dlpack/dlpack.h", libinfo.find_dlpack_include_path),
+    ("--cmakedir", "directory holding tvm_ffi-config.cmake (for find_package)", _cmakedir),
     ("--libdir", "directory holding libtvm_ffi.so", _libdir),
     ("--libfiles", "path of libtvm_ffi.so", libinfo.find_libtvm_ffi),
     ("--cflags", "C compiler flags (include directories)", lambda: " ".join(_include_flags())),

@@ -76,6 +76,7 @@ static PyObject* function_vectorcall_release_gil(PyObject* callable, PyObject* c
   return function_call(callable, args, nargsf, kwnames, 1);
 }
 
+/* The call variant is picked here, once, not per call. */
 static void set_release_gil(CoreFunction* self, int flag) {
   self->release_gil = flag;
   self->vectorcall = flag ? function_vectorcall_release_gil : function_vectorcall;
