@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from refleak import pytest_addoption, pytest_pyfunc_call  # noqa: F401  (pytest --refleak N)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # tools/ holds helpers shared by tests and benchmarks (e.g. installing the reference package).

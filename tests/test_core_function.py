@@ -124,9 +124,10 @@ def test_from_mlir_packed_safe_call() -> None:
 
 def test_release_gil_lets_other_threads_run() -> None:
     sleep = _core.Function.__from_extern_c__(P.address("core_test_sleep_ms"))
+    assert sleep.release_gil is True  # the default for every function that is not a builtin
+    sleep.release_gil = False
     assert sleep.release_gil is False
     sleep.release_gil = True
-    assert sleep.release_gil is True
     ticks = 0
     stop = threading.Event()
 

@@ -40,6 +40,15 @@ def test_stream_is_restored_when_the_block_raises() -> None:
     assert tvm_ffi.get_raw_stream(CUDA0) == 0
 
 
+def test_exiting_a_stream_context_twice_is_a_clear_error() -> None:
+    ctx = tvm_ffi.use_raw_stream(CUDA0, 0x30)
+    with ctx:
+        pass
+    with pytest.raises(RuntimeError, match="exited more times than it was entered"):
+        ctx.__exit__(None, None, None)
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0  # nothing was changed by the extra exit
+
+
 def test_streams_are_per_thread() -> None:
     seen: dict[int, int] = {}
     barrier = threading.Barrier(8)

@@ -61,6 +61,9 @@ class StreamContext:
         tb: TracebackType | None,
     ) -> None:
         """Restores the stream that was current before the matching entry."""
+        if not self._saved:
+            raise RuntimeError("StreamContext exited more times than it was entered: the stream it "
+                               "replaced was already restored")
         _core._env_set_current_stream(self.device_type, self.device_id, self._saved.pop())
 
 

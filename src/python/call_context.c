@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "pending_error.h"
 #include "tensor_view.h"
 
 static int keep(CoreCallContext* ctx, uintptr_t entry) {
@@ -40,6 +41,9 @@ int core_call_context_keep_py(CoreCallContext* ctx, PyObject* obj) {
 }
 
 void core_call_context_release(CoreCallContext* ctx) {
+  /* A failed call releases its temporaries with its exception set (see pending_error.h). */
+  CorePendingError pending;
+  core_pending_error_save(&pending);
   for (int i = ctx->size - 1; i >= 0; --i) {
     uintptr_t entry = ctx->items[i];
     if (entry & 1u) {
@@ -52,6 +56,7 @@ void core_call_context_release(CoreCallContext* ctx) {
   ctx->size = 0;
   ctx->cap = CORE_INLINE_ARGS;
   ctx->items = ctx->inline_items;
+  core_pending_error_restore(&pending);
 }
 
 void core_framework_scope_enter(const CoreFramework* fw, CoreFrameworkScope* scope) {

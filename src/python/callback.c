@@ -17,6 +17,7 @@
 #include "error_from_python.h"
 #include "function.h"
 #include "object.h"
+#include "stack_guard.h"
 
 static int invoke(PyObject* callable, const TVMFFIAny* args, int32_t num_args,
                   TVMFFIAny* result) {
@@ -54,7 +55,11 @@ static int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_
     return -1;
   }
   PyGILState_STATE gil = PyGILState_Ensure();
-  int rc = invoke((PyObject*)self, args, num_args, result);
+  int rc = core_stack_guard_enter();
+  if (CORE_LIKELY(rc == 0)) {
+    rc = invoke((PyObject*)self, args, num_args, result);
+    core_stack_guard_leave();
+  }
   if (rc != 0) core_set_raised_from_pyerr();
   PyGILState_Release(gil);
   return rc;

@@ -13,6 +13,7 @@
 #include "bigint.h"
 #include "device.h"
 #include "dtype.h"
+#include "pending_error.h"
 #include "shape.h"
 #include "state.h"
 #include "string_types.h"
@@ -29,10 +30,20 @@ static PyObject* make_void_p(void* ptr) {
 
 static PyObject* object_result(TVMFFIAny* owned) {
   TVMFFIObjectHandle handle = owned->v_obj;
+  int32_t tag = owned->type_index;
   owned->type_index = kTVMFFINone;
   owned->v_obj = NULL;
   if (CORE_UNLIKELY(handle == NULL)) Py_RETURN_NONE;
-  switch (TVMFFIObjectGetTypeIndex(handle)) {
+  int32_t type_index = TVMFFIObjectGetTypeIndex(handle);
+  if (CORE_UNLIKELY(type_index != tag)) {
+    /* A forged or corrupt object: trusting either index could read a layout it lacks. */
+    PyErr_Format(PyExc_TypeError,
+                 "an FFI value carries object type index %d but the object's header says %d",
+                 (int)tag, (int)type_index);
+    core_decref_keeping_error(handle);
+    return NULL;
+  }
+  switch (type_index) {
     case kTVMFFIStr:
       return core_string_from_handle(handle, 0);
     case kTVMFFIBytes:
@@ -83,13 +94,15 @@ PyObject* core_any_to_py(TVMFFIAny* owned) {
     case kTVMFFIDevice:
       return core_device_new(owned->v_device);
     case kTVMFFIRawStr:
-      if (owned->v_c_str == NULL) Py_RETURN_NONE;
-      return core_str_from_byte_array(owned->v_c_str, strlen(owned->v_c_str));
-    case kTVMFFIByteArrayPtr: {
-      const TVMFFIByteArray* bytes = (const TVMFFIByteArray*)owned->v_ptr;
-      if (bytes == NULL) Py_RETURN_NONE;
-      return PyBytes_FromStringAndSize(bytes->data, (Py_ssize_t)bytes->size);
-    }
+      /* An owned value never borrows: the callee's C string may already be gone. */
+      PyErr_SetString(PyExc_ValueError, "Return value cannot be RawStr");
+      return NULL;
+    case kTVMFFIByteArrayPtr:
+      PyErr_SetString(PyExc_ValueError, "Return value cannot be ByteArrayPtr");
+      return NULL;
+    case kTVMFFIObjectRValueRef:
+      PyErr_SetString(PyExc_ValueError, "Return value cannot be ObjectRValueRef");
+      return NULL;
     default:
       break;
   }
@@ -100,6 +113,16 @@ PyObject* core_any_to_py(TVMFFIAny* owned) {
 }
 
 PyObject* core_view_to_py(const TVMFFIAny* view) {
+  /* Borrowed strings are fine in a view: the caller keeps them alive during the callback. */
+  if (view->type_index == kTVMFFIRawStr) {
+    if (view->v_c_str == NULL) Py_RETURN_NONE;
+    return core_str_from_byte_array(view->v_c_str, strlen(view->v_c_str));
+  }
+  if (view->type_index == kTVMFFIByteArrayPtr) {
+    const TVMFFIByteArray* bytes = (const TVMFFIByteArray*)view->v_ptr;
+    if (bytes == NULL) Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize(bytes->data, (Py_ssize_t)bytes->size);
+  }
   TVMFFIAny copy = *view;
   if (copy.type_index >= kTVMFFIStaticObjectBegin) {
     if (copy.v_obj != NULL) TVMFFIObjectIncRef(copy.v_obj);

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "error_from_python.h"
 #include "function.h"
+#include "gil_policy.h"
 #include "globals.h"
 #include "object.h"
 #include "reflection.h"
@@ -138,7 +139,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   PyObject* module = PyModule_Create(&core_moduledef);
   if (module == NULL) return NULL;
   /* Bottom up: each file's types before the files above it register into them. */
-  if (core_state_init(module) != 0 || core_object_init_types(module) != 0 ||
+  if (core_state_init(module) != 0 || core_gil_policy_init() != 0 ||
+      core_object_init_types(module) != 0 ||
       core_type_table_init() != 0 || core_error_init(module) != 0 ||
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
       core_dtype_init_types(module) != 0 || core_dispatch_init() != 0 ||

@@ -4,11 +4,10 @@
  * A call goes through the call layer (call.h) and converts the owned result; a call that took
  * framework tensors returns its tensors as that framework's (framework.h).
  *
- * GIL: calls keep the GIL by default. Most FFI functions are short, and releasing and
- * re-acquiring the GIL costs more than the typical call itself; Function.release_gil = True
- * opts a function in (long-running kernels, or C code that calls Python back from other
- * threads while the caller waits). The choice is made when the flag is set, by installing the
- * matching vectorcall, not per call.
+ * GIL: calls release it unless gil_policy.c says otherwise (runtime built-ins keep it, and
+ * TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 keeps it everywhere); Function.release_gil overrides that
+ * per function object. The policy needs the handle, which is set after construction, so it is
+ * looked up on the first call or read; the choice then installs the matching vectorcall.
  */
 #include "function.h"
 
@@ -18,6 +17,7 @@
 #include "convert_result.h"
 #include "error.h"
 #include "framework.h"
+#include "gil_policy.h"
 #include "type_table.h"
 
 static PyObject* function_display_name(CoreFunction* self) {
@@ -76,13 +76,27 @@ static PyObject* function_vectorcall_release_gil(PyObject* callable, PyObject* c
   return function_call(callable, args, nargsf, kwnames, 1);
 }
 
-/* ---- the type ---- */
-
 /* The call variant is picked here, once, not per call. */
-static void function_use_release_gil(CoreFunction* self, int release_gil) {
-  self->release_gil = release_gil;
-  self->vectorcall = release_gil ? function_vectorcall_release_gil : function_vectorcall;
+static void set_release_gil(CoreFunction* self, int flag) {
+  self->release_gil = flag;
+  self->vectorcall = flag ? function_vectorcall_release_gil : function_vectorcall;
 }
+
+/* Decides release_gil from the policy (a NULL handle gets the default, and fails when called). */
+static void decide_release_gil(CoreFunction* self) {
+  TVMFFIObjectHandle handle = self->base.chandle;
+  set_release_gil(self, handle != NULL ? core_release_gil_for(handle) : core_release_gil_by_default());
+}
+
+/* The vectorcall of a function whose release_gil is not decided yet. */
+static PyObject* function_vectorcall_first(PyObject* callable, PyObject* const* args, size_t nargsf,
+                                           PyObject* kwnames) {
+  CoreFunction* self = (CoreFunction*)callable;
+  decide_release_gil(self);
+  return self->vectorcall(callable, args, nargsf, kwnames);
+}
+
+/* ---- the type ---- */
 
 static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
   (void)args;
@@ -91,8 +105,9 @@ static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds
   if (self == NULL) return NULL;
   self->base.chandle = NULL;
   self->base.weakreflist = NULL;
+  self->vectorcall = function_vectorcall_first;
   self->name = NULL;
-  function_use_release_gil(self, 0); /* the default: see the top of this file */
+  self->release_gil = -1; /* decided on the first call or read (gil_policy.h) */
   return (PyObject*)self;
 }
 
@@ -103,7 +118,9 @@ static void function_dealloc(PyObject* op) {
 
 static PyObject* function_get_release_gil(PyObject* op, void* closure) {
   (void)closure;
-  return PyBool_FromLong(((CoreFunction*)op)->release_gil);
+  CoreFunction* self = (CoreFunction*)op;
+  if (self->release_gil < 0) decide_release_gil(self);
+  return PyBool_FromLong(self->release_gil);
 }
 
 static int function_set_release_gil(PyObject* op, PyObject* value, void* closure) {
@@ -114,7 +131,7 @@ static int function_set_release_gil(PyObject* op, PyObject* value, void* closure
   }
   int flag = PyObject_IsTrue(value);
   if (flag < 0) return -1;
-  function_use_release_gil((CoreFunction*)op, flag);
+  set_release_gil((CoreFunction*)op, flag);
   return 0;
 }
 

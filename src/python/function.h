@@ -11,7 +11,7 @@ typedef struct {
   CoreObject base;
   vectorcallfunc vectorcall; /* keeps or releases the GIL, see release_gil */
   PyObject* name;            /* registered global name (str) for messages, or NULL */
-  int release_gil;
+  int release_gil;           /* 1 release, 0 keep, -1 not decided yet (gil_policy.h) */
 } CoreFunction;
 
 extern PyTypeObject CoreFunction_Type;

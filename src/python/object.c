@@ -13,6 +13,7 @@
 
 #include <structmember.h>
 
+#include "pending_error.h"
 #include "state.h"
 
 /* ---- Python objects kept alive by FFI objects ---- */
@@ -56,7 +57,8 @@ static void object_dealloc(PyObject* op) {
   if (self->weakreflist != NULL) PyObject_ClearWeakRefs(op);
   TVMFFIObjectHandle handle = self->chandle;
   self->chandle = NULL;
-  if (handle != NULL) TVMFFIObjectDecRef(handle);
+  /* Deallocation can happen while an exception unwinds the frame that held the object. */
+  if (handle != NULL) core_decref_keeping_error(handle);
   Py_TYPE(op)->tp_free(op);
 }
 
@@ -136,14 +138,14 @@ void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle) {
 PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle) {
   PyObject* obj = cls->tp_new(cls, core_empty_tuple, NULL);
   if (CORE_UNLIKELY(obj == NULL)) {
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   if (CORE_UNLIKELY(!core_is_object(obj))) {
     PyErr_Format(PyExc_TypeError, "%s.__new__ returned `%s`, not an FFI Object", cls->tp_name,
                  Py_TYPE(obj)->tp_name);
     Py_DECREF(obj);
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   core_object_adopt((CoreObject*)obj, handle);

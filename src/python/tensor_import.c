@@ -32,7 +32,7 @@ static int view_of(const CoreDispatchEntry* entry, PyObject* value, TVMFFIObject
 /* ---- import: Python producer -> owned ffi.Tensor handle ---- */
 
 static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_t alignment,
-                               int32_t contiguous, TVMFFIObjectHandle* out) {
+                               int32_t contiguous, TVMFFIObjectHandle* out, int* read_only) {
   if (!PyCapsule_CheckExact(capsule)) {
     PyErr_Format(PyExc_TypeError, "`%s.__dlpack__()` must return a PyCapsule, got `%s`",
                  producer->tp_name, Py_TYPE(capsule)->tp_name);
@@ -50,6 +50,7 @@ static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_
                    DLPACK_MAJOR_VERSION);
       return -1;
     }
+    *read_only = (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
     if (rc == 0 && PyCapsule_SetName(capsule, CORE_CAPSULE_VERSIONED_USED) != 0) goto fail_owned;
   } else if (name != NULL && strcmp(name, CORE_CAPSULE_LEGACY) == 0) {
@@ -121,7 +122,7 @@ static int dtype_from_format(const char* fmt, Py_ssize_t itemsize, DLDataType* o
 }
 
 static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
-                               TVMFFIObjectHandle* out);
+                               TVMFFIObjectHandle* out, int* read_only);
 
 /* NumPy's array and descriptor structs: the leading fields, stable across NumPy 1.x and 2.x
  * (every compiled NumPy extension depends on them). Reading them skips the buffer protocol's
@@ -213,31 +214,30 @@ static int numpy_struct_matches(PyObject* value) {
 
 /* The struct path: a view tensor over the array. 1 done, 0 not expressible (caller tries the
  * next way), -1 error. */
-static int import_numpy_struct(PyObject* value, TVMFFIObjectHandle* out) {
+static int import_numpy_struct(PyObject* value, TVMFFIObjectHandle* out, int* read_only) {
   DLTensor t;
   Py_ssize_t* byte_strides;
-  int readonly;
-  if (!numpy_struct_read(value, &t, &byte_strides, &readonly)) return 0;
+  if (!numpy_struct_read(value, &t, &byte_strides, read_only)) return 0;
   return core_view_tensor_from_strided(value, t.data, t.dtype, t.ndim, (const Py_ssize_t*)t.shape,
-                                       byte_strides, readonly, out);
+                                       byte_strides, *read_only, out);
 }
 
 /* Exact numpy.ndarray -> tensor without Python calls: 1 done, 0 use __dlpack__, -1 error. */
 static int import_numpy(PyObject* value, int32_t alignment, int32_t contiguous,
-                        TVMFFIObjectHandle* out) {
+                        TVMFFIObjectHandle* out, int* read_only) {
   if (CORE_UNLIKELY(g_numpy_struct_ok < 0)) g_numpy_struct_ok = numpy_struct_matches(value);
   /* Alignment and contiguity requirements are checked by the runtime's import. */
   if (g_numpy_struct_ok > 0 && alignment == 0 && !contiguous) {
-    int done = import_numpy_struct(value, out);
+    int done = import_numpy_struct(value, out, read_only);
     if (done != 0) return done;
   }
-  return import_numpy_buffer(value, alignment, contiguous, out);
+  return import_numpy_buffer(value, alignment, contiguous, out, read_only);
 }
 
 /* Builds a tensor over the array's buffer. 1: done; 0: not expressible this way (the caller
  * uses __dlpack__); -1: error with exception. */
 static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t contiguous,
-                               TVMFFIObjectHandle* out) {
+                               TVMFFIObjectHandle* out, int* read_only) {
   Py_buffer view;
   if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear(); /* e.g. unsupported dtypes: __dlpack__ gives the proper error */
@@ -280,6 +280,7 @@ static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t conti
   bt->mt.manager_ctx = NULL;
   bt->mt.deleter = buffer_tensor_deleter;
   bt->mt.flags = view.readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  *read_only = view.readonly != 0;
   bt->mt.dl_tensor.data = view.buf;
   bt->mt.dl_tensor.device.device_type = kDLCPU;
   bt->mt.dl_tensor.device.device_id = 0;
@@ -316,13 +317,15 @@ static PyObject* call_dlpack(PyObject* value) {
 
 /* Converts any DLPack producer (classified by `entry`) into an owned tensor handle. Returns 0,
  * or -1 with exception; with `not_tensor` non-NULL, a value without __dlpack__ sets
- * *not_tensor = 1 and returns 0. *api_used: the exchange API that described it, if any. */
+ * *not_tensor = 1 and returns 0. *api_used: the exchange API that described it, if any.
+ * *read_only: whether the producer marked the memory read-only. */
 static int import_tensor(const CoreDispatchEntry* entry, PyObject* value, int32_t alignment,
                          int32_t contiguous, TVMFFIObjectHandle* out, int* not_tensor,
-                         const DLPackExchangeAPI** api_used) {
+                         const DLPackExchangeAPI** api_used, int* read_only) {
   PyTypeObject* type = Py_TYPE(value);
+  *read_only = 0;
   if (entry->kind == kCoreArgNumpy) {
-    int done = import_numpy(value, alignment, contiguous, out);
+    int done = import_numpy(value, alignment, contiguous, out, read_only);
     if (done != 0) return done > 0 ? 0 : -1;
   }
   const DLPackExchangeAPI* api = entry->api;
@@ -345,6 +348,7 @@ static int import_tensor(const CoreDispatchEntry* entry, PyObject* value, int32_
       }
       return -1;
     }
+    *read_only = (mt->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
     int rc = TVMFFITensorFromDLPackVersioned(mt, alignment, contiguous, out);
     if (rc != 0) {
       if (mt->deleter != NULL) mt->deleter(mt);
@@ -368,7 +372,7 @@ static int import_tensor(const CoreDispatchEntry* entry, PyObject* value, int32_
   }
   PyObject* capsule = call_dlpack(value);
   if (capsule == NULL) return -1;
-  int rc = import_from_capsule(capsule, type, alignment, contiguous, out);
+  int rc = import_from_capsule(capsule, type, alignment, contiguous, out, read_only);
   Py_DECREF(capsule);
   return rc;
 }
@@ -456,7 +460,8 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
   const CoreDispatchEntry* entry = core_dispatch_lookup(Py_TYPE(slots[0]), &scratch);
   if (entry == NULL) return NULL;
   TVMFFIObjectHandle handle = NULL;
-  if (import_tensor(entry, slots[0], alignment, contiguous, &handle, NULL, NULL) != 0) {
+  int read_only; /* from_dlpack keeps read-only memory read-only: its export flags it */
+  if (import_tensor(entry, slots[0], alignment, contiguous, &handle, NULL, NULL, &read_only) != 0) {
     return NULL;
   }
   return core_tensor_wrap(handle);
@@ -485,10 +490,19 @@ static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* a
 static int convert_tensor(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
                           TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
   TVMFFIObjectHandle handle = NULL;
-  int not_tensor = 0;
+  int not_tensor = 0, read_only = 0;
   const DLPackExchangeAPI* api = NULL;
-  if (import_tensor(entry, value, 0, 0, &handle, &not_tensor, &api) != 0) return -1;
+  if (import_tensor(entry, value, 0, 0, &handle, &not_tensor, &api, &read_only) != 0) return -1;
   if (not_tensor) return core_convert_opaque(value, out, ctx);
+  if (CORE_UNLIKELY(read_only)) {
+    /* A kernel may write to its arguments: refuse rather than hand out immutable memory. */
+    TVMFFIObjectDecRef(handle);
+    core_raise_arg_error(PyExc_BufferError, &ctx->site,
+                         "`%s` holds read-only memory, which a kernel must not receive (it may "
+                         "write to its arguments); pass a writable copy instead, e.g. `x.copy()`",
+                         Py_TYPE(value)->tp_name);
+    return -1;
+  }
   return pass_tensor_arg(handle, api, out, ctx);
 }
 

@@ -13,7 +13,9 @@
 
 #include "type_table.h"
 
+#include "error.h"
 #include "object.h"
+#include "pending_error.h"
 #include "state.h"
 
 static PyObject** g_registered = NULL; /* owned references */
@@ -63,6 +65,51 @@ int core_type_table_is_known(int32_t type_index) {
 
 PyObject* core_type_key_str(const TVMFFITypeInfo* info) {
   return PyUnicode_DecodeUTF8(info->type_key.data, (Py_ssize_t)info->type_key.size, "replace");
+}
+
+/* Whether the runtime has registered `type_index`, asked without TVMFFIGetTypeInfo (which ends
+ * the process on an unknown index): a scan of ffi.GetRegisteredTypeKeys that marks every index
+ * it finds as known, so it runs at most once per index not seen before. 1, 0, or -1 with an
+ * exception. */
+static int runtime_has_type(int32_t type_index) {
+  static const TVMFFIByteArray name = {"ffi.GetRegisteredTypeKeys", 25};
+  TVMFFIObjectHandle func = NULL;
+  if (TVMFFIFunctionGetGlobal(&name, &func) != 0 || func == NULL) {
+    if (func == NULL) PyErr_SetString(PyExc_RuntimeError, "ffi.GetRegisteredTypeKeys is missing");
+    return -1;
+  }
+  TVMFFIAny keys = {0};
+  int rc = TVMFFIFunctionCall(func, NULL, 0, &keys);
+  TVMFFIObjectDecRef(func);
+  if (rc != 0 || keys.type_index != kTVMFFIArray) {
+    if (rc == 0 && keys.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(keys.v_obj);
+    core_raise_from_rc(rc != 0 ? rc : -1);
+    return -1;
+  }
+  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)keys.v_obj + sizeof(TVMFFIObject));
+  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
+  int found = 0;
+  for (int64_t i = 0; i < cell->size; ++i) {
+    TVMFFIByteArray key;
+    if (items[i].type_index == kTVMFFISmallStr) {
+      key = TVMFFISmallBytesGetContentByteArray(&items[i]);
+    } else if (items[i].type_index == kTVMFFIStr) {
+      key = *TVMFFIBytesGetByteArrayPtr(items[i].v_obj);
+    } else {
+      continue;
+    }
+    int32_t index;
+    if (TVMFFITypeKeyToIndex(&key, &index) != 0) {
+      TVMFFIObjectHandle err = NULL;
+      TVMFFIErrorMoveFromRaised(&err);
+      if (err != NULL) TVMFFIObjectDecRef(err);
+      continue;
+    }
+    core_type_table_mark_known(index);
+    found |= index == type_index;
+  }
+  TVMFFIObjectDecRef(keys.v_obj);
+  return found;
 }
 
 /* ---- resolution ---- */
@@ -149,8 +196,21 @@ static PyTypeObject* resolve(int32_t type_index) {
     PyErr_Format(PyExc_ValueError, "invalid object type index %d", (int)type_index);
     return NULL;
   }
+  if (!core_type_table_is_known(type_index)) {
+    /* An object a kernel made with an index nobody registered: refuse it here rather than
+     * let the type-info lookup below end the process. */
+    int has = runtime_has_type(type_index);
+    if (has <= 0) {
+      if (has == 0) {
+        PyErr_Format(PyExc_TypeError, "an FFI object has the unregistered type index %d "
+                     "(a kernel returned an object whose header is corrupt or never registered "
+                     "its type)", (int)type_index);
+      }
+      return NULL;
+    }
+  }
   if (ensure_capacity(type_index) != 0) return NULL;
-  g_known[type_index] = 1; /* it came from a live object */
+  g_known[type_index] = 1;
   PyTypeObject* cls = (PyTypeObject*)g_registered[type_index];
   if (cls == NULL) cls = from_fallback_factory(type_index);
   if (cls == NULL && PyErr_Occurred()) return NULL;
@@ -182,7 +242,7 @@ PyTypeObject* core_class_for_index(int32_t type_index) {
 PyObject* core_object_from_handle(TVMFFIObjectHandle handle) {
   PyTypeObject* cls = core_class_for_index(TVMFFIObjectGetTypeIndex(handle));
   if (CORE_UNLIKELY(cls == NULL)) {
-    TVMFFIObjectDecRef(handle);
+    core_decref_keeping_error(handle);
     return NULL;
   }
   return core_object_new_of_class(cls, handle);

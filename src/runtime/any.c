@@ -34,8 +34,15 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
       *slot = NULL;
       return 0;
     }
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes:
+      if (ffi_small_len_corrupt(any_view)) {
+        return ffi_raise_small_len_corrupt("TVMFFIAnyViewToOwnedAny", 0, any_view);
+      }
+      *out = *any_view;
+      return 0;
     default:
-      /* POD values, small strings/bytes, and DLTensor* (still a non-owning pointer). */
+      /* POD values, and DLTensor* (still a non-owning pointer). */
       *out = *any_view;
       return 0;
   }

@@ -38,6 +38,7 @@ int ffi_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* out)
 
 int ffi_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIByteArray* out) {
   int32_t t = args[i].type_index;
+  if (ffi_small_len_corrupt(&args[i])) return ffi_raise_small_len_corrupt(fname, i, &args[i]);
   if ((t != kTVMFFIRawStr && t != kTVMFFISmallStr && t != kTVMFFIStr) ||
       !ffi_string_view(&args[i], out)) {
     return mismatch(fname, i, "ffi.String", t);

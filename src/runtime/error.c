@@ -173,8 +173,17 @@ static void set_raised_steal(TVMFFIObject* err) {
 }
 
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
-  if (error != NULL) ffi_incref((TVMFFIObject*)error);
-  set_raised_steal((TVMFFIObject*)error);
+  TVMFFIObject* obj = (TVMFFIObject*)error;
+  if (obj != NULL && !ffi_type_is_instance(obj->type_index, kTVMFFIError)) {
+    /* The caller is about to return -1: leave an error that says what went wrong instead of a
+     * non-Error object every reader of the slot would misinterpret as an ErrorObject. */
+    TVMFFIByteArray actual = ffi_type_key_of(obj->type_index);
+    ffi_raise("TypeError", "TVMFFIErrorSetRaised expects an ffi.Error object, got `%.*s`",
+              (int)actual.size, actual.data);
+    return;
+  }
+  if (obj != NULL) ffi_incref(obj);
+  set_raised_steal(obj);
 }
 
 void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {

@@ -151,6 +151,15 @@ int ffi_string_make(const char* data, size_t size, int is_bytes, TVMFFIAny* out)
  * Bytes). Returns false if value holds something else. */
 bool ffi_string_view(const TVMFFIAny* value, TVMFFIByteArray* out);
 
+/* True for a SmallStr/SmallBytes whose length claims more than the 7 inline bytes (a value
+ * forged or corrupted by foreign code); such values are refused, never read. */
+static inline bool ffi_small_len_corrupt(const TVMFFIAny* value) {
+  return (value->type_index == kTVMFFISmallStr || value->type_index == kTVMFFISmallBytes) &&
+         value->small_str_len > 7;
+}
+/* Raises ValueError naming argument i of fname as such a corrupt inline string. */
+int ffi_raise_small_len_corrupt(const char* fname, int32_t i, const TVMFFIAny* value);
+
 /* ------------------------------------------------------------------------------------------
  * str_map.c: string-keyed hash map; values are non-NULL pointers that own their key bytes
  * ------------------------------------------------------------------------------------------ */

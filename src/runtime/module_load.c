@@ -8,6 +8,7 @@
 #include <link.h>
 #include <stdlib.h>
 
+#include "elf_check.h"
 #include "module_internal.h"
 #include "module_library_bin.h"
 
@@ -188,6 +189,7 @@ int ffi_load_shared_library(const char* path, FfiModule** out) {
   if (path[0] == '\0') {
     return ffi_raise("ValueError", FFI_LOADER_FROM_FILE "so: the library path is empty");
   }
+  if (ffi_elf_check_file(path) != 0) return -1; /* a truncated file would SIGBUS inside dlopen */
   /* dlerror() is per thread; clear anything stale so the message is ours. */
   (void)dlerror();
   void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);

@@ -60,6 +60,8 @@ bool ffi_string_view(const TVMFFIAny* value, TVMFFIByteArray* out) {
       return true;
     case kTVMFFISmallStr:
     case kTVMFFISmallBytes:
+      /* A length past the inline capacity would read beyond the 16-byte value. */
+      if (ffi_small_len_corrupt(value)) return false;
       out->data = value->v_bytes;
       out->size = value->small_str_len;
       return true;
@@ -70,6 +72,14 @@ bool ffi_string_view(const TVMFFIAny* value, TVMFFIByteArray* out) {
     default:
       return false;
   }
+}
+
+int ffi_raise_small_len_corrupt(const char* fname, int32_t i, const TVMFFIAny* value) {
+  return ffi_raise("ValueError",
+                   "Corrupt argument #%d when calling: `%s`: an inline %s of length %u, but at most "
+                   "%d bytes fit inline",
+                   (int)i, fname, value->type_index == kTVMFFISmallBytes ? "bytes" : "string",
+                   (unsigned)value->small_str_len, kSmallStringMax);
 }
 
 static int check_byte_array(const char* api, const TVMFFIByteArray* input, TVMFFIAny* out) {
@@ -95,6 +105,7 @@ static int identity_string(const char* fname, int is_bytes, const TVMFFIAny* arg
   int32_t t = args[0].type_index;
   bool ok = is_bytes ? (t == kTVMFFIByteArrayPtr || t == kTVMFFISmallBytes || t == kTVMFFIBytes)
                      : (t == kTVMFFIRawStr || t == kTVMFFISmallStr || t == kTVMFFIStr);
+  if (ok && ffi_small_len_corrupt(&args[0])) return ffi_raise_small_len_corrupt(fname, 0, &args[0]);
   if (!ok || !ffi_string_view(&args[0], &view)) {
     TVMFFIByteArray actual = ffi_type_key_of(t);
     return ffi_raise("TypeError",

@@ -153,6 +153,11 @@ static bool is_contiguous(const DLTensor* t) {
  * below can overflow (even for empty tensors, whose compact strides still multiply extents). */
 static int validate_layout(const char* api, const DLTensor* t) {
   if (t->ndim < 0) return ffi_raise("ValueError", "%s: ndim must be >= 0, got %d", api, (int)t->ndim);
+  /* lanes is 1 for scalars, L for vectors and (uint16)-L for scalable ones; 0 means no data. */
+  if (t->dtype.lanes == 0) {
+    return ffi_raise("ValueError", "%s: dtype (code=%d, bits=%d) has lanes = 0", api,
+                     (int)t->dtype.code, (int)t->dtype.bits);
+  }
   if (t->ndim > 0 && t->shape == NULL) {
     return ffi_raise("ValueError", "%s: shape is NULL while ndim is %d", api, (int)t->ndim);
   }

@@ -137,6 +137,17 @@ static void test_error_slot_is_per_thread_and_released_at_exit(void) {
   CHECK_RAISED("ValueError", "main thread");
 }
 
+/* Only Error objects may sit in the slot; anything else is replaced by a TypeError saying so. */
+static void test_set_raised_refuses_non_error_objects(void) {
+  TVMFFIAny shape = {0};
+  TVMFFIAny extent = any_int(3);
+  CHECK_EQ_INT(call_global("ffi.Shape", &extent, 1, &shape), 0);
+  TVMFFIErrorSetRaised(shape.v_obj);
+  CHECK_RAISED("TypeError", "TVMFFIErrorSetRaised expects an ffi.Error object, got `ffi.Shape`");
+  CHECK_EQ_INT(check_strong_count(shape.v_obj), 1);
+  TVMFFIObjectDecRef(shape.v_obj);
+}
+
 int main(void) {
   RUN(test_set_raised_from_cstr_then_move);
   RUN(test_message_parts_skip_null_parts);
@@ -148,5 +159,6 @@ int main(void) {
   RUN(test_backtrace_starts_with_the_named_frame);
   RUN(test_backtrace_includes_exported_callers);
   RUN(test_error_slot_is_per_thread_and_released_at_exit);
+  RUN(test_set_raised_refuses_non_error_objects);
   return CHECK_MAIN_RESULT();
 }

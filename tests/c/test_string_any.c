@@ -155,6 +155,28 @@ static void test_string_and_bytes_globals_round_trip(void) {
   }
 }
 
+/* A forged inline string claiming 200 bytes must be refused, not read past its 16 bytes. */
+static void test_inline_strings_longer_than_seven_bytes_are_refused(void) {
+  for (int k = 0; k < 2; ++k) {
+    TVMFFIAny forged = {0};
+    forged.type_index = k == 0 ? kTVMFFISmallStr : kTVMFFISmallBytes;
+    forged.small_str_len = 200;
+    TVMFFIAny result = {0};
+    CHECK_EQ_INT(call_global(k == 0 ? "ffi.String" : "ffi.Bytes", &forged, 1, &result), -1);
+    CHECK_RAISED("ValueError", "length 200, but at most 7 bytes fit inline");
+    CHECK_EQ_INT(result.type_index, kTVMFFINone);
+    CHECK_EQ_INT(TVMFFIAnyViewToOwnedAny(&forged, &result), -1);
+    CHECK_RAISED("ValueError", "length 200");
+  }
+  TVMFFIAny seven = {0};
+  seven.type_index = kTVMFFISmallStr;
+  seven.small_str_len = 7;
+  memcpy(seven.v_bytes, "abcdefg", 7);
+  TVMFFIAny result = {0};
+  CHECK_EQ_INT(call_global("ffi.String", &seven, 1, &result), 0);
+  CHECK_BYTES_EQ(TVMFFISmallBytesGetContentByteArray(&result), "abcdefg");
+}
+
 int main(void) {
   RUN(test_short_strings_are_stored_inline);
   RUN(test_empty_string_is_small);
@@ -166,5 +188,6 @@ int main(void) {
   RUN(test_view_to_owned_steals_rvalue_refs);
   RUN(test_view_to_owned_copies_pod_bits);
   RUN(test_string_and_bytes_globals_round_trip);
+  RUN(test_inline_strings_longer_than_seven_bytes_are_refused);
   return CHECK_MAIN_RESULT();
 }

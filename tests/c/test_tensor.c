@@ -230,6 +230,13 @@ static void test_from_dlpack_rejects_malformed_input(void) {
   p.shape[1] = 3;
   CHECK_EQ_INT(TVMFFITensorFromDLPack(&p.legacy, 0, 0, &tensor), -1);
   CHECK_RAISED("ValueError", "overflows");
+  producer_init(&p, g_data, 1);
+  p.legacy.dl_tensor.dtype.lanes = 0;
+  p.versioned.dl_tensor.dtype.lanes = 0;
+  CHECK_EQ_INT(TVMFFITensorFromDLPack(&p.legacy, 0, 0, &tensor), -1);
+  CHECK_RAISED("ValueError", "lanes = 0");
+  CHECK_EQ_INT(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 0, &tensor), -1);
+  CHECK_RAISED("ValueError", "lanes = 0");
   CHECK_EQ_INT(p.deleted, 0);
   CHECK(tensor == NULL);
 }

@@ -1,0 +1,101 @@
+/*
+ * gil_policy.c -- which FFI functions release the GIL while they run.
+ *
+ * Kernels may run long, or start C threads that call Python back while the caller waits for
+ * them; holding the GIL then serialises Python threads or deadlocks. So, as in the reference,
+ * functions release the GIL by default (TVM_FFI_RELEASE_GIL_BY_DEFAULT=0 turns that off; it is
+ * read once, at import). The exception is the runtime's own built-in functions (container
+ * accessors, string and shape constructors, registry queries): they never wait for another
+ * thread, so keeping the GIL is safe, and it saves the release/re-acquire on every call.
+ *
+ * A built-in is recognised by its safe_call: code inside libtvm_ffi.so's executable segments
+ * other than the runtime's one generic trampoline, which every function made through
+ * TVMFFIFunctionCreate (kernels, module functions, Python callbacks) shares.
+ */
+#define _GNU_SOURCE
+#include "gil_policy.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdlib.h>
+
+static int g_release_by_default = 1;
+static uintptr_t g_runtime_text_begin = 0, g_runtime_text_end = 0;
+static TVMFFISafeCallType g_generic_safe_call = NULL;
+
+typedef struct {
+  uintptr_t probe;
+  uintptr_t begin, end;
+} TextSearch;
+
+/* dl_iterate_phdr callback: the executable range of the object that contains `probe`. */
+static int find_text(struct dl_phdr_info* info, size_t size, void* data) {
+  (void)size;
+  TextSearch* search = (TextSearch*)data;
+  uintptr_t begin = UINTPTR_MAX, end = 0;
+  int contains = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD) continue;
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+    if (search->probe >= lo && search->probe < hi) contains = 1;
+    if (ph->p_flags & PF_X) {
+      if (lo < begin) begin = lo;
+      if (hi > end) end = hi;
+    }
+  }
+  if (!contains) return 0;
+  search->begin = begin;
+  search->end = end;
+  return 1;
+}
+
+static int never_called(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self, (void)args, (void)num_args, (void)result;
+  return 0;
+}
+
+static int parse_default(void) {
+  const char* text = getenv("TVM_FFI_RELEASE_GIL_BY_DEFAULT");
+  if (text == NULL || text[0] == '\0') return 0;
+  char* end = NULL;
+  long value = strtol(text, &end, 10);
+  while (end != NULL && (*end == ' ' || *end == '\n')) ++end;
+  if (end == text || end == NULL || *end != '\0') {
+    PyErr_Format(PyExc_ValueError,
+                 "TVM_FFI_RELEASE_GIL_BY_DEFAULT must be an integer (1: calls release the GIL, "
+                 "0: they keep it), got '%s'", text);
+    return -1;
+  }
+  g_release_by_default = value != 0;
+  return 0;
+}
+
+int core_gil_policy_init(void) {
+  if (parse_default() != 0) return -1;
+  TextSearch search = {(uintptr_t)(void*)&TVMFFIFunctionCall, 0, 0};
+  if (dl_iterate_phdr(find_text, &search) != 0) {
+    g_runtime_text_begin = search.begin;
+    g_runtime_text_end = search.end;
+  }
+  TVMFFIObjectHandle probe = NULL;
+  if (TVMFFIFunctionCreate(NULL, never_called, NULL, &probe) == 0) {
+    g_generic_safe_call = TVMFFIFunctionGetCellPtr(probe)->safe_call;
+    TVMFFIObjectDecRef(probe);
+  } else {
+    TVMFFIErrorMoveFromRaised(&probe);
+    if (probe != NULL) TVMFFIObjectDecRef(probe);
+  }
+  return 0;
+}
+
+int core_release_gil_by_default(void) { return g_release_by_default; }
+
+int core_release_gil_for(TVMFFIObjectHandle func) {
+  if (!g_release_by_default || func == NULL) return g_release_by_default;
+  TVMFFISafeCallType call = TVMFFIFunctionGetCellPtr(func)->safe_call;
+  uintptr_t address = (uintptr_t)(void*)call;
+  int builtin = call != g_generic_safe_call && address >= g_runtime_text_begin &&
+                address < g_runtime_text_end;
+  return !builtin;
+}

@@ -1,0 +1,44 @@
+/*
+ * stack_guard.h -- bounds Python -> kernel -> Python callback -> ... nesting by the C stack
+ * (stack_guard.c).
+ *
+ * Every round trip through a kernel and back into Python uses C stack that Python's recursion
+ * limit does not see; with that limit raised, deep nesting overflows the stack and the process
+ * dies. The callback trampoline therefore checks, on entry, how much of its thread's stack is
+ * left, and raises RecursionError while enough remains for the error to unwind cleanly.
+ */
+#ifndef TVM_FFI_PYTHON_STACK_GUARD_H_
+#define TVM_FFI_PYTHON_STACK_GUARD_H_
+
+#include "base.h"
+
+/* Per-thread state: the stack's low end (0 until first computed) and the callback depth. */
+typedef struct {
+  uintptr_t limit; /* lowest address a callback may start at; UINTPTR_MAX-free: 0 = unknown */
+  int depth;       /* callbacks currently running on this thread */
+} CoreStackGuard;
+
+CoreStackGuard* core_stack_guard_slow(void);
+extern _Thread_local CoreStackGuard core_stack_guard;
+
+/* Enters a callback: 0, or -1 (GIL held) with RecursionError set when the thread's remaining
+ * C stack is below the reserve. Pair every 0 with core_stack_guard_leave(). */
+static inline int core_stack_guard_enter(void) {
+  char here;
+  CoreStackGuard* g = &core_stack_guard;
+  if (CORE_UNLIKELY(g->limit == 0)) g = core_stack_guard_slow();
+  if (CORE_UNLIKELY((uintptr_t)&here < g->limit)) {
+    PyErr_Format(PyExc_RecursionError,
+                 "FFI callbacks nested %d deep on this thread: the C stack is nearly exhausted "
+                 "(Python -> kernel -> Python callback cycles use C stack that "
+                 "sys.setrecursionlimit does not cover)",
+                 g->depth);
+    return -1;
+  }
+  g->depth++;
+  return 0;
+}
+
+static inline void core_stack_guard_leave(void) { core_stack_guard.depth--; }
+
+#endif /* TVM_FFI_PYTHON_STACK_GUARD_H_ */
