@@ -27,6 +27,9 @@ from .registry import register_object
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
+# The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
+MISSING = _core.MISSING
+
 
 class _Seq(_core.SeqBase):  # type: ignore[misc]
     """Reading, comparing and printing shared by Array and List."""

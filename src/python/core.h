@@ -268,6 +268,9 @@ PyObject* core_string_from_handle(TVMFFIObjectHandle handle, int is_bytes);
 PyObject* core_str_from_byte_array(const char* data, size_t size);
 
 PyObject* core_device_new(DLDevice device);
+/* class_hooks.c: the class Device results are made as (CoreDevice_Type or a subclass). */
+extern PyTypeObject* core_device_class;
+int core_class_hooks_init(PyObject* module);
 PyObject* core_dtype_result(DLDataType dtype);
 /* The registered dtype class (borrowed) or NULL. */
 extern PyObject* core_dtype_class;

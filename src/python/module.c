@@ -149,7 +149,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_function_init_types(module) != 0 || core_error_init(module) != 0 ||
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
       core_dtype_init_types(module) != 0 || core_tensor_init(module) != 0 ||
-      core_container_init(module) != 0 ||
+      core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_type_table_init() != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {

@@ -8,3 +8,4 @@ from __future__ import annotations
 
 from ._ffi_api import *  # noqa: F403
 from ._helpers import add_one as add_one
+from ._locking import run_with_gpu_lock as run_with_gpu_lock
