@@ -27,6 +27,8 @@ from .registry import register_object
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
+_content_equal = _ffi_api._ContentEqual
+
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
 
@@ -50,18 +52,24 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
 
         def __iter__(self) -> Iterator[Any]: ...
 
+        # By content, like == (ffi.ArrayContains / ffi.ListContains); a plain dict is never in.
+        def __contains__(self, value: object) -> bool: ...
+
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, _core.Object) and self.same_as(other):
-            return True
-        if isinstance(other, (_Seq, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
+        """Item by item, by content, as the runtime compares (1, 1.0 and True differ)."""
+        if type(other) is list or type(other) is tuple or isinstance(other, _Seq):
+            return _content_equal(self, other)  # a list or tuple arrives as an Array
+        if isinstance(other, (str, bytes, bytearray, Mapping)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return _content_equal(self, list(other))  # range, Shape, user sequences: their items
 
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = _core.Object.__hash__
+    # By content, agreeing with ==; an Array and a List with equal items hash equal.
+    __hash__ = _core.SeqBase.__hash__
+
 
     def __repr__(self) -> str:
         return f"[{', '.join(repr(item) for item in self)}]"
@@ -93,9 +101,6 @@ class Array(_Seq, Sequence[Any]):
     if TYPE_CHECKING:
 
         def __init__(self, items: Iterable[Any] = ()) -> None: ...
-
-    def __contains__(self, value: object) -> bool:
-        return bool(_ffi_api.ArrayContains(self, value))
 
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
@@ -194,9 +199,6 @@ class List(_Seq, MutableSequence[Any]):
         """Reverses the items in place."""
         _ffi_api.ListReverse(self)
 
-    def __contains__(self, value: object) -> bool:
-        return bool(_ffi_api.ListContains(self, value))
-
     def __reduce__(self) -> Any:
         return (List, (list(self),))
 
@@ -271,22 +273,17 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
         return bool(type(self)._count(self, key))
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, _core.Object) and self.same_as(other):
-            return True
-        if not isinstance(other, Mapping):
-            return NotImplemented
-        if len(self) != len(other):
-            return False
-        for key, value in self._pairs():
-            if key not in other or other[key] != value:
-                return False
-        return True
+        """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
+        dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is False)."""
+        if isinstance(other, _MapReader) and (isinstance(other, type(self)) or isinstance(self, type(other))):
+            return _content_equal(self, other)  # type: ignore[no-any-return]
+        return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = _core.Object.__hash__
+    __hash__ = _core.MapBase.__hash__  # by content, agreeing with ==
 
     def __repr__(self) -> str:
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._pairs()) + "}"
@@ -343,6 +340,10 @@ class Dict(_MapReader, MutableMapping[Any, Any]):
         _ffi_api.DictClear(self)
 
 
+class ShapeDimensionError(ValueError, TypeError):
+    """A Shape dimension that is not an int: a ValueError (as the reference raises) and a TypeError."""
+
+
 class Shape(tuple):  # type: ignore[type-arg]
     """Tuple of ints backed by the runtime's shape object (``ffi.Shape``).
 
@@ -360,7 +361,7 @@ class Shape(tuple):  # type: ignore[type-arg]
         values: list[int] = []
         for position, dim in enumerate(dims):
             if isinstance(dim, bool) or not hasattr(dim, "__index__"):
-                raise TypeError(
+                raise ShapeDimensionError(
                     f"Shape dimension #{position} must be an int, got {type(dim).__name__}"
                 )
             values.append(dim.__index__())

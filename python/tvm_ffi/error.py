@@ -171,7 +171,7 @@ def _register(kind: str, cls: _E) -> _E:
 
 for _builtin in (
     RuntimeError, ValueError, TypeError, AttributeError, KeyError, IndexError, AssertionError, MemoryError,
-    NotImplementedError,
+    NotImplementedError, RecursionError,
 ):
     register_error(_builtin)
 del _builtin

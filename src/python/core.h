@@ -366,6 +366,10 @@ uint64_t core_view_tensor_flags(TVMFFIObjectHandle handle);
  * must be held: it spares the deleter's GIL round trip. */
 int core_view_tensor_release_sole(TVMFFIObjectHandle handle);
 int core_tensor_view_init(PyObject* module);
+/* container_content.c: hash() of SeqBase/MapBase instances and `in` of SeqBase instances, by
+ * content (ffi._ContentHash, ffi.ArrayContains / ffi.ListContains). */
+Py_hash_t core_container_hash(PyObject* self);
+int core_seq_contains(PyObject* self, PyObject* value);
 /* container.c: SeqBase/MapBase fast-path types and _set_class_shape. */
 int core_container_init(PyObject* module);
 /* container.c: makes an Array/List/Map/Dict instance convert its tensor elements to the

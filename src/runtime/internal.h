@@ -245,4 +245,24 @@ int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);
 /* tensor.c: a new Shape object copying n extents. */
 int ffi_shape_new(const int64_t* data, size_t n, TVMFFIObject** out);
 
+
+/* Sequence cells (Array, List) sit right after the header; only the cell is ABI. */
+static inline TVMFFISeqCell* ffi_seq_cell(TVMFFIObject* obj) {
+  return (TVMFFISeqCell*)((char*)obj + sizeof(TVMFFIObject));
+}
+static inline TVMFFIAny* ffi_seq_items(TVMFFIObject* obj) {
+  return (TVMFFIAny*)ffi_seq_cell(obj)->data;
+}
+/* container/list.c: a new List holding owned copies of n views; appending steals value. */
+int ffi_list_new_views(const TVMFFIAny* views, int64_t n, TVMFFIObject** out);
+int ffi_list_append_owned(TVMFFIObject* list, TVMFFIAny value);
+/* container/map.c, for Map (72) and Dict (76) alike: an empty one; insert-or-overwrite stealing
+ * key and value; size; iteration in insertion order (start with *cursor = 0); lookup of an
+ * owned key (NULL when absent). */
+int ffi_map_new_empty(int32_t type_index, TVMFFIObject** out);
+int ffi_map_set(TVMFFIObject* map, TVMFFIAny key, TVMFFIAny value);
+int64_t ffi_map_size(TVMFFIObject* map);
+bool ffi_map_next(TVMFFIObject* map, uint64_t* cursor, TVMFFIAny** key, TVMFFIAny** value);
+TVMFFIAny* ffi_map_lookup(TVMFFIObject* map, const TVMFFIAny* key);
+
 #endif /* TVM_FFI_RUNTIME_INTERNAL_H_ */

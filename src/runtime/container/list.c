@@ -196,12 +196,14 @@ LIST_GLOBAL(global_list_contains) {
       TVMFFIAnyViewToOwnedAny(&args[1], &needle) != 0) {
     return -1;
   }
-  bool found = false;
-  for (int64_t i = 0; i < list->cell.size && !found; ++i) {
-    found = ffi_any_equal(&list_items(list)[i], &needle);
+  /* Like Python's `in`: items compare by content (content_equal.c). */
+  int found = 0;
+  for (int64_t i = 0; i < list->cell.size && found == 0; ++i) {
+    found = ffi_content_equal(&list_items(list)[i], &needle);
   }
   ffi_any_release(&needle);
-  ffi_ret_bool(result, found);
+  if (found < 0) return -1;
+  ffi_ret_bool(result, found == 1);
   return 0;
 }
 
@@ -361,4 +363,27 @@ void ffi_register_list_globals(void) {
   ffi_register_builtin("ffi.ListReverse", global_list_reverse);
   ffi_register_builtin("ffi.ListClear", global_list_clear);
   ffi_register_builtin("ffi.ListReserve", global_list_reserve);
+}
+
+/* ---- internal API for the structural services (declared in internal.h) ---- */
+
+int ffi_list_new_views(const TVMFFIAny* views, int64_t n, TVMFFIObject** out) {
+  ListObject* list;
+  if (list_new(&list) != 0) return -1;
+  if (list_insert_views(list, 0, views, n) != 0) {
+    ffi_decref(&list->header);
+    return -1;
+  }
+  *out = &list->header;
+  return 0;
+}
+
+int ffi_list_append_owned(TVMFFIObject* obj, TVMFFIAny value) {
+  ListObject* list = (ListObject*)obj;
+  if (list_grow_for(list, 1) != 0) {
+    ffi_any_release(&value);
+    return -1;
+  }
+  list_items(list)[list->cell.size++] = value;
+  return 0;
 }

@@ -741,3 +741,35 @@ void ffi_register_map_list_globals(void) {
   ffi_register_builtin("ffi.DictErase", global_dict_erase);
   ffi_register_builtin("ffi.DictClear", global_dict_clear);
 }
+
+/* ---- internal API for the structural services (declared in internal.h) ---- */
+
+int ffi_map_new_empty(int32_t type_index, TVMFFIObject** out) {
+  MapObject* m;
+  if (map_new(type_index, &m) != 0) return -1;
+  *out = &m->header;
+  return 0;
+}
+
+int ffi_map_set(TVMFFIObject* map, TVMFFIAny key, TVMFFIAny value) {
+  return map_insert((MapObject*)map, key, value);
+}
+
+int64_t ffi_map_size(TVMFFIObject* map) { return (int64_t)((MapObject*)map)->size; }
+
+bool ffi_map_next(TVMFFIObject* map, uint64_t* cursor, TVMFFIAny** key, TVMFFIAny** value) {
+  MapObject* m = (MapObject*)map;
+  /* cursor holds position + 1 of the last entry returned, 0 before the first. */
+  uint64_t pos = *cursor == 0 ? map_first(m) : map_after(m, *cursor - 1);
+  if (pos == NO_INDEX || !map_pos_valid(m, pos)) return false;
+  *key = map_key_at(m, pos);
+  *value = map_value_at(m, pos);
+  *cursor = pos + 1;
+  return true;
+}
+
+TVMFFIAny* ffi_map_lookup(TVMFFIObject* map, const TVMFFIAny* key) {
+  MapObject* m = (MapObject*)map;
+  uint64_t pos = map_find(m, key);
+  return pos == NO_INDEX ? NULL : map_value_at(m, pos);
+}
