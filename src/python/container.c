@@ -35,6 +35,12 @@ void core_container_set_framework(PyObject* obj, const void* dlpack_api) {
   }
 }
 
+void core_container_framework_into(PyObject* obj, CoreFramework* fw) {
+  if (is_container(obj) && ((CoreContainer*)obj)->dlpack_api != NULL) {
+    fw->api = ((CoreContainer*)obj)->dlpack_api;
+  }
+}
+
 /* An element view as a Python value, in the container's framework when it has one. */
 static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
   const void* api = ((CoreContainer*)self)->dlpack_api;

@@ -375,6 +375,9 @@ int core_container_init(PyObject* module);
 /* container.c: makes an Array/List/Map/Dict instance convert its tensor elements to the
  * framework of `dlpack_api` (no-op for other objects or when already set). */
 void core_container_set_framework(PyObject* obj, const void* dlpack_api);
+/* container.c: sets fw->api to the framework an Array/List/Map/Dict argument remembers, if any,
+ * so the call's results go back to that framework too. */
+void core_container_framework_into(PyObject* obj, CoreFramework* fw);
 /* container.c: a Shape instance (plain tuple before the class is registered) of n extents,
  * whose runtime object is made only when it is passed to a function. */
 PyObject* core_shape_from_dims(const int64_t* dims, int32_t n);
