@@ -4,7 +4,7 @@
  *
  * Streams and the allocator are per thread, so a framework can set them around a call without
  * locking and without disturbing other threads. The module-context entry points of
- * c_env_api.h live in module.c.
+ * c_env_api.h live in module_load.c, module_system_symbols.c and module.c.
  */
 #include <inttypes.h>
 #include <pthread.h>

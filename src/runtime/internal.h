@@ -238,7 +238,7 @@ void ffi_register_string_globals(void);     /* string.c */
 void ffi_register_object_globals(void);     /* object.c */
 void ffi_register_container_globals(void);  /* container/array.c */
 void ffi_register_tensor_globals(void);     /* tensor.c */
-void ffi_register_module_globals(void);     /* module.c */
+void ffi_register_module_globals(void);     /* module_globals.c */
 
 /* container/array.c: a new Array holding owned copies of n views. */
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);

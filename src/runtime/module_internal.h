@@ -1,16 +1,136 @@
 /*
- * module_internal.h -- the one fact about module objects other runtime files may need.
+ * module_internal.h -- what the module files of the runtime share.
  *
  * Module objects (type index kTVMFFIModule) use a private, header-first layout owned by
- * module.c: the reference's C++ ModuleObj is opaque to kernels (spec/ABI.md section 4), so
- * nothing outside the runtime reads it. The reference reflects one read-only field, `imports_`
- * (an ffi.Array of the imported modules); ours sits at a fixed offset so the type registry can
- * describe it as an 8-byte object-reference field for Python's `Module.imports`.
+ * module.c: the reference's C++ ModuleObj is opaque to kernels, so nothing outside the runtime
+ * reads it. The reference reflects one read-only field, `imports_` (an ffi.Array of the
+ * imported modules); ours sits at a fixed offset so the type registry can describe it as an
+ * 8-byte object-reference field for Python's `Module.imports`.
+ *
+ * The files and their one-way arrows:
+ *   module_system_symbols.c  name -> address table of statically linked kernels (leaf)
+ *   module_library_bin.c     parser of __tvm_ffi__library_bin bytes (leaf, fuzzed)
+ *   module.c                 module objects, imports, symbol/function lookup  -> system symbols
+ *   module_load.c            dlopen, context symbols, composite modules        -> module.c, parser
+ *   module_system_lib.c      one system-library module per prefix              -> module_load.c
+ *   module_globals.c         the ffi.Module* global functions                  -> all of the above
+ *
+ * Locking: one process-wide mutex (ffi_module_mutex) guards every module's import list, lookup
+ * cache and library-ctx ownership; it is only held for short, non-reentrant sections (never
+ * across calls into kernels, loaders or the global registry). The context-symbol list, the
+ * system-library symbol table, the per-prefix system libraries and the keep-alive set have
+ * their own locks.
  */
 #ifndef TVM_FFI_RUNTIME_MODULE_INTERNAL_H_
 #define TVM_FFI_RUNTIME_MODULE_INTERNAL_H_
 
+#include <pthread.h>
+
+#include "internal.h"
+
 /* Offset of the `imports_` field: a strong reference to an ffi.Array (never NULL). */
 #define FFI_MODULE_IMPORTS_OFFSET 24
+
+/* Symbol names a library may export. */
+#define FFI_SYMBOL_PREFIX "__tvm_ffi_"
+#define FFI_SYMBOL_LIBRARY_CTX "__tvm_ffi__library_ctx"
+#define FFI_SYMBOL_METADATA_PREFIX "__tvm_ffi__metadata_"
+#define FFI_SYMBOL_DOC_PREFIX "__tvm_ffi__doc_"
+/* Global-registry names of the per-format module loaders. */
+#define FFI_LOADER_FROM_FILE "ffi.Module.load_from_file."
+#define FFI_LOADER_FROM_BYTES "ffi.Module.load_from_bytes."
+
+/* One entry of the lookup cache used by TVMFFIEnvModLookupFromImports. Entries are never
+ * removed while the module lives: callers hold borrowed pointers to the functions. */
+typedef struct {
+  char* name;
+  TVMFFIObject* func; /* owned */
+} FfiModuleLookupEntry;
+
+/* A module object. All modules made here are "library" modules; a shared library stays loaded
+ * until its module object dies, and every Function handed out holds a strong reference to the
+ * module it came from. */
+typedef struct FfiModule {
+  TVMFFIObject header;
+  TVMFFIObject* imports;        /* +24: owned ffi.Array of modules, replaced (copy-on-write) */
+  const char* kind;             /* static text */
+  void* dl_handle;              /* dlopen handle; NULL for the system library */
+  char* symbol_prefix;          /* system library prefix; NULL for shared libraries */
+  FfiModuleLookupEntry* cache;  /* guarded by ffi_module_mutex */
+  size_t cache_size, cache_capacity;
+  /* The library's __tvm_ffi__library_ctx when it points (or pointed) here, and the links of
+   * the list of ctx owners; see ffi_module_publish_library_ctx. Guarded by ffi_module_mutex. */
+  void** ctx_slot;
+  struct FfiModule* ctx_prev;
+  struct FfiModule* ctx_next;
+} FfiModule;
+
+extern pthread_mutex_t ffi_module_mutex;
+
+/* ---- small helpers (module.c) ---- */
+
+/* malloc'ed concatenation of up to three NUL-terminated parts (NULL parts are skipped);
+ * raises MemoryError and returns NULL on failure. */
+char* ffi_concat3(const char* a, const char* b, const char* c);
+/* NUL-terminated malloc'ed copy of a string argument; a ValueError naming `fname` for text
+ * with embedded NULs (it cannot be a symbol or a path). */
+char* ffi_cstr_from_bytes(const char* fname, const char* what, TVMFFIByteArray s);
+/* Function pointers travel through void*; POSIX guarantees the round trip. */
+TVMFFISafeCallType ffi_as_safe_call(void* symbol);
+/* Calls a global function by name; *found = false (and 0 returned) when it is not registered. */
+int ffi_call_global(const char* name, TVMFFIAny* args, int32_t num_args, TVMFFIAny* result,
+                    bool* found);
+
+/* ---- module objects and imports (module.c) ---- */
+
+/* A new library module. Takes ownership of dl_handle (closed on failure too) and copies the
+ * prefix. */
+FfiModule* ffi_module_new(void* dl_handle, const char* system_prefix);
+static inline bool ffi_module_is_system_lib(const FfiModule* m) { return m->dl_handle == NULL; }
+/* Borrowed module argument #i of a built-in function. */
+int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, FfiModule** out);
+/* A strong reference to the current import list, so it can be walked without the lock. */
+TVMFFIObject* ffi_module_imports_snapshot(FfiModule* m);
+/* Appends `other` to m's imports unless that would close a cycle. */
+int ffi_module_import(FfiModule* m, FfiModule* other);
+int ffi_module_clear_imports(FfiModule* m);
+/* Points the library's ctx slot at m; the slot is handed on to a survivor when m dies. */
+void ffi_module_publish_library_ctx(FfiModule* m, void** slot);
+
+/* ---- symbols and functions (module.c) ---- */
+
+/* Raw symbol lookup. The system library tries `prefix + name`, then `name`. */
+void* ffi_module_symbol(FfiModule* m, const char* name);
+/* Owned Function for exported `name` (searching imports depth-first when asked), or *out =
+ * NULL when nobody exports it. */
+int ffi_module_get_function(FfiModule* m, const char* name, bool query_imports,
+                            TVMFFIObject** out);
+bool ffi_module_implements(FfiModule* m, const char* name, bool query_imports);
+/* Calls the optional zero-argument symbol `symbol_prefix + name` that returns a String
+ * (metadata JSON or docstring). *out stays None when no module has the symbol. */
+int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* name,
+                        bool query_imports, TVMFFIAny* out);
+
+/* ---- the system-library symbol table (module_system_symbols.c) ---- */
+
+/* Address registered under `name`, or NULL. */
+void* ffi_system_symbol_lookup(const char* name);
+
+/* ---- library loading (module_load.c) ---- */
+
+/* Consumes `lib`: applies the context symbols and builds the (possibly composite) module the
+ * library describes. On success *root is owned and *ctx_slot, when non-NULL, is the library's
+ * __tvm_ffi__library_ctx that should receive `lib` once the caller keeps the result. */
+int ffi_library_module_finish(FfiModule* lib, const char* origin, FfiModule** root,
+                              void*** ctx_slot);
+/* The `.so` loader: dlopen, then ffi_library_module_finish. */
+int ffi_load_shared_library(const char* path, FfiModule** out);
+/* Loads `path` through the loader registered for its file extension. */
+int ffi_module_load_from_file(const char* path, TVMFFIAny* result);
+
+/* ---- the system library (module_system_lib.c) ---- */
+
+/* Owned reference to the system-library module for `prefix`, created on first use. */
+int ffi_system_lib_get(const char* prefix, FfiModule** out);
 
 #endif /* TVM_FFI_RUNTIME_MODULE_INTERNAL_H_ */
