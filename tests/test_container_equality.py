@@ -97,3 +97,11 @@ def test_cyclic_lists_compare_and_hash_without_crashing() -> None:
         _ = a == b
     a.clear()
     b.clear()
+
+
+def test_python_objects_inside_compare_by_the_object_they_hold() -> None:
+    payload = object()
+    arr = Array([payload])
+    assert arr == [payload] and arr == Array([payload]) and payload in arr
+    assert hash(arr) == hash(Array([payload]))
+    assert arr != [object()] and object() not in arr

@@ -5,6 +5,13 @@
 runtime's shape object. Python lists/tuples passed to FFI functions become Arrays and dicts become
 Maps. ``len``, integer indexing and iteration of sequences, and ``len``/lookup of mappings run in
 the C extension (``_core.SeqBase`` / ``_core.MapBase``); everything else calls ``ffi.*`` globals.
+
+Equality is by content, as in the reference package: items compare strictly by type (``1``,
+``1.0`` and ``True`` differ; NaN equals NaN, -0.0 equals 0.0), an Array or List equals any
+sequence with equal items (``Array([1, 2]) == [1, 2]``), a Map equals only a Map and a Dict only
+a Dict (``Map({"x": 1}) == {"x": 1}`` is False: compare ``dict(m)``), and other objects compare by
+identity. ``hash()`` agrees with ``==`` (List and Dict hash their current content), and
+``x in seq`` is true exactly when an item ``== x``.
 """
 
 from __future__ import annotations

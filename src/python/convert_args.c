@@ -828,8 +828,11 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
   if (t == &PyList_Type || t == &PyTuple_Type) return convert_sequence(value, out, temps, site);
   if (t == &PyDict_Type) return convert_dict(value, out, temps, site);
   if (PyType_IsSubtype(t, &CoreObject_Type)) {
-    /* A container returned in a framework's call keeps that framework through this call. */
-    if (temps->fw.api == NULL) core_container_framework_into(value, &temps->fw);
+    /* A container returned in a framework's call keeps that framework through this call.
+     * Containers are the types that hash by content: one compare keeps other objects fast. */
+    if (CORE_UNLIKELY(t->tp_hash == core_container_hash) && temps->fw.api == NULL) {
+      core_container_framework_into(value, &temps->fw);
+    }
     return convert_object(value, out, site);
   }
   if (t == &PyBytes_Type) {

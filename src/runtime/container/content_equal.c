@@ -5,8 +5,9 @@
  * Rules (the reference package's container equality): PODs compare by type and value (1, 1.0
  * and True differ), floats with NaN equal to NaN and -0.0 equal to 0.0; strings and bytes by
  * content; Shapes by extents; Array and List are both sequences and compare item by item;
- * Map compares with Map and Dict with Dict, entry by entry (keys matched as map keys); every
- * other object by identity (or its `__any_equal__`). The hash agrees with that equality: equal
+ * Map compares with Map and Dict with Dict, entry by entry (keys matched as map keys); opaque
+ * Python objects by the object they hold; every other object by identity (or its
+ * `__any_equal__`). The hash agrees with that equality: equal
  * values hash equal (an Array and a List with equal items too).
  *
  * Nesting is bounded: equality raises RecursionError below kMaxDepth levels (two distinct
@@ -36,6 +37,11 @@ static bool is_map(int32_t index) { return index == kTVMFFIMap || index == kTVMF
 
 static const TVMFFIShapeCell* shape_cell(const TVMFFIAny* value) {
   return (const TVMFFIShapeCell*)((const char*)value->v_obj + sizeof(TVMFFIObject));
+}
+
+/* The object an opaque (Python) object holds: two wrappers of one object are equal. */
+static void* opaque_handle(const TVMFFIAny* value) {
+  return TVMFFIOpaqueObjectGetCellPtr(value->v_obj)->handle;
 }
 
 static int equal_at(const TVMFFIAny* a, const TVMFFIAny* b, int depth);
@@ -81,6 +87,9 @@ static int equal_at(const TVMFFIAny* a, const TVMFFIAny* b, int depth) {
     if (a->v_obj == b->v_obj) return 1;
     if (is_seq(ta) && is_seq(tb)) return seq_equal(a->v_obj, b->v_obj, depth);
     if (is_map(ta) && ta == tb) return map_equal(a->v_obj, b->v_obj, depth);
+    if (ta == kTVMFFIOpaquePyObject && tb == kTVMFFIOpaquePyObject) {
+      return opaque_handle(a) == opaque_handle(b);
+    }
     if (ta == kTVMFFIShape && tb == kTVMFFIShape) {
       const TVMFFIShapeCell *sa = shape_cell(a), *sb = shape_cell(b);
       return sa->size == sb->size &&
@@ -121,6 +130,9 @@ static uint64_t hash_at(const TVMFFIAny* value, int depth) {
       sum += avalanche(mix(ffi_any_hash(key), hash_at(item, depth + 1)));
     }
     return avalanche(mix(h, sum));
+  }
+  if (index == kTVMFFIOpaquePyObject) {
+    return avalanche(mix(kTVMFFIOpaquePyObject, (uint64_t)(uintptr_t)opaque_handle(value)));
   }
   if (index == kTVMFFIShape) {
     const TVMFFIShapeCell* cell = shape_cell(value);

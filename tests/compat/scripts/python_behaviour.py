@@ -82,6 +82,8 @@ payload = Payload()
 observe("convert(object) type", lambda: type(tvm_ffi.convert(payload)).__name__)
 observe("convert(object).pyobject() is it", lambda: tvm_ffi.convert(payload).pyobject() is payload)
 observe("echo(object) is it", lambda: echo(payload) is payload)
+observe("Array([object]) == [object]", lambda: Array([payload]) == [payload])
+observe("Array([object]) == Array([object])", lambda: Array([payload]) == Array([payload]))
 # 9. constructor exceptions
 observe("Map(1)", lambda: tvm_ffi.Map(1))
 observe("Map([1, 2])", lambda: tvm_ffi.Map([1, 2]))
