@@ -4,10 +4,18 @@
  * The function object's resource is a strong reference to the callable. A call may come from
  * any C thread, with or without the GIL, so it always goes through PyGILState_Ensure. Arguments
  * arrive as borrowed views and become Python values; the return value becomes an owned Any.
- * A Python exception becomes the thread's FFI error (error.c), carrying the exception itself so
+ * A Python exception becomes the thread's FFI error (error.h), carrying the exception itself so
  * that Python gets the very same object back when the error returns there.
  */
-#include "core.h"
+#include "callback.h"
+
+#include "convert_args.h"
+#include "convert_result.h"
+#include "convert_value.h"
+#include "dispatch.h"
+#include "error.h"
+#include "function.h"
+#include "object.h"
 
 static int invoke(PyObject* callable, const TVMFFIAny* args, int32_t num_args,
                   TVMFFIAny* result) {
@@ -31,7 +39,7 @@ static int invoke(PyObject* callable, const TVMFFIAny* args, int32_t num_args,
   for (int32_t i = 0; i < made; ++i) Py_DECREF(py_args[i]);
   if (py_args != inline_args) PyMem_Free(py_args);
   if (ret == NULL) return -1;
-  CoreArgSite site = {NULL, -1};
+  CoreArgSite site = {NULL, kCoreSiteCallbackResult};
   int rc = core_py_to_owned_any(ret, result, &site);
   Py_DECREF(ret);
   return rc;
@@ -76,4 +84,16 @@ PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func) {
   TVMFFIObjectHandle handle;
   if (core_make_py_function(func, &handle) != 0) return NULL;
   return core_function_from_handle(handle, NULL);
+}
+
+static int convert_callable(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
+                            TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+  TVMFFIObjectHandle func;
+  if (core_make_py_function(value, &func) != 0) return -1;
+  return core_set_handle_temp(out, func, ctx);
+}
+
+int core_callback_init(void) {
+  core_dispatch_register(kCoreArgCallable, convert_callable);
+  return 0;
 }

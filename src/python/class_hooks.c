@@ -7,7 +7,11 @@
  * Tensor result (call results, from_dlpack, container elements) is an instance of that
  * subclass. The module attributes `_CLASS_DEVICE` / `_CLASS_TENSOR` name the current classes.
  */
-#include "core.h"
+#include "class_hooks.h"
+
+#include "device.h"
+#include "tensor.h"
+#include "type_table.h"
 
 /* Strong reference; CoreDevice_Type until a subclass is installed. */
 PyTypeObject* core_device_class = &CoreDevice_Type;
@@ -33,12 +37,7 @@ static PyObject* mod_set_class_device(PyObject* module, PyObject* cls) {
 static PyObject* mod_set_class_tensor(PyObject* module, PyObject* cls) {
   if (require_subclass(cls, &CoreTensor_Type, "_set_class_tensor") == NULL) return NULL;
   /* Tensor results are made through the type table, like every other object type. */
-  PyObject* args = Py_BuildValue("(iO)", (int)kTVMFFITensor, cls);
-  if (args == NULL) return NULL;
-  PyObject* done = core_mod_register_object_class(module, args);
-  Py_DECREF(args);
-  if (done == NULL) return NULL;
-  Py_DECREF(done);
+  if (core_type_table_register(kTVMFFITensor, cls) != 0) return NULL;
   if (PyObject_SetAttrString(module, "_CLASS_TENSOR", cls) != 0) return NULL;
   Py_RETURN_NONE;
 }

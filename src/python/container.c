@@ -10,40 +10,26 @@
  * A container returned by a call that took framework tensors (torch) remembers that
  * framework's exchange API and hands out its tensor elements, at any depth, as framework
  * tensors.
- *
- * Shape results become instances of the Python Shape class (a tuple subclass).
  */
-#include "core.h"
+#include "container.h"
 
-/* Instances of SeqBase and MapBase (and their Python subclasses). */
-typedef struct {
-  CoreObject base;
-  const void* dlpack_api; /* framework of the call that returned it, or NULL */
-} CoreContainer;
+#include "call.h"
+#include "container_content.h"
+#include "convert_result.h"
+#include "error.h"
+#include "framework.h"
+#include "function.h"
+#include "globals.h"
+#include "snapshot.h"
+#include "tensor.h"
 
 static PyTypeObject SeqBase_Type;
 static PyTypeObject MapBase_Type;
 static PyObject* g_str_ffi_ctor = NULL; /* "_ffi_ctor" */
 
-static inline int is_container(PyObject* obj) {
-  return PyObject_TypeCheck(obj, &SeqBase_Type) || PyObject_TypeCheck(obj, &MapBase_Type);
-}
-
-void core_container_set_framework(PyObject* obj, const void* dlpack_api) {
-  if (is_container(obj) && ((CoreContainer*)obj)->dlpack_api == NULL) {
-    ((CoreContainer*)obj)->dlpack_api = dlpack_api;
-  }
-}
-
-void core_container_framework_into(PyObject* obj, CoreFramework* fw) {
-  if (is_container(obj) && ((CoreContainer*)obj)->dlpack_api != NULL) {
-    fw->api = ((CoreContainer*)obj)->dlpack_api;
-  }
-}
-
 /* An element view as a Python value, in the container's framework when it has one. */
 static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
-  const void* api = ((CoreContainer*)self)->dlpack_api;
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
   if (CORE_UNLIKELY(api != NULL)) return core_view_to_py_in_framework(view, api);
   return core_view_to_py(view);
 }
@@ -79,10 +65,8 @@ static int construct_from(PyObject* self, PyObject* const* args, Py_ssize_t narg
   CoreFunction* ctor = class_ctor(self);
   if (ctor == NULL) return -1;
   TVMFFIAny made;
-  if (core_call_converted(ctor->base.chandle, args, nargs, ctor->name, NULL, 0, &made, NULL) !=
-      0) {
-    return -1;
-  }
+  CoreFramework fw;
+  if (core_call(ctor->base.chandle, args, nargs, ctor->name, &made, &fw) != 0) return -1;
   if (made.type_index < kTVMFFIStaticObjectBegin || made.v_obj == NULL) {
     PyObject* got = core_any_to_py(&made);
     PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
@@ -90,10 +74,7 @@ static int construct_from(PyObject* self, PyObject* const* args, Py_ssize_t narg
     Py_XDECREF(got);
     return -1;
   }
-  CoreObject* obj = (CoreObject*)self;
-  TVMFFIObjectHandle old = obj->chandle;
-  obj->chandle = made.v_obj;
-  if (old != NULL) TVMFFIObjectDecRef(old);
+  core_object_adopt((CoreObject*)self, made.v_obj);
   return 0;
 }
 
@@ -403,7 +384,8 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
   if (f == NULL) return NULL;
   PyObject* args[2] = {self, key};
   TVMFFIAny result = {0};
-  if (core_call_py_args_owned(f, args, 2, NULL, &result) != 0) {
+  CoreFramework fw;
+  if (core_call(f, args, 2, NULL, &result, &fw) != 0) {
     /* As dict does: the KeyError carries the key itself, not the runtime's text for it. */
     if (PyErr_ExceptionMatches(PyExc_KeyError)) {
       PyErr_Clear();
@@ -415,7 +397,7 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
     }
     return NULL;
   }
-  const void* api = ((CoreContainer*)self)->dlpack_api;
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
   if (CORE_UNLIKELY(api != NULL)) return core_any_to_py_in_framework(&result, api);
   return core_any_to_py(&result);
 }
@@ -423,7 +405,7 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
 /* m._in_framework(value): `value` (an element just read through a ffi.Map* / ffi.Dict* call)
  * as the map's framework would hand it out; `value` itself when the map has no framework. */
 static PyObject* map_in_framework(PyObject* self, PyObject* value) {
-  const void* api = ((CoreContainer*)self)->dlpack_api;
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
   if (api != NULL && PyObject_TypeCheck(value, &CoreTensor_Type) &&
       ((CoreObject*)value)->chandle != NULL) {
     TVMFFIAny owned = {0};
@@ -460,67 +442,6 @@ static PyTypeObject MapBase_Type = {
     .tp_hash = core_container_hash,
 };
 
-/* ---- shapes ---- */
-
-static PyObject* shape_class = NULL; /* the Python Shape class, or NULL before registration */
-
-PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
-  if (shape_class == NULL) return core_object_from_handle(handle);
-  TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(handle);
-  PyObject* dims = core_int64_tuple(&PyTuple_Type, cell->data, (Py_ssize_t)cell->size);
-  if (dims == NULL) {
-    TVMFFIObjectDecRef(handle);
-    return NULL;
-  }
-  PyObject* holder = core_object_new_of_class(&CoreObject_Type, handle);
-  if (holder == NULL) {
-    Py_DECREF(dims);
-    return NULL;
-  }
-  /* Shape._from_object(dims, holder) builds the tuple without another runtime call. */
-  PyObject* out = PyObject_CallMethod(shape_class, "_from_object", "OO", dims, holder);
-  Py_DECREF(dims);
-  Py_DECREF(holder);
-  return out;
-}
-
-PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n) {
-  /* A tuple subclass instance is filled in place, as tuple's own constructor does. */
-  PyObject* out = cls == &PyTuple_Type ? PyTuple_New(n) : cls->tp_alloc(cls, n);
-  if (out == NULL) return NULL;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* v = PyLong_FromLongLong(values[i]);
-    if (v == NULL) {
-      Py_DECREF(out);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(out, i, v);
-  }
-  return out;
-}
-
-PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
-  PyTypeObject* cls = shape_class != NULL ? (PyTypeObject*)shape_class : &PyTuple_Type;
-  return core_int64_tuple(cls, dims, n);
-}
-
-static PyObject* mod_set_class_shape(PyObject* self, PyObject* cls) {
-  (void)self;
-  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type)) {
-    PyErr_Format(PyExc_TypeError, "_set_class_shape() expects a tuple subclass, got %R", cls);
-    return NULL;
-  }
-  Py_INCREF(cls);
-  Py_XSETREF(shape_class, cls);
-  Py_RETURN_NONE;
-}
-
-static PyMethodDef container_methods[] = {
-    {"_set_class_shape", mod_set_class_shape, METH_O,
-     "Sets the tuple subclass that ffi.Shape results come back as."},
-    {NULL, NULL, 0, NULL},
-};
-
 int core_container_init(PyObject* module) {
   g_str_ffi_ctor = PyUnicode_InternFromString("_ffi_ctor");
   if (g_str_ffi_ctor == NULL) return -1;
@@ -541,8 +462,10 @@ int core_container_init(PyObject* module) {
   if (PyType_Ready(&SeqIter_Type) < 0 || PyType_Ready(&SeqBase_Type) < 0 ||
       PyType_Ready(&MapBase_Type) < 0)
     return -1;
+  core_container_types[0] = &SeqBase_Type;
+  core_container_types[1] = &MapBase_Type;
   if (PyModule_AddObjectRef(module, "SeqBase", (PyObject*)&SeqBase_Type) < 0 ||
       PyModule_AddObjectRef(module, "MapBase", (PyObject*)&MapBase_Type) < 0)
     return -1;
-  return PyModule_AddFunctions(module, container_methods);
+  return 0;
 }

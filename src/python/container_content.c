@@ -6,7 +6,12 @@
  * ffi.ArrayContains / ffi.ListContains, which compare with that same equality. Both are called
  * straight from the type slots, without a Python frame.
  */
-#include "core.h"
+#include "container_content.h"
+
+#include "call.h"
+#include "error.h"
+#include "globals.h"
+#include "object.h"
 
 /* A global function, looked up on first use and kept for the life of the process. */
 typedef struct {
@@ -71,8 +76,7 @@ int core_seq_contains(PyObject* self, PyObject* value) {
   result.type_index = kTVMFFINone;
   result.zero_padding = 0;
   result.v_int64 = 0;
-  if (core_call_converted(func->handle, args, 2, func->py_name, NULL, 0, &result, NULL) != 0) {
-    return -1;
-  }
+  CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
+  if (core_call(func->handle, args, 2, func->py_name, &result, &fw) != 0) return -1;
   return result.type_index == kTVMFFIBool && result.v_int64 != 0;
 }

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "device.h"
+
+#include "class_hooks.h"
 
 typedef struct {
   const char* name;

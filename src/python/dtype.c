@@ -6,7 +6,11 @@
  * kTVMFFIDataType come back as instances of that class, cached per (code, bits, lanes) since
  * the same few dtypes come back over and over.
  */
-#include "core.h"
+#include "dtype.h"
+
+#include "error.h"
+#include "state.h"
+#include "string_types.h"
 
 PyObject* core_dtype_class = NULL;
 static PyObject* g_dtype_results = NULL; /* dict: packed DLDataType -> dtype instance */
@@ -194,17 +198,15 @@ int core_dtype_instance_value(PyObject* value, DLDataType* out) {
   return dtype_parse(value, out);
 }
 
-PyObject* core_mod_set_class_dtype(PyObject* self, PyObject* cls) {
-  (void)self;
+int core_dtype_set_class(PyObject* cls) {
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyUnicode_Type)) {
     PyErr_SetString(PyExc_TypeError, "_set_class_dtype() expects a str subclass");
-    return NULL;
+    return -1;
   }
   Py_INCREF(cls);
   Py_XSETREF(core_dtype_class, cls);
   PyDict_Clear(g_dtype_results);
-  core_convert_clear_cache();
-  Py_RETURN_NONE;
+  return 0;
 }
 
 int core_dtype_init_types(PyObject* module) {

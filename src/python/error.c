@@ -12,9 +12,13 @@
  * str(exc), the backtrace is the Python traceback (most recent call first) plus the C frames,
  * and for exceptions leaving a callback the exception itself is kept as extra_context.
  */
+#include "error.h"
+
 #include <string.h>
 
-#include "core.h"
+#include "object.h"
+#include "state.h"
+#include "type_table.h"
 
 static PyObject* g_kind_classes = NULL; /* dict: unknown kind -> generated class */
 static PyObject* g_class_kinds = NULL;  /* dict: generated class -> kind */
@@ -69,9 +73,9 @@ void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const cha
   PyObject* detail = PyUnicode_FromFormatV(fmt, ap);
   va_end(ap);
   if (detail == NULL) return;
-  if (site == NULL || site->index == -2) {
+  if (site == NULL || site->index == kCoreSiteConvert) {
     PyErr_Format(exc_type, "Cannot convert value to an FFI value: %U", detail);
-  } else if (site->index == -1) {
+  } else if (site->index == kCoreSiteCallbackResult) {
     PyErr_Format(exc_type, "Cannot convert the return value of a Python callback: %U", detail);
   } else if (site->func_name != NULL) {
     PyErr_Format(exc_type, "Cannot convert argument #%zd when calling `%U`: %U", site->index,
@@ -540,11 +544,15 @@ static PyObject* error_get_extra_context(PyObject* op, void* closure) {
   const TVMFFIErrorCell* cell = error_cell(op);
   if (cell == NULL) return NULL;
   if (cell->extra_context == NULL) Py_RETURN_NONE;
-  TVMFFIAny view;
-  view.type_index = TVMFFIObjectGetTypeIndex(cell->extra_context);
-  view.zero_padding = 0;
-  view.v_obj = (TVMFFIObject*)cell->extra_context;
-  return core_view_to_py(&view);
+  /* The exception a Python callback raised, as itself; any other object as its wrapper. */
+  if (TVMFFIObjectGetTypeIndex(cell->extra_context) == kTVMFFIOpaquePyObject) {
+    PyObject* held = (PyObject*)TVMFFIOpaqueObjectGetCellPtr(cell->extra_context)->handle;
+    if (held == NULL) Py_RETURN_NONE;
+    Py_INCREF(held);
+    return held;
+  }
+  TVMFFIObjectIncRef(cell->extra_context);
+  return core_object_from_handle(cell->extra_context);
 }
 
 static PyObject* error_update_backtrace(PyObject* op, PyObject* text) {
@@ -652,6 +660,7 @@ int core_error_init(PyObject* module) {
       {"OverflowError", PyExc_OverflowError},
       {"ZeroDivisionError", PyExc_ZeroDivisionError},
       {"OSError", PyExc_OSError},
+      {"RecursionError", PyExc_RecursionError},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
     PyObject* cls = defaults[i].cls;
@@ -664,7 +673,10 @@ int core_error_init(PyObject* module) {
     Py_DECREF(name);
   }
   CoreError_Type.tp_base = &CoreObject_Type;
-  if (PyType_Ready(&CoreError_Type) < 0) goto fail;
+  if (PyType_Ready(&CoreError_Type) < 0 ||
+      core_type_table_register(kTVMFFIError, (PyObject*)&CoreError_Type) != 0) {
+    goto fail;
+  }
   Py_INCREF(&CoreError_Type);
   if (PyModule_AddObject(module, "Error", (PyObject*)&CoreError_Type) < 0) {
     Py_DECREF(&CoreError_Type);

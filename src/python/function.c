@@ -1,107 +1,24 @@
 /*
  * function.c -- the Function type: FFI functions called from Python through vectorcall.
  *
- * A call converts the positional arguments into a stack array of TVMFFIAny (heap only beyond
- * CORE_INLINE_ARGS), calls the function cell's safe_call directly (what TVMFFIFunctionCall
- * does), releases the call's temporaries and converts the owned result.
+ * A call goes through the call layer (call.h) and converts the owned result; a call that took
+ * framework tensors returns its tensors as that framework's (framework.h).
  *
  * GIL: calls keep the GIL by default. Most FFI functions are short, and releasing and
  * re-acquiring the GIL costs more than the typical call itself; Function.release_gil = True
  * opts a function in (long-running kernels, or C code that calls Python back from other
- * threads while the caller waits).
+ * threads while the caller waits). The choice is made when the flag is set, by installing the
+ * matching vectorcall, not per call.
  */
+#include "function.h"
+
 #include <stdlib.h>
-#include <string.h>
 
-#include "core.h"
-
-/* ---- calling ---- */
-
-/* Converts args and calls handle; *result is owned on success. Conversion errors name
- * `items_site` when given (elements of one container argument), else each argument's own
- * position in a call of `name`. (The compiler inlines it into the vectorcall path below.) */
-static int call_impl(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
-                     PyObject* name, const CoreArgSite* items_site, int release_gil,
-                     TVMFFIAny* result, CoreFramework* fw_out) {
-  TVMFFIAny inline_values[CORE_INLINE_ARGS];
-  TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
-  TVMFFIAny* values = inline_values;
-  TVMFFIByteArray* bytes = inline_bytes;
-  if (CORE_UNLIKELY(nargs > CORE_INLINE_ARGS)) {
-    if (nargs > INT32_MAX) {
-      if (items_site != NULL) {
-        core_raise_arg_error(PyExc_ValueError, items_site, "container of %zd items is too large", nargs);
-      } else {
-        PyErr_Format(PyExc_ValueError, "too many arguments (%zd)", nargs);
-      }
-      return -1;
-    }
-    values = (TVMFFIAny*)PyMem_Malloc((size_t)nargs * sizeof(TVMFFIAny));
-    bytes = (TVMFFIByteArray*)PyMem_Malloc((size_t)nargs * sizeof(TVMFFIByteArray));
-    if (values == NULL || bytes == NULL) {
-      PyMem_Free(values);
-      PyMem_Free(bytes);
-      PyErr_NoMemory();
-      return -1;
-    }
-  }
-  CoreTemps temps;
-  core_temps_init(&temps);
-  CoreArgSite site = {name, 0};
-  const CoreArgSite* item_site = items_site != NULL ? items_site : &site;
-  int rc = 0;
-  for (Py_ssize_t i = 0; i < nargs; ++i) {
-    site.index = i;
-    if (CORE_UNLIKELY(core_convert_arg(args[i], &values[i], &bytes[i], &temps, item_site) != 0)) {
-      rc = -1;
-      break;
-    }
-  }
-  if (CORE_LIKELY(rc == 0)) {
-    result->type_index = kTVMFFINone;
-    result->zero_padding = 0;
-    result->v_uint64 = 0;
-    TVMFFISafeCallType safe_call = TVMFFIFunctionGetCellPtr(handle)->safe_call;
-    int call_rc;
-    /* Framework tensors among the args: the framework's allocator and stream for this call
-     * (not for the runtime's own container constructors that build an argument). */
-    CoreTensorCallScope scope;
-    int framework_call = temps.fw.api != NULL && items_site == NULL;
-    if (CORE_UNLIKELY(framework_call)) core_tensor_call_enter(&temps, &scope);
-    if (release_gil) {
-      Py_BEGIN_ALLOW_THREADS;
-      call_rc = safe_call(handle, values, (int32_t)nargs, result);
-      Py_END_ALLOW_THREADS;
-    } else {
-      call_rc = safe_call(handle, values, (int32_t)nargs, result);
-    }
-    if (CORE_UNLIKELY(framework_call)) core_tensor_call_exit(&temps, &scope);
-    if (CORE_UNLIKELY(temps.fw.api != NULL) && fw_out != NULL) {
-      core_framework_merge(fw_out, &temps.fw);
-    }
-    if (CORE_UNLIKELY(call_rc != 0)) {
-      core_raise_from_rc(call_rc);
-      rc = -1;
-    }
-  }
-  if (CORE_UNLIKELY(temps.size != 0)) core_temps_release(&temps);
-  if (CORE_UNLIKELY(values != inline_values)) {
-    PyMem_Free(values);
-    PyMem_Free(bytes);
-  }
-  return rc;
-}
-
-int core_call_converted(TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs,
-                        PyObject* name, const CoreArgSite* items_site, int release_gil,
-                        TVMFFIAny* result, CoreFramework* fw_out) {
-  return call_impl(handle, args, nargs, name, items_site, release_gil, result, fw_out);
-}
-
-int core_call_py_args_owned(TVMFFIObjectHandle func, PyObject* const* args, Py_ssize_t nargs,
-                            PyObject* func_name, TVMFFIAny* result) {
-  return core_call_converted(func, args, nargs, func_name, NULL, 0, result, NULL);
-}
+#include "call.h"
+#include "convert_result.h"
+#include "error.h"
+#include "framework.h"
+#include "type_table.h"
 
 static PyObject* function_display_name(CoreFunction* self) {
   if (self->name != NULL) {
@@ -122,8 +39,10 @@ static PyObject* reject_kwargs(CoreFunction* self, PyObject* kwnames) {
   return NULL;
 }
 
-static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
-                                     PyObject* kwnames) {
+/* Both vectorcalls are this body with `release_gil` a constant. */
+static inline __attribute__((always_inline)) PyObject* function_call(
+    PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames,
+    int release_gil) {
   CoreFunction* self = (CoreFunction*)callable;
   if (CORE_UNLIKELY(kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
     return reject_kwargs(self, kwnames);
@@ -134,17 +53,27 @@ static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, 
     return NULL;
   }
   TVMFFIAny result;
-  CoreFramework fw = {NULL, NULL, {0, 0}};
-  if (call_impl(handle, args, PyVectorcall_NARGS(nargsf), self->name, NULL, self->release_gil,
-                &result, &fw) != 0) {
-    return NULL;
-  }
+  CoreFramework fw;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  int rc = release_gil ? core_call_release_gil(handle, args, nargs, self->name, &result, &fw)
+                       : core_call(handle, args, nargs, self->name, &result, &fw);
+  if (rc != 0) return NULL;
   /* A call that took framework tensors returns its tensors as ones of that framework, also
    * those inside returned containers. */
   if (CORE_UNLIKELY(fw.api != NULL) && result.type_index >= kTVMFFIStaticObjectBegin) {
     return core_any_to_py_in_framework(&result, fw.api);
   }
   return core_any_to_py(&result);
+}
+
+static PyObject* function_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                                     PyObject* kwnames) {
+  return function_call(callable, args, nargsf, kwnames, 0);
+}
+
+static PyObject* function_vectorcall_release_gil(PyObject* callable, PyObject* const* args,
+                                                 size_t nargsf, PyObject* kwnames) {
+  return function_call(callable, args, nargsf, kwnames, 1);
 }
 
 /* ---- the type ---- */
@@ -180,7 +109,9 @@ static int function_set_release_gil(PyObject* op, PyObject* value, void* closure
   }
   int flag = PyObject_IsTrue(value);
   if (flag < 0) return -1;
-  ((CoreFunction*)op)->release_gil = flag;
+  CoreFunction* self = (CoreFunction*)op;
+  self->release_gil = flag;
+  self->vectorcall = flag ? function_vectorcall_release_gil : function_vectorcall;
   return 0;
 }
 
@@ -302,85 +233,53 @@ PyTypeObject CoreFunction_Type = {
     .tp_getset = function_getset,
 };
 
-/* ---- global registry ---- */
+/* ---- Object.__init_handle_by_constructor__ ---- */
 
-static int get_global_sized(const char* name, size_t size, TVMFFIObjectHandle* out) {
-  TVMFFIByteArray key = {name, size};
-  *out = NULL;
-  if (TVMFFIFunctionGetGlobal(&key, out) != 0) {
-    *out = NULL;
-    core_raise_from_rc(-1);
-    return -1;
-  }
-  return 0;
-}
-
-int core_get_global_handle(const char* name, TVMFFIObjectHandle* out) {
-  return get_global_sized(name, strlen(name), out);
-}
-
-static PyObject* mod_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  (void)self;
-  if (nargs != 2 || !PyUnicode_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "_get_global_func(name: str, allow_missing: bool)");
-    return NULL;
-  }
-  int allow_missing = PyObject_IsTrue(args[1]);
-  if (allow_missing < 0) return NULL;
-  Py_ssize_t size;
-  const char* name = PyUnicode_AsUTF8AndSize(args[0], &size);
-  if (name == NULL) return NULL;
-  TVMFFIObjectHandle handle;
-  if (get_global_sized(name, (size_t)size, &handle) != 0) return NULL;
-  if (handle == NULL) {
-    if (allow_missing) Py_RETURN_NONE;
-    PyErr_Format(PyExc_ValueError, "Cannot find global function %U", args[0]);
-    return NULL;
-  }
-  return core_function_from_handle(handle, args[0]);
-}
-
-static PyObject* mod_register_global_func(PyObject* self, PyObject* const* args,
-                                          Py_ssize_t nargs) {
-  (void)self;
-  if (nargs != 3 || !PyUnicode_Check(args[0])) {
+/* A method of Object that calls a Function, so it is defined with the Function type and
+ * added to Object's dict at start-up: object.c stays below the call layer. */
+static PyObject* object_init_handle_by_constructor(PyObject* op, PyObject* args) {
+  Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+  if (nargs < 1) {
     PyErr_SetString(PyExc_TypeError,
-                    "_register_global_func(name: str, func: Callable | Function, override: bool)");
+                    "__init_handle_by_constructor__() needs the constructor Function first");
     return NULL;
   }
-  int override = PyObject_IsTrue(args[2]);
-  if (override < 0) return NULL;
-  Py_ssize_t size;
-  const char* name = PyUnicode_AsUTF8AndSize(args[0], &size);
-  if (name == NULL) return NULL;
-  PyObject* func = args[1];
-  TVMFFIObjectHandle handle;
-  if (PyObject_TypeCheck(func, &CoreFunction_Type) && ((CoreObject*)func)->chandle != NULL) {
-    handle = ((CoreObject*)func)->chandle;
-    TVMFFIObjectIncRef(handle);
-  } else if (PyCallable_Check(func)) {
-    if (core_make_py_function(func, &handle) != 0) return NULL;
-  } else {
+  PyObject* ctor = PyTuple_GET_ITEM(args, 0);
+  if (!PyObject_TypeCheck(ctor, &CoreFunction_Type) || ((CoreObject*)ctor)->chandle == NULL) {
     PyErr_Format(PyExc_TypeError,
-                 "_register_global_func() expects a callable or a Function, got `%s`",
-                 Py_TYPE(func)->tp_name);
+                 "__init_handle_by_constructor__() expects a tvm_ffi Function, got `%s`",
+                 Py_TYPE(ctor)->tp_name);
     return NULL;
   }
-  TVMFFIByteArray key = {name, (size_t)size};
-  if (TVMFFIFunctionSetGlobal(&key, handle, override) != 0) {
-    TVMFFIObjectDecRef(handle);
-    return core_raise_from_rc(-1);
+  TVMFFIAny result;
+  CoreFramework fw;
+  if (core_call(((CoreObject*)ctor)->chandle, &PyTuple_GET_ITEM(args, 1), nargs - 1,
+                ((CoreFunction*)ctor)->name, &result, &fw) != 0) {
+    return NULL;
   }
-  return core_function_from_handle(handle, args[0]);
+  if (result.type_index < kTVMFFIStaticObjectBegin || result.v_obj == NULL) {
+    PyObject* got = core_any_to_py(&result);
+    PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
+                 Py_TYPE(op)->tp_name, got != NULL ? Py_TYPE(got)->tp_name : "?");
+    Py_XDECREF(got);
+    return NULL;
+  }
+  core_object_adopt((CoreObject*)op, result.v_obj);
+  Py_RETURN_NONE;
 }
 
-static PyMethodDef function_module_methods[] = {
-    {"_get_global_func", (PyCFunction)(void (*)(void))mod_get_global_func, METH_FASTCALL,
-     "_get_global_func(name, allow_missing) -> Function | None"},
-    {"_register_global_func", (PyCFunction)(void (*)(void))mod_register_global_func,
-     METH_FASTCALL, "_register_global_func(name, func, override) -> Function"},
-    {NULL, NULL, 0, NULL},
-};
+static PyMethodDef init_by_constructor_def = {
+    "__init_handle_by_constructor__", object_init_handle_by_constructor, METH_VARARGS,
+    "Calls the constructor Function with the arguments and adopts the returned object."};
+
+static int add_object_method(PyMethodDef* def) {
+  PyObject* descr = PyDescr_NewMethod(&CoreObject_Type, def);
+  if (descr == NULL) return -1;
+  int rc = PyDict_SetItemString(CoreObject_Type.tp_dict, def->ml_name, descr);
+  Py_DECREF(descr);
+  if (rc == 0) PyType_Modified(&CoreObject_Type);
+  return rc;
+}
 
 int core_function_init_types(PyObject* module) {
   CoreFunction_Type.tp_base = &CoreObject_Type;
@@ -390,5 +289,6 @@ int core_function_init_types(PyObject* module) {
     Py_DECREF(&CoreFunction_Type);
     return -1;
   }
-  return PyModule_AddFunctions(module, function_module_methods);
+  if (core_type_table_register(kTVMFFIFunction, (PyObject*)&CoreFunction_Type) != 0) return -1;
+  return add_object_method(&init_by_constructor_def);
 }

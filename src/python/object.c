@@ -5,7 +5,12 @@
  * __del__, so wrappers never resurrect). Equality and hashing follow handle identity, so two
  * wrappers of the same FFI object compare equal.
  */
-#include "core.h"
+#include "object.h"
+
+#include <structmember.h>
+
+#include "state.h"
+#include "type_table.h"
 
 /* ---- Python objects kept alive by FFI objects ---- */
 
@@ -20,8 +25,12 @@ void core_pyobject_deleter(void* handle) {
 int core_make_opaque(PyObject* obj, TVMFFIObjectHandle* out) {
   Py_INCREF(obj);
   if (TVMFFIObjectCreateOpaque(obj, kTVMFFIOpaquePyObject, core_pyobject_deleter, out) != 0) {
+    /* With a fixed, valid type index the runtime fails only to allocate. */
     Py_DECREF(obj);
-    core_raise_from_rc(-1);
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) TVMFFIObjectDecRef(err);
+    PyErr_NoMemory();
     return -1;
   }
   return 0;
@@ -97,40 +106,27 @@ static PyObject* object_same_as(PyObject* op, PyObject* other) {
   return PyBool_FromLong(((CoreObject*)op)->chandle == ((CoreObject*)other)->chandle);
 }
 
-static void object_adopt(CoreObject* self, TVMFFIObjectHandle handle) {
+void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle) {
   TVMFFIObjectHandle old = self->chandle;
   self->chandle = handle;
   if (old != NULL) TVMFFIObjectDecRef(old);
 }
 
-static PyObject* object_init_handle_by_constructor(PyObject* op, PyObject* args) {
-  Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-  if (nargs < 1) {
-    PyErr_SetString(PyExc_TypeError,
-                    "__init_handle_by_constructor__() needs the constructor Function first");
+PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle) {
+  PyObject* obj = cls->tp_new(cls, core_empty_tuple, NULL);
+  if (CORE_UNLIKELY(obj == NULL)) {
+    TVMFFIObjectDecRef(handle);
     return NULL;
   }
-  PyObject* ctor = PyTuple_GET_ITEM(args, 0);
-  if (!PyObject_TypeCheck(ctor, &CoreFunction_Type) || ((CoreObject*)ctor)->chandle == NULL) {
-    PyErr_Format(PyExc_TypeError,
-                 "__init_handle_by_constructor__() expects a tvm_ffi Function, got `%s`",
-                 Py_TYPE(ctor)->tp_name);
+  if (CORE_UNLIKELY(!core_is_object(obj))) {
+    PyErr_Format(PyExc_TypeError, "%s.__new__ returned `%s`, not an FFI Object", cls->tp_name,
+                 Py_TYPE(obj)->tp_name);
+    Py_DECREF(obj);
+    TVMFFIObjectDecRef(handle);
     return NULL;
   }
-  TVMFFIAny result;
-  if (core_call_py_args_owned(((CoreObject*)ctor)->chandle, &PyTuple_GET_ITEM(args, 1),
-                              nargs - 1, ((CoreFunction*)ctor)->name, &result) != 0) {
-    return NULL;
-  }
-  if (result.type_index < kTVMFFIStaticObjectBegin || result.v_obj == NULL) {
-    PyObject* got = core_any_to_py(&result);
-    PyErr_Format(PyExc_TypeError, "constructor of `%s` returned `%s`, expected an FFI object",
-                 Py_TYPE(op)->tp_name, got != NULL ? Py_TYPE(got)->tp_name : "?");
-    Py_XDECREF(got);
-    return NULL;
-  }
-  object_adopt((CoreObject*)op, result.v_obj);
-  Py_RETURN_NONE;
+  core_object_adopt((CoreObject*)obj, handle);
+  return obj;
 }
 
 static PyObject* object_move_handle_from(PyObject* op, PyObject* other) {
@@ -142,7 +138,7 @@ static PyObject* object_move_handle_from(PyObject* op, PyObject* other) {
   if (other == op) Py_RETURN_NONE;
   TVMFFIObjectHandle handle = ((CoreObject*)other)->chandle;
   ((CoreObject*)other)->chandle = NULL;
-  object_adopt((CoreObject*)op, handle);
+  core_object_adopt((CoreObject*)op, handle);
   Py_RETURN_NONE;
 }
 
@@ -185,8 +181,6 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
     {"same_as", object_same_as, METH_O, "True when both wrap the same FFI object."},
-    {"__init_handle_by_constructor__", object_init_handle_by_constructor, METH_VARARGS,
-     "Calls the constructor Function with the arguments and adopts the returned object."},
     {"__move_handle_from__", object_move_handle_from, METH_O,
      "Takes the handle of another Object, leaving it empty."},
     {"_move", object_move, METH_NOARGS,

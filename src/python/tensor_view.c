@@ -4,15 +4,16 @@
  * A NumPy array or a framework tensor passed to a function lives at least as long as the call,
  * and usually longer. Wrapping it through a DLPack managed tensor costs two allocations and the
  * producer's export (for torch: a C++ allocation, a tensor copy and a GIL round trip) per
- * argument. A view instead is one block, recycled: the object header (ABI.md 3.2, type index
- * kTVMFFITensor), the DLTensor at +24 that kernels and the runtime read, a strong reference to
+ * argument. A view instead is one block, recycled: the object header (type index kTVMFFITensor), the DLTensor at +24 that kernels and the runtime read, a strong reference to
  * the Python owner, then shape and strides copied from the owner. Its deleter drops the owner
  * under the GIL. The runtime treats it like any other tensor: it reads only the DLTensor, as it
  * must for tensors that kernels allocate with their own layouts.
  */
 #include <stdlib.h>
 
-#include "core.h"
+#include "tensor_view.h"
+
+#include "../runtime/refcount.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -22,9 +23,6 @@ typedef struct {
   int32_t capacity; /* dimensions the block has room for */
   int64_t dims[];   /* shape[capacity], then strides[capacity] */
 } ViewTensor;
-
-/* A fresh object: one strong reference plus the weak one all strong references share. */
-#define VIEW_FRESH_REFCOUNT (((uint64_t)1 << 32) | 1)
 
 /* Blocks for up to this many dimensions are recycled; a call's argument tensors come and go at
  * call rate. The pool is touched only with the GIL held. */
@@ -74,7 +72,7 @@ static ViewTensor* view_alloc(int32_t ndim) {
     view->capacity = capacity;
   }
   ++g_live_views;
-  view->header.combined_ref_count = VIEW_FRESH_REFCOUNT;
+  view->header.combined_ref_count = FFI_FRESH_REFCOUNT;
   view->header.type_index = kTVMFFITensor;
   view->header.__padding = 0;
   view->header.deleter = view_deleter;
@@ -100,7 +98,7 @@ int core_view_tensor_release_sole(TVMFFIObjectHandle handle) {
   /* A fresh count means the caller holds the only reference and nobody holds a weak one, so no
    * other thread can reach the object: it may go without the atomic protocol. */
   uint64_t count = __atomic_load_n(&view->header.combined_ref_count, __ATOMIC_ACQUIRE);
-  if (count != VIEW_FRESH_REFCOUNT) return 0;
+  if (count != FFI_FRESH_REFCOUNT) return 0;
   Py_CLEAR(view->owner);
   view_free_block(view, 1);
   return 1;

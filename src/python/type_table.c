@@ -11,7 +11,9 @@
  */
 #include <string.h>
 
-#include "core.h"
+#include "type_table.h"
+
+#include "object.h"
 
 static PyObject** g_registered = NULL; /* owned references */
 static PyTypeObject** g_resolved = NULL; /* borrowed from g_registered / g_fallbacks */
@@ -49,68 +51,16 @@ static int ensure_capacity(int32_t type_index) {
 
 /* ---- which indices exist ---- */
 
-static void mark_known(int32_t type_index) {
+void core_type_table_mark_known(int32_t type_index) {
   if (type_index >= 0 && ensure_capacity(type_index) == 0) g_known[type_index] = 1;
   PyErr_Clear();
 }
 
-/* Marks every registered type by walking ffi.GetRegisteredTypeKeys (an Array of strings). */
-static int refresh_known(void) {
-  TVMFFIObjectHandle func = NULL;
-  if (core_get_global_handle("ffi.GetRegisteredTypeKeys", &func) != 0) return -1;
-  if (func == NULL) return 0;
-  TVMFFIAny keys = {0};
-  int rc = TVMFFIFunctionCall(func, NULL, 0, &keys);
-  TVMFFIObjectDecRef(func);
-  if (rc != 0) return core_raise_from_rc(rc), -1;
-  if (keys.type_index != kTVMFFIArray) {
-    if (keys.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(keys.v_obj);
-    return 0;
-  }
-  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)keys.v_obj + sizeof(TVMFFIObject));
-  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-  for (int64_t i = 0; i < cell->size; ++i) {
-    TVMFFIByteArray key;
-    if (items[i].type_index == kTVMFFISmallStr) {
-      key.data = items[i].v_bytes;
-      key.size = items[i].small_str_len;
-    } else if (items[i].type_index == kTVMFFIStr) {
-      key = *TVMFFIBytesGetByteArrayPtr(items[i].v_obj);
-    } else {
-      continue;
-    }
-    int32_t index;
-    if (TVMFFITypeKeyToIndex(&key, &index) == 0) {
-      mark_known(index);
-    } else {
-      TVMFFIErrorMoveFromRaised(NULL);
-    }
-  }
-  TVMFFIObjectDecRef(keys.v_obj);
-  return 0;
+int core_type_table_is_known(int32_t type_index) {
+  return type_index >= 0 && type_index < g_capacity && g_known[type_index];
 }
 
-static int check_known(int32_t type_index) {
-  if (type_index >= 0 && type_index < g_capacity && g_known[type_index]) return 0;
-  if (type_index >= 0 && refresh_known() != 0) return -1;
-  if (type_index >= 0 && type_index < g_capacity && g_known[type_index]) return 0;
-  PyErr_Format(PyExc_ValueError, "type index %d is not registered in the FFI runtime",
-               (int)type_index);
-  return -1;
-}
-
-static int parse_index(PyObject* arg, int32_t* out) {
-  long v = PyLong_AsLong(arg);
-  if (v == -1 && PyErr_Occurred()) return -1;
-  if (v < INT32_MIN || v > INT32_MAX) {
-    PyErr_Format(PyExc_ValueError, "type index %ld is out of range", v);
-    return -1;
-  }
-  *out = (int32_t)v;
-  return check_known(*out);
-}
-
-static PyObject* key_str(const TVMFFITypeInfo* info) {
+PyObject* core_type_key_str(const TVMFFITypeInfo* info) {
   return PyUnicode_DecodeUTF8(info->type_key.data, (Py_ssize_t)info->type_key.size, "replace");
 }
 
@@ -125,7 +75,7 @@ static PyTypeObject* make_fallback(int32_t type_index) {
     return (PyTypeObject*)cls;
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  PyObject* type_key = key_str(info);
+  PyObject* type_key = core_type_key_str(info);
   PyObject* ns = PyDict_New();
   if (type_key == NULL || ns == NULL) goto fail;
   /* "testing.TestFoo" -> class TestFoo in module "testing". */
@@ -202,69 +152,22 @@ PyTypeObject* core_class_for_index(int32_t type_index) {
   return resolve(type_index);
 }
 
-static int set_registered(int32_t type_index, PyObject* cls) {
+PyObject* core_object_from_handle(TVMFFIObjectHandle handle) {
+  PyTypeObject* cls = core_class_for_index(TVMFFIObjectGetTypeIndex(handle));
+  if (CORE_UNLIKELY(cls == NULL)) {
+    TVMFFIObjectDecRef(handle);
+    return NULL;
+  }
+  return core_object_new_of_class(cls, handle);
+}
+
+int core_type_table_register(int32_t type_index, PyObject* cls) {
   if (ensure_capacity(type_index) != 0) return -1;
   Py_INCREF(cls);
   Py_XSETREF(g_registered[type_index], cls);
+  g_known[type_index] = 1;
   memset(g_resolved, 0, (size_t)g_capacity * sizeof(PyTypeObject*));
   return 0;
-}
-
-/* ---- module functions ---- */
-
-PyObject* core_mod_register_object_class(PyObject* self, PyObject* args) {
-  (void)self;
-  PyObject *index_obj, *cls;
-  if (!PyArg_ParseTuple(args, "OO:_register_object_class", &index_obj, &cls)) return NULL;
-  int32_t type_index;
-  if (parse_index(index_obj, &type_index) != 0) return NULL;
-  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &CoreObject_Type)) {
-    PyErr_Format(PyExc_TypeError,
-                 "_register_object_class() expects a subclass of tvm_ffi Object, got %R", cls);
-    return NULL;
-  }
-  if (set_registered(type_index, cls) != 0) return NULL;
-  Py_RETURN_NONE;
-}
-
-PyObject* core_mod_object_type_key_to_index(PyObject* self, PyObject* key) {
-  (void)self;
-  Py_ssize_t size;
-  const char* data = PyUnicode_AsUTF8AndSize(key, &size);
-  if (data == NULL) return NULL;
-  TVMFFIByteArray bytes = {data, (size_t)size};
-  int32_t index;
-  if (TVMFFITypeKeyToIndex(&bytes, &index) != 0) {
-    TVMFFIErrorMoveFromRaised(NULL);
-    Py_RETURN_NONE;
-  }
-  mark_known(index);
-  return PyLong_FromLong(index);
-}
-
-PyObject* core_mod_type_index_to_key(PyObject* self, PyObject* index_obj) {
-  (void)self;
-  int32_t type_index;
-  if (parse_index(index_obj, &type_index) != 0) return NULL;
-  return key_str(TVMFFIGetTypeInfo(type_index));
-}
-
-PyObject* core_mod_type_index_ancestors(PyObject* self, PyObject* index_obj) {
-  (void)self;
-  int32_t type_index;
-  if (parse_index(index_obj, &type_index) != 0) return NULL;
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  PyObject* out = PyList_New(info->type_depth);
-  if (out == NULL) return NULL;
-  for (int32_t d = 0; d < info->type_depth; ++d) {
-    PyObject* v = PyLong_FromLong(info->type_ancestors[d]->type_index);
-    if (v == NULL) {
-      Py_DECREF(out);
-      return NULL;
-    }
-    PyList_SET_ITEM(out, d, v);
-  }
-  return out;
 }
 
 int core_type_table_init(void) {
@@ -275,13 +178,10 @@ int core_type_table_init(void) {
     PyTypeObject* cls;
   } defaults[] = {
       {kTVMFFIObject, &CoreObject_Type},
-      {kTVMFFIError, &CoreError_Type},
-      {kTVMFFIFunction, &CoreFunction_Type},
       {kTVMFFIOpaquePyObject, &CoreOpaque_Type},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
-    if (set_registered(defaults[i].index, (PyObject*)defaults[i].cls) != 0) return -1;
-    g_known[defaults[i].index] = 1;
+    if (core_type_table_register(defaults[i].index, (PyObject*)defaults[i].cls) != 0) return -1;
   }
   return 0;
 }

@@ -28,10 +28,7 @@
  * object.c: reference counting and allocation of runtime-owned objects
  * ------------------------------------------------------------------------------------------ */
 
-#define FFI_STRONG_ONE ((uint64_t)1)
-#define FFI_WEAK_ONE ((uint64_t)1 << 32)
-/* A fresh object: one strong reference plus the weak reference all strong ones share. */
-#define FFI_FRESH_REFCOUNT (FFI_WEAK_ONE | FFI_STRONG_ONE)
+#include "refcount.h" /* FFI_STRONG_ONE, FFI_WEAK_ONE, FFI_FRESH_REFCOUNT */
 
 /* The refcount word is accessed atomically; the header declares it as a plain uint64_t so
  * that it stays valid C for kernels, so the runtime goes through this view. */

@@ -1,22 +1,37 @@
 /*
- * module.c -- tvm_ffi._core: module init and the small module-level functions.
+ * extension.c -- tvm_ffi._core: module init and the small module-level functions that belong
+ * to no other file.
  *
  * The extension links libtvm_ffi.so (RPATH $ORIGIN/lib), so importing it alone also loads the
  * runtime; tvm_ffi/__init__.py loads it first with RTLD_GLOBAL anyway.
  */
-#include "core.h"
-
-PyObject* core_module = NULL;
-PyObject* core_ctypes_c_void_p = NULL;
-PyObject* core_str_cached_object = NULL;
-PyObject* core_str_dtype_attr = NULL;
-PyObject* core_str_value = NULL;
-PyObject* core_empty_tuple = NULL;
+#include "base.h"
+#include "call.h"
+#include "callback.h"
+#include "class_hooks.h"
+#include "container.h"
+#include "convert_args.h"
+#include "convert_result.h"
+#include "device.h"
+#include "dispatch.h"
+#include "dtype.h"
+#include "error.h"
+#include "framework.h"
+#include "function.h"
+#include "globals.h"
+#include "object.h"
+#include "registry.h"
+#include "shape.h"
+#include "state.h"
+#include "string_types.h"
+#include "tensor.h"
+#include "tensor_import.h"
+#include "type_table.h"
 
 /* _convert(value): the Python view of `value` converted the way an argument is. */
 static PyObject* mod_convert(PyObject* self, PyObject* value) {
   (void)self;
-  CoreArgSite site = {NULL, -2};
+  CoreArgSite site = {NULL, kCoreSiteConvert};
   TVMFFIAny owned;
   if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
   return core_any_to_py(&owned);
@@ -84,13 +99,8 @@ static PyMethodDef module_methods[] = {
      "_set_error_hooks(with_append_backtrace, traceback_to_backtrace_str)"},
     {"_set_class_dtype", core_mod_set_class_dtype, METH_O,
      "Sets the public dtype class used for DataType results."},
-    {"_register_object_class", core_mod_register_object_class, METH_VARARGS,
-     "_register_object_class(type_index, cls): results of that type become cls instances."},
-    {"_object_type_key_to_index", core_mod_object_type_key_to_index, METH_O,
-     "Type index of a type key, or None."},
-    {"_type_index_to_key", core_mod_type_index_to_key, METH_O, "Type key of a type index."},
-    {"_type_index_ancestors", core_mod_type_index_ancestors, METH_O,
-     "Type indices of the ancestors of a type, root first."},
+    {"_set_class_shape", core_mod_set_class_shape, METH_O,
+     "Sets the tuple subclass that ffi.Shape results come back as."},
     {"_env_set_current_stream", mod_env_set_current_stream, METH_VARARGS,
      "Sets this thread's stream for a device; returns the previous one."},
     {"_env_get_current_stream", mod_env_get_current_stream, METH_VARARGS,
@@ -124,33 +134,19 @@ static int add_sentinel(PyObject* module, const char* attr, const char* global_n
   return PyModule_AddObject(module, attr, value) < 0 ? (Py_DECREF(value), -1) : 0;
 }
 
-static int init_globals(void) {
-  core_str_cached_object = PyUnicode_InternFromString("_tvm_ffi_cached_object");
-  core_str_dtype_attr = PyUnicode_InternFromString("_tvm_ffi_dtype");
-  core_str_value = PyUnicode_InternFromString("value");
-  core_empty_tuple = PyTuple_New(0);
-  if (core_str_cached_object == NULL || core_str_dtype_attr == NULL || core_str_value == NULL ||
-      core_empty_tuple == NULL) {
-    return -1;
-  }
-  PyObject* ctypes = PyImport_ImportModule("ctypes");
-  if (ctypes == NULL) return -1;
-  core_ctypes_c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
-  Py_DECREF(ctypes);
-  return core_ctypes_c_void_p != NULL ? 0 : -1;
-}
-
 PyMODINIT_FUNC PyInit__core(void) {
   PyObject* module = PyModule_Create(&core_moduledef);
   if (module == NULL) return NULL;
-  Py_INCREF(module);
-  core_module = module; /* kept for the process: error tables are read from it */
-  if (init_globals() != 0 || core_convert_init() != 0 || core_object_init_types(module) != 0 ||
-      core_function_init_types(module) != 0 || core_error_init(module) != 0 ||
+  /* Bottom up: each file's types before the files above it register into them. */
+  if (core_state_init(module) != 0 || core_object_init_types(module) != 0 ||
+      core_type_table_init() != 0 || core_error_init(module) != 0 ||
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
-      core_dtype_init_types(module) != 0 || core_tensor_init(module) != 0 ||
+      core_dtype_init_types(module) != 0 || core_dispatch_init() != 0 ||
+      core_convert_init() != 0 || core_framework_init() != 0 || core_tensor_init(module) != 0 ||
+      core_tensor_import_init(module) != 0 || core_call_init() != 0 ||
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
-      core_type_table_init() != 0 ||
+      core_function_init_types(module) != 0 ||
+      core_callback_init() != 0 || core_registry_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
     Py_CLEAR(core_module);

@@ -1,12 +1,17 @@
 /*
- * string.c -- String (a str subclass) and Bytes (a bytes subclass) for heap strings.
+ * string_types.c -- String (a str subclass) and Bytes (a bytes subclass) for heap strings.
  *
  * A long string result keeps the FFI object it came from in `_tvm_ffi_cached_object`, so
  * passing it back to C hands over that object instead of copying the text again. Both pickle
  * as plain str / bytes. String is a static type with a slot; Bytes cannot have slots (bytes is
  * variable-sized), so it is made at start-up as a class with an instance dict.
  */
-#include "core.h"
+#include "string_types.h"
+
+#include <structmember.h>
+
+#include "object.h"
+#include "state.h"
 
 PyObject* core_str_from_byte_array(const char* data, size_t size) {
   return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, NULL);

@@ -1,0 +1,42 @@
+/*
+ * object.h -- Object (the owner of one FFI handle), ObjectRValueRef and OpaquePyObject
+ * (object.c).
+ */
+#ifndef TVM_FFI_PYTHON_OBJECT_H_
+#define TVM_FFI_PYTHON_OBJECT_H_
+
+#include "base.h"
+
+/* Base of every FFI object wrapper: owns one strong reference to chandle (may be NULL). */
+typedef struct {
+  PyObject_HEAD
+  TVMFFIObjectHandle chandle;
+  PyObject* weakreflist;
+} CoreObject;
+
+typedef struct {
+  PyObject_HEAD
+  PyObject* obj; /* a CoreObject whose handle slot the callee may steal */
+} CoreRValueRef;
+
+extern PyTypeObject CoreObject_Type;
+extern PyTypeObject CoreRValueRef_Type;
+extern PyTypeObject CoreOpaque_Type;
+
+static inline int core_is_object(PyObject* v) {
+  return Py_TYPE(v) == &CoreObject_Type || PyType_IsSubtype(Py_TYPE(v), &CoreObject_Type);
+}
+
+/* Deleter for FFI objects that hold a strong reference to a Python object: takes the GIL,
+ * since the last FFI reference may go away on any thread. */
+void core_pyobject_deleter(void* handle);
+/* Wraps any Python object as an owned kTVMFFIOpaquePyObject handle. */
+int core_make_opaque(PyObject* obj, TVMFFIObjectHandle* out);
+/* Makes an instance of `cls` (a CoreObject subclass) adopting `handle` (stolen). */
+PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle);
+/* Replaces the wrapper's handle with `handle` (stolen), releasing the old one. */
+void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle);
+
+int core_object_init_types(PyObject* module);
+
+#endif /* TVM_FFI_PYTHON_OBJECT_H_ */

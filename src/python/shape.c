@@ -1,0 +1,61 @@
+/*
+ * shape.c -- ffi.Shape results as the registered Shape class (a tuple subclass), and tuples of
+ * int64 extents.
+ */
+#include "shape.h"
+
+#include "object.h"
+#include "type_table.h"
+
+static PyObject* shape_class = NULL; /* the Python Shape class, or NULL before registration */
+
+PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
+  if (shape_class == NULL) return core_object_from_handle(handle);
+  TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(handle);
+  PyObject* dims = core_int64_tuple(&PyTuple_Type, cell->data, (Py_ssize_t)cell->size);
+  if (dims == NULL) {
+    TVMFFIObjectDecRef(handle);
+    return NULL;
+  }
+  PyObject* holder = core_object_new_of_class(&CoreObject_Type, handle);
+  if (holder == NULL) {
+    Py_DECREF(dims);
+    return NULL;
+  }
+  /* Shape._from_object(dims, holder) builds the tuple without another runtime call. */
+  PyObject* out = PyObject_CallMethod(shape_class, "_from_object", "OO", dims, holder);
+  Py_DECREF(dims);
+  Py_DECREF(holder);
+  return out;
+}
+
+PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n) {
+  /* A tuple subclass instance is filled in place, as tuple's own constructor does. */
+  PyObject* out = cls == &PyTuple_Type ? PyTuple_New(n) : cls->tp_alloc(cls, n);
+  if (out == NULL) return NULL;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(values[i]);
+    if (v == NULL) {
+      Py_DECREF(out);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(out, i, v);
+  }
+  return out;
+}
+
+PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
+  PyTypeObject* cls = shape_class != NULL ? (PyTypeObject*)shape_class : &PyTuple_Type;
+  return core_int64_tuple(cls, dims, n);
+}
+
+PyObject* core_mod_set_class_shape(PyObject* self, PyObject* cls) {
+  (void)self;
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_shape() expects a tuple subclass, got %R", cls);
+    return NULL;
+  }
+  Py_INCREF(cls);
+  Py_XSETREF(shape_class, cls);
+  Py_RETURN_NONE;
+}
