@@ -42,4 +42,4 @@ test: install
 	$(VENV)/bin/pytest -q tests
 
 clean:
-	rm -rf build examples/stable_c_abi/build examples/quickstart/build
+	rm -rf build examples/stable_c_abi/build examples/quickstart/build examples/cpp_quickstart/build

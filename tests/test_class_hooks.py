@@ -14,6 +14,7 @@ import tvm_ffi
 import tvm_ffi.testing
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi import core
+from tvm_ffi.testing import _locking
 
 echo = tvm_ffi.get_global_func("testing.echo")
 
@@ -93,6 +94,7 @@ def test_container_missing_is_the_core_sentinel() -> None:
 def test_run_with_gpu_lock_runs_the_function_and_returns_its_result(monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path) -> None:
     monkeypatch.setenv("TVM_FFI_TEST_LOCK_DIR", str(tmp_path / "locks"))
+    monkeypatch.setattr(_locking, "_LOCK_PATH", None)  # the path is resolved once per process
     assert tvm_ffi.testing.run_with_gpu_lock(lambda a, b=0: a + b, 2, b=3) == 5
     assert (tmp_path / "locks" / "gpu.lock").is_file()
     with pytest.raises(ZeroDivisionError):  # errors pass through, and the lock is released
@@ -111,6 +113,7 @@ def _hold_lock(lock_dir: str, seconds: float, started: multiprocessing.synchroni
 
 def test_run_with_gpu_lock_serializes_processes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("TVM_FFI_TEST_LOCK_DIR", str(tmp_path))
+    monkeypatch.setattr(_locking, "_LOCK_PATH", None)
     context = multiprocessing.get_context("spawn")
     started = context.Event()
     holder = context.Process(target=_hold_lock, args=(str(tmp_path), 1.0, started))

@@ -15,7 +15,6 @@ import pytest
 import tvm_ffi
 from _kernel_lib import build_kernel, load_kernel
 from leakcheck import no_ffi_leaks  # noqa: F401
-from tvm_ffi import _field_access
 
 OBJECT_INDEX = 64  # ffi.Object
 
@@ -60,14 +59,17 @@ def test_results_come_back_as_the_registered_class(mod: tvm_ffi.Module, type_key
     assert type(same) is Value and same.same_as(obj) and same == obj
 
 
-def test_child_types_use_the_nearest_registered_class(mod: tvm_ffi.Module, type_keys: tuple) -> None:
+def test_child_types_get_a_class_under_the_nearest_registered_one(mod: tvm_ffi.Module, type_keys: tuple) -> None:
     key, _, child_key, child_index = type_keys
 
     @tvm_ffi.register_object(key)
     class Base(tvm_ffi.Object):
         pass
 
-    assert type(mod.make_object(child_index, 1)) is Base
+    synthesised = type(mod.make_object(child_index, 1))
+    assert synthesised is not Base and issubclass(synthesised, Base)
+    assert synthesised.__name__ == child_key.rpartition(".")[2]
+    assert "Auto-generated fallback class" in (synthesised.__doc__ or "")
 
     @tvm_ffi.register_object(child_key)
     class Child(Base):
@@ -155,25 +157,49 @@ def test_builtin_module_class_is_registered(mod: tvm_ffi.Module) -> None:
     assert tvm_ffi.Module.__tvm_ffi_type_key__ == "ffi.Module"
 
 
-def test_reflected_fields_are_read_through_the_type_table(kernel: Path, mod: tvm_ffi.Module, type_keys: tuple,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """What Module.imports uses: a field registered by C code, read with its C getter."""
-    monkeypatch.setattr(_field_access, "_READERS", {})  # the readers made here go with the test
-    key, index, _, child_index = type_keys
-    name = ctypes.create_string_buffer(b"value")
-    info = _field_access._FieldInfo()
-    info.name.data, info.name.size = ctypes.addressof(name), 5
+class _ByteArray(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
+
+
+class _FieldInfo(ctypes.Structure):  # TVMFFIFieldInfo, 120 bytes
+    _fields_ = [
+        ("name", _ByteArray), ("doc", _ByteArray), ("metadata", _ByteArray),
+        ("flags", ctypes.c_int64), ("size", ctypes.c_int64), ("alignment", ctypes.c_int64),
+        ("offset", ctypes.c_int64), ("getter", ctypes.c_void_p), ("setter", ctypes.c_void_p),
+        ("default_type_index", ctypes.c_int32), ("default_pad", ctypes.c_uint32),
+        ("default_value", ctypes.c_int64), ("field_static_type_index", ctypes.c_int32),
+    ]
+
+
+def _register_value_field(kernel: Path, index: int, name: bytes) -> ctypes.Array:
+    """Registers a read-only int64 field at offset 24 read by the kernel's C getter."""
+    buffer = ctypes.create_string_buffer(name)
+    info = _FieldInfo()
+    info.name.data, info.name.size = ctypes.addressof(buffer), len(name)
     info.size = info.alignment = 8
     info.offset = 24
     info.getter = ctypes.cast(ctypes.CDLL(str(kernel)).pylayer_value_getter, ctypes.c_void_p).value
     info.field_static_type_index = 1
     register = tvm_ffi.LIB.TVMFFITypeRegisterField
-    register.argtypes = [ctypes.c_int32, ctypes.POINTER(_field_access._FieldInfo)]
+    register.argtypes = [ctypes.c_int32, ctypes.POINTER(_FieldInfo)]
     assert register(index, ctypes.byref(info)) == 0
+    return buffer
 
-    assert _field_access.read_field(mod.make_object(index, 5), "value") == 5
-    assert _field_access.read_field(mod.make_object(child_index, 6), "value") == 6  # inherited
-    with pytest.raises(AttributeError, match=f"`{key}` has no reflected field `other`"):
-        _field_access.read_field(mod.make_object(index, 7), "other")
-    with pytest.raises(TypeError, match="expected a live tvm_ffi.Object"):
-        _field_access.read_field(42, "value")  # type: ignore[arg-type]
+
+def test_reflected_fields_registered_after_the_class_are_picked_up(kernel: Path, mod: tvm_ffi.Module,
+                                                                   type_keys: tuple) -> None:
+    key, index, _, child_index = type_keys
+
+    @tvm_ffi.register_object(key)
+    class Late(tvm_ffi.Object):
+        pass
+
+    obj = mod.make_object(index, 5)
+    with pytest.raises(AttributeError, match="'Late' object has no attribute 'value'"):
+        obj.value  # noqa: B018
+    _register_value_field(kernel, index, b"value")
+    assert obj.value == 5  # the C getter, found once the field exists
+    assert mod.make_object(child_index, 6).value == 6  # inherited by the synthesised child class
+    with pytest.raises(AttributeError, match="no setter"):
+        obj.value = 7
+    assert [f.name for f in Late.__tvm_ffi_type_info__.fields] == ["value"]

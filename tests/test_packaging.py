@@ -66,7 +66,7 @@ def test_libinfo_reports_missing_files_clearly(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(libinfo, "_SOURCE_TREE", tmp_path / "checkout")
     for find in (libinfo.find_libtvm_ffi, libinfo.find_include_path, libinfo.find_dlpack_include_path,
                  libinfo.find_cmake_path, libinfo.find_source_path, libinfo.find_python_helper_include_path,
-                 libinfo.load_lib_ctypes):
+                 libinfo._load_runtime_ctypes):
         with pytest.raises(RuntimeError, match=re.escape(str(tmp_path))):
             find()
 

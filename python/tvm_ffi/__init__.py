@@ -56,7 +56,7 @@ if not _running_as_config():
     from ._dist_check import warn_if_shared
 
     warn_if_shared(list(__path__))  # another distribution's files in our tvm_ffi/ directory?
-    LIB = libinfo.load_lib_ctypes(ctypes.RTLD_GLOBAL)
+    LIB = libinfo._load_runtime_ctypes(ctypes.RTLD_GLOBAL)
     _register_env_c_apis(LIB)
 
     # The extension binds to the runtime loaded above. Then, before anything can return an
@@ -66,9 +66,11 @@ if not _running_as_config():
     from . import error  # installs the error hooks and the kind <-> class table
     from . import _dtype  # hands the dtype class to _core
     from . import registry, _ffi_api, module, container
+    from . import _testing_lib  # registers the testing.* fixtures, as the reference does
 
     # isort: on
-    from . import stream
+    # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
+    from . import cpp, stream
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -137,6 +139,7 @@ if not _running_as_config():
         "convert",
         "convert_func",
         "core",
+        "cpp",
         "device",
         "dtype",
         "error",

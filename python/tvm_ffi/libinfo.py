@@ -16,7 +16,12 @@ import ctypes
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+from ._lib_search import find_library
+
+if TYPE_CHECKING:
+    from .module import Module
 
 __all__ = [
     "find_cmake_path",
@@ -28,6 +33,7 @@ __all__ = [
     "find_source_path",
     "include_paths",
     "load_lib_ctypes",
+    "load_lib_module",
 ]
 
 _LIB_NAME = "libtvm_ffi.so"
@@ -123,10 +129,38 @@ def include_paths() -> list[str]:
     return paths
 
 
-def load_lib_ctypes(mode: int = ctypes.RTLD_GLOBAL) -> ctypes.CDLL:
-    """Loads ``libtvm_ffi.so`` with ctypes (globally by default, so later kernels bind to it)."""
+def _load_runtime_ctypes(mode: int = ctypes.RTLD_GLOBAL) -> ctypes.CDLL:
+    """Loads this package's ``libtvm_ffi.so`` with ctypes (globally by default, for kernels)."""
     path = find_libtvm_ffi()
     try:
         return ctypes.CDLL(path, mode=mode)
     except OSError as err:
         raise RuntimeError(f"cannot load {path}: {err}") from err
+
+
+def load_lib_ctypes(package: str, target_name: str, mode: str,
+                    extra_lib_paths: list[Path] | None = None) -> ctypes.CDLL:
+    """Loads ``lib<target_name>.so`` of ``package`` with ctypes; ``mode`` is ``"RTLD_LOCAL"``/``"RTLD_GLOBAL"``.
+
+    The library is searched in the distribution's files, then ``extra_lib_paths``, then next to
+    the package, then on ``LD_LIBRARY_PATH``/``PATH``; ``RuntimeError`` lists where it looked.
+    """
+    if mode not in ("RTLD_LOCAL", "RTLD_GLOBAL"):
+        raise ValueError(f"load_lib_ctypes: mode must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got {mode!r}")
+    path = find_library(package, target_name, extra_lib_paths)
+    try:
+        return ctypes.CDLL(str(path), mode=getattr(ctypes, mode))
+    except OSError as err:
+        raise RuntimeError(f"cannot load {path}: {err}") from err
+
+
+def load_lib_module(package: str, target_name: str, keep_module_alive: bool = True,
+                    extra_lib_paths: list[Path] | None = None) -> Module:
+    """Loads ``lib<target_name>.so`` of ``package`` as a :class:`tvm_ffi.Module` (found as in
+    :func:`load_lib_ctypes`); the library registers its functions and types as it loads.
+
+    >>> mod = tvm_ffi.libinfo.load_lib_module("my-extension", "my_extension")
+    """
+    from .module import load_module
+
+    return load_module(find_library(package, target_name, extra_lib_paths), keep_module_alive=keep_module_alive)

@@ -15,7 +15,8 @@ from enum import IntEnum
 from typing import Any, ClassVar
 
 from . import _core, _ffi_api
-from ._field_access import field_reader
+from ._class_binding import refresh_bound_classes
+from ._reflection import _type_info_of_index
 from .registry import array_to_list, register_object
 
 __all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]
@@ -152,8 +153,10 @@ def system_lib(symbol_prefix: str = "") -> Module:
     return _ffi_api.SystemLib(symbol_prefix)
 
 
-# The runtime reflects ffi.Module's `imports_`; its reader is built once, at import.
-_read_imports = field_reader(Module.__tvm_ffi_type_index__, "imports_")  # type: ignore[attr-defined]
+# The runtime reflects ffi.Module's `imports_`; its descriptor is built once, at import.
+_read_imports = next(
+    f for f in _type_info_of_index(Module.__tvm_ffi_type_index__).fields or () if f.name == "imports_"  # type: ignore[attr-defined]
+).as_property(Module).__get__
 
 
 def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
@@ -167,4 +170,5 @@ def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Modu
     mod = _ffi_api.ModuleLoadFromFile(os.fspath(path))
     if keep_module_alive:
         _ffi_api.ModuleGlobalsAdd(mod)
+    refresh_bound_classes()  # the library may have added reflection to types bound already
     return mod

@@ -13,6 +13,8 @@ import sys
 from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import _core
+from ._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
+from ._reflection import _type_info_of_index
 
 __all__ = [
     "get_global_func",
@@ -38,8 +40,10 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     The type must already be registered in the runtime (by C/C++ code); ``type_key`` defaults to
     the class name. The class should derive from :class:`tvm_ffi.Object`; subclasses of a
     registered class are used for derived runtime types that have no class of their own.
-    With ``init=True`` a class that defines no ``__init__`` gets one that raises ``TypeError``,
-    since such objects can only be made by runtime functions.
+    The class gets the type's reflected fields (data descriptors), methods, ``__ffi_init__`` and
+    type-attribute hooks; names its body defines win. With ``init=True`` a class that defines no
+    ``__init__`` gets one that calls the type's ``__ffi_init__``, or raises ``TypeError`` when
+    the type has none.
 
     >>> @tvm_ffi.register_object("mylib.Point")     # a type the C/C++ library registered
     ... class Point(tvm_ffi.Object): ...
@@ -70,28 +74,11 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
     _core._register_object_class(type_index, cls)
     cls.__tvm_ffi_type_key__ = type_key  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]
-    if init and issubclass(cls, _core.Object) and not _defines_init(cls):
-        cls.__init__ = _make_no_init(cls)  # type: ignore[misc]
+    if issubclass(cls, _core.Object):
+        bind_reflection(cls, _type_info_of_index(type_index), init)
+    forget_fallback(type_index)
+    rebuild_fallbacks_under(type_index)  # classes synthesised under the old class of this type
     return cls
-
-
-def _defines_init(cls: type) -> bool:
-    """True unless ``cls`` inherits the do-nothing ``__init__`` of ``Object``/``object``."""
-    return cls.__init__ not in (object.__init__, _core.Object.__init__)  # type: ignore[misc]
-
-
-def _make_no_init(cls: type) -> Callable[..., None]:
-    name = cls.__name__
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(
-            f"`{name}` cannot be constructed directly: its objects are made by runtime functions. "
-            "Define __init__ (e.g. calling self.__init_handle_by_constructor__) to construct it from Python."
-        )
-
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__module__ = cls.__module__
-    return __init__
 
 
 def get_registered_type_keys() -> list[str]:

@@ -16,10 +16,12 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "error.h"
+#include "error_from_python.h"
 #include "framework.h"
 #include "function.h"
 #include "globals.h"
 #include "object.h"
+#include "reflection.h"
 #include "registry.h"
 #include "shape.h"
 #include "state.h"
@@ -147,6 +149,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 ||
       core_callback_init() != 0 || core_registry_init(module) != 0 ||
+      core_reflection_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
     Py_CLEAR(core_module);

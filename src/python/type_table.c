@@ -14,6 +14,7 @@
 #include "type_table.h"
 
 #include "object.h"
+#include "state.h"
 
 static PyObject** g_registered = NULL; /* owned references */
 static PyTypeObject** g_resolved = NULL; /* borrowed from g_registered / g_fallbacks */
@@ -119,6 +120,30 @@ fail:
   return NULL;
 }
 
+/* The Python-level factory (tvm_ffi._class_binding.make_fallback_class, installed as
+ * _core._fallback_class_factory) makes and registers a class with the type's reflection bound.
+ * NULL without exception when no factory is installed (early start-up). */
+static PyTypeObject* from_fallback_factory(int32_t type_index) {
+  if (core_module == NULL) return NULL;
+  PyObject* factory = PyObject_GetAttrString(core_module, "_fallback_class_factory");
+  if (factory == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  PyObject* cls = PyObject_CallFunction(factory, "i", (int)type_index);
+  Py_DECREF(factory);
+  if (cls == NULL) return NULL;
+  int ok = PyType_Check(cls) && PyType_IsSubtype((PyTypeObject*)cls, &CoreObject_Type) &&
+           type_index < g_capacity && g_registered[type_index] == cls;
+  Py_DECREF(cls); /* g_registered keeps it */
+  if (!ok) {
+    PyErr_Format(PyExc_TypeError, "_fallback_class_factory(%d) did not register a tvm_ffi Object class",
+                 (int)type_index);
+    return NULL;
+  }
+  return (PyTypeObject*)cls;
+}
+
 static PyTypeObject* resolve(int32_t type_index) {
   if (type_index < 0) {
     PyErr_Format(PyExc_ValueError, "invalid object type index %d", (int)type_index);
@@ -127,6 +152,8 @@ static PyTypeObject* resolve(int32_t type_index) {
   if (ensure_capacity(type_index) != 0) return NULL;
   g_known[type_index] = 1; /* it came from a live object */
   PyTypeObject* cls = (PyTypeObject*)g_registered[type_index];
+  if (cls == NULL) cls = from_fallback_factory(type_index);
+  if (cls == NULL && PyErr_Occurred()) return NULL;
   if (cls == NULL) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     /* Nearest registered ancestor; the root ffi.Object does not count, so that unregistered

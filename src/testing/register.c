@@ -24,13 +24,14 @@ static int typed_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFF
   return fx->body(fx, args, result);
 }
 
-/* Builds `{"type_schema":"<schema as a JSON string>"}` (malloc'ed; NULL when out of memory). */
-static char* schema_metadata(const char* schema) {
+/* Builds `{"type_schema":"<schema as a JSON string>"[,extra]}` (malloc'ed; NULL when out of
+ * memory). */
+static char* schema_metadata(const char* schema, const char* extra) {
   static const char kPrefix[] = "{\"type_schema\":\"";
-  static const char kSuffix[] = "\"}";
   size_t escaped = 0;
   for (const char* p = schema; *p; ++p) escaped += (*p == '"' || *p == '\\') ? 2 : 1;
-  char* out = (char*)malloc(sizeof(kPrefix) - 1 + escaped + sizeof(kSuffix));
+  size_t extra_size = extra != NULL ? strlen(extra) + 1 : 0;
+  char* out = (char*)malloc(sizeof(kPrefix) - 1 + escaped + extra_size + 3);
   if (out == NULL) return NULL;
   char* w = out;
   memcpy(w, kPrefix, sizeof(kPrefix) - 1);
@@ -39,7 +40,14 @@ static char* schema_metadata(const char* schema) {
     if (*p == '"' || *p == '\\') *w++ = '\\';
     *w++ = *p;
   }
-  memcpy(w, kSuffix, sizeof(kSuffix)); /* includes the NUL */
+  *w++ = '"';
+  if (extra != NULL) {
+    *w++ = ',';
+    memcpy(w, extra, extra_size - 1);
+    w += extra_size - 1;
+  }
+  *w++ = '}';
+  *w = '\0';
   return out;
 }
 
@@ -57,14 +65,14 @@ static void report_failure(const char* what, const char* name) {
   TVMFFIObjectDecRef(err);
 }
 
-static void register_fixture(const TestingFixture* fx) {
+static void register_fixture(const TestingFixture* fx, const char* extra_metadata) {
   TVMFFISafeCallType call = fx->packed != NULL ? fx->packed : typed_call;
   TVMFFIObjectHandle func = NULL;
   if (TVMFFIFunctionCreate((void*)fx, call, NULL, &func) != 0) {
     report_failure("creating", fx->name);
     return;
   }
-  char* metadata = schema_metadata(fx->schema);
+  char* metadata = schema_metadata(fx->schema, extra_metadata);
   if (metadata == NULL) {
     fprintf(stderr, "libtvm_ffi_testing: out of memory registering %s\n", fx->name);
     TVMFFIObjectDecRef(func);
@@ -87,10 +95,18 @@ static void register_fixture(const TestingFixture* fx) {
 }
 
 __attribute__((constructor)) static void testing_register_all(void) {
-  for (int i = 0; i < kTestingNumCoreFixtures; ++i) register_fixture(&kTestingCoreFixtures[i]);
-  for (int i = 0; i < kTestingNumArrayFixtures; ++i) register_fixture(&kTestingArrayFixtures[i]);
+  testing_register_object_types();
+  if (testing_register_basic_hooks() != 0) report_failure("registering", "type attributes");
+  for (int i = 0; i < kTestingNumObjectFixtures; ++i) {
+    register_fixture(&kTestingObjectFixtures[i], NULL);
+  }
+  for (int i = 0; i < kTestingNumSchemaFixtures; ++i) {
+    register_fixture(testing_schema_fixture(i), testing_schema_fixture_extra_metadata(i));
+  }
+  for (int i = 0; i < kTestingNumCoreFixtures; ++i) register_fixture(&kTestingCoreFixtures[i], NULL);
+  for (int i = 0; i < kTestingNumArrayFixtures; ++i) register_fixture(&kTestingArrayFixtures[i], NULL);
   for (int i = 0; i < kTestingNumContainerFixtures; ++i) {
-    register_fixture(&kTestingContainerFixtures[i]);
+    register_fixture(&kTestingContainerFixtures[i], NULL);
   }
   /* Statically linked style: reachable as system_lib("testing.")["add_one"]. */
   TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one",

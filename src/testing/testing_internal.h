@@ -54,6 +54,17 @@ extern const TestingFixture kTestingArrayFixtures[];
 extern const int kTestingNumArrayFixtures;
 extern const TestingFixture kTestingContainerFixtures[];
 extern const int kTestingNumContainerFixtures;
+/* fixtures_schema.c: the schema_* functions (element i of kTestingNumSchemaFixtures), and the
+ * JSON members their metadata has beyond type_schema (`"k":v,...`, or NULL). */
+extern const int kTestingNumSchemaFixtures;
+const TestingFixture* testing_schema_fixture(int i);
+const char* testing_schema_fixture_extra_metadata(int i);
+extern const TestingFixture kTestingObjectFixtures[];
+extern const int kTestingNumObjectFixtures;
+
+/* Object types (objects*.c): registered before the functions that return them. */
+void testing_register_object_types(void);
+int testing_register_basic_hooks(void);
 
 /* The add-one safe call behind get_add_one_c_symbol and the system-library entry. */
 int testing_add_one_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,
@@ -101,5 +112,10 @@ int testing_call_global(const char* name, const TVMFFIAny* args, int32_t num_arg
 TVMFFIAny testing_view_object_or_none(TVMFFIObject* obj); /* NULL becomes None */
 TVMFFIAny testing_view_int(int64_t value);
 TVMFFIAny testing_view_cstr(const char* text); /* the callee copies it into a String */
+
+/* The entries of a Map or Dict as owned k0, v0, k1, v1, ... (*n entries; release with
+ * testing_release_items(*flat, 2 * *n)). */
+int testing_map_items(const TVMFFIAny* map, TVMFFIAny** flat, int64_t* n);
+void testing_release_items(TVMFFIAny* items, int64_t n);
 
 #endif /* TVM_FFI_TESTING_INTERNAL_H_ */

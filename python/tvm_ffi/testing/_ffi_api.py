@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..registry import init_ffi_api, list_global_func_names
-from . import _lib  # noqa: F401  (loading the library registers the globals)
+from . import _lib  # noqa: F401  (the library is loaded; its globals are registered)
 
 _PREFIX = "testing."
 

@@ -1,41 +1,7 @@
-"""Loads ``libtvm_ffi_testing.so``, the native library that registers the ``testing.*`` globals.
-
-Plain ``import tvm_ffi`` never loads it; importing :mod:`tvm_ffi.testing` does, once. The library
-registers its functions in a load-time constructor, so loading it is all there is to do.
-"""
+"""The fixture library handle (loaded by ``import tvm_ffi``; see :mod:`tvm_ffi._testing_lib`)."""
 
 from __future__ import annotations
 
-import ctypes
-from pathlib import Path
-
-from .. import libinfo
+from .._testing_lib import LIB, find_libtvm_ffi_testing
 
 __all__ = ["LIB", "find_libtvm_ffi_testing"]
-
-_LIB_NAME = "libtvm_ffi_testing.so"
-
-
-def find_libtvm_ffi_testing() -> str:
-    """Absolute path of ``libtvm_ffi_testing.so``, installed next to ``libtvm_ffi.so``."""
-    path = Path(libinfo.find_libtvm_ffi()).parent / _LIB_NAME
-    if not path.is_file():
-        raise RuntimeError(
-            f"cannot find {_LIB_NAME}: expected it at {path}; reinstall the package from a source "
-            "checkout with `pip install .`"
-        )
-    return str(path)
-
-
-def _load() -> ctypes.CDLL:
-    path = find_libtvm_ffi_testing()
-    try:
-        # RTLD_GLOBAL like the runtime itself: the fixtures' symbols (e.g. the link anchor
-        # TVMFFITestingDummyTarget) stay visible to kernels loaded later.
-        return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-    except OSError as err:
-        raise RuntimeError(f"cannot load {path}: {err}") from err
-
-
-LIB: ctypes.CDLL = _load()
-"""ctypes handle of the loaded fixture library (module import runs the load exactly once)."""

@@ -1,11 +1,4 @@
-"""``run_with_gpu_lock``: serialize the GPU part of tests across processes on one machine.
-
-Parallel test workers (pytest-xdist, several CI jobs) that all use the GPU at once run out of
-memory or time out. Each worker runs its device work inside ``run_with_gpu_lock``, which holds
-an exclusive ``flock`` on one machine-wide file, the same file and lock kind the reference
-package uses, so workers of both packages take turns too. On a machine without a GPU the lock
-is simply uncontended.
-"""
+"""``run_with_gpu_lock``: serialises GPU tests of concurrent pytest processes on one machine."""
 
 from __future__ import annotations
 
@@ -19,38 +12,39 @@ from typing import Any, Callable, TypeVar
 __all__ = ["run_with_gpu_lock"]
 
 _R = TypeVar("_R")
-
-LOCK_DIR_ENV_VAR = "TVM_FFI_TEST_LOCK_DIR"
-"""Environment variable naming the directory of the lock file (default: per-user temp dir)."""
+_LOCK_PATH: Path | None = None
 
 
-def gpu_lock_path() -> Path:
-    """Path of the machine-wide GPU lock file; its directory is created on demand."""
-    override = os.environ.get(LOCK_DIR_ENV_VAR)
-    if override:
-        lock_dir = Path(override).expanduser()
-    else:
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001  (no passwd entry, no USER variable)
         try:
-            user = getpass.getuser()
-        except Exception:  # no login name (containers): the numeric uid still separates users
-            user = str(os.getuid())
-        lock_dir = Path(tempfile.gettempdir()) / f"tvm-ffi-test-locks-{user}"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    return lock_dir / "gpu.lock"
+            return str(os.getuid())
+        except AttributeError:
+            return "unknown"
+
+
+def _lock_path() -> Path:
+    """``$TVM_FFI_TEST_LOCK_DIR/gpu.lock``, else a per-user directory under the temp dir."""
+    global _LOCK_PATH
+    if _LOCK_PATH is None:
+        configured = os.environ.get("TVM_FFI_TEST_LOCK_DIR", "")
+        directory = Path(configured).expanduser() if configured else (
+            Path(tempfile.gettempdir()) / f"tvm-ffi-test-locks-{_user()}")
+        directory.mkdir(parents=True, exist_ok=True)
+        _LOCK_PATH = directory / "gpu.lock"
+    return _LOCK_PATH
 
 
 def run_with_gpu_lock(func: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
-    """Calls ``func(*args, **kwargs)`` holding the GPU lock and returns its result.
+    """Runs ``func(*args, **kwargs)`` holding an exclusive advisory file lock; returns its result.
 
-    Put the whole life of the device work inside ``func`` (allocation, launches, synchronization,
-    checks) and keep host-only work such as compiling outside, so it still runs in parallel.
-
-    >>> run_with_gpu_lock(sum, [1, 2, 3])
-    6
+    Exceptions propagate; the lock is released either way.
     """
-    fd = os.open(gpu_lock_path(), os.O_WRONLY | os.O_CREAT, 0o666)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks until the other holder is done
-        return func(*args, **kwargs)
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
+    with open(_lock_path(), "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

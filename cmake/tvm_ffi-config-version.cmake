@@ -1,0 +1,23 @@
+# tvm_ffi-config-version.cmake -- lets find_package(tvm_ffi <version> CONFIG) check the version
+# the installed C header declares; same major version and at least the requested one.
+get_filename_component(_tvm_ffi_pkg_dir "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+set(_tvm_ffi_header "${_tvm_ffi_pkg_dir}/include/tvm/ffi/c_api.h")
+set(PACKAGE_VERSION "0.0.0")
+if (EXISTS "${_tvm_ffi_header}")
+  file(STRINGS "${_tvm_ffi_header}" _lines REGEX "^#define TVM_FFI_VERSION_(MAJOR|MINOR|PATCH) [0-9]+")
+  foreach (_line IN LISTS _lines)
+    string(REGEX REPLACE "^#define TVM_FFI_VERSION_([A-Z]+) ([0-9]+).*" "\\1;\\2" _pair "${_line}")
+    list(GET _pair 0 _part)
+    list(GET _pair 1 _v_${_part})
+  endforeach ()
+  set(PACKAGE_VERSION "${_v_MAJOR}.${_v_MINOR}.${_v_PATCH}")
+endif ()
+if (PACKAGE_FIND_VERSION_MAJOR STREQUAL "" OR
+    (PACKAGE_FIND_VERSION_MAJOR EQUAL _v_MAJOR AND NOT PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION))
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if (PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif ()
+else ()
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+endif ()

@@ -1,0 +1,134 @@
+/*
+ * tvm/ffi/container/dict.h -- Dict<K, V>: a mutable hash map shared by reference (Set and
+ * erase change the object every holder sees). Operations go through the runtime.
+ */
+#ifndef TVM_FFI_CONTAINER_DICT_H_
+#define TVM_FFI_CONTAINER_DICT_H_
+
+#include <tvm/ffi/container/map.h>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief The ffi.Dict object. */
+class DictObj : public MapBaseObj {
+ public:
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIDict;
+  static constexpr int32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = false;
+  static constexpr bool _type_final = true;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIDict, DictObj, Object);
+};
+
+template <typename K = Any, typename V = Any>
+class Dict : public ObjectRef {
+ public:
+  using key_type = K;
+  using mapped_type = V;
+  using iterator = detail::MapIterator<K, V>;
+  using _ffi_custom_traits_tag = void;
+
+  Dict() : ObjectRef(UnsafeInit{}) { Adopt(detail::MakeMap(Array<Any>(), true)); }
+  Dict(std::initializer_list<std::pair<K, V>> items) : Dict(items.begin(), items.end()) {}
+  template <typename It, typename = decltype(std::declval<It>()->first)>
+  Dict(It first, It last) : Dict() {
+    for (It it = first; it != last; ++it) Set(K(it->first), V(it->second));
+  }
+  template <typename Container, typename = decltype(std::declval<const Container&>().begin()->first),
+            typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, Container>>>
+  Dict(const Container& items) : Dict(items.begin(), items.end()) {}  // NOLINT
+  explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Dict)
+  DictObj* get() const noexcept {
+    return const_cast<DictObj*>(static_cast<const DictObj*>(data_.get()));
+  }
+  DictObj* operator->() const noexcept { return get(); }
+  using ContainerType = DictObj;
+  static constexpr bool _type_is_nullable = false;
+
+  size_t size() const noexcept { return get()->size(); }
+  bool empty() const noexcept { return size() == 0; }
+  size_t count(const K& key) const {
+    return detail::RuntimeGlobal("ffi.DictCount")(*this, key).template cast<int64_t>();
+  }
+  V at(const K& key) const {
+    Optional<V> v = Get(key);
+    if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Dict";
+    return *std::move(v);
+  }
+  V operator[](const K& key) const { return at(key); }
+  Optional<V> Get(const K& key) const {
+    Any v = detail::RuntimeGlobal("ffi.DictGetItemOrMissing")(*this, key);
+    if (detail::IsMissing(v)) return Optional<V>();
+    return detail::ElementAs<V>(v);
+  }
+  iterator begin() const { return iterator(detail::MapItems(*this, true), 0); }
+  iterator end() const { return iterator(Array<Any>(), static_cast<int64_t>(size())); }
+
+  /*! \brief Inserts or replaces in place. */
+  void Set(const K& key, const V& value) {
+    detail::RuntimeGlobal("ffi.DictSetItem")(*this, key, value);
+  }
+  /*! \brief Removes in place (no-op when absent). */
+  void erase(const K& key) {
+    if (count(key) != 0) detail::RuntimeGlobal("ffi.DictErase")(*this, key);
+  }
+  void clear() { detail::RuntimeGlobal("ffi.DictClear")(*this); }
+
+ private:
+  void Adopt(Any made) {
+    TVMFFIAny raw = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(made));
+    data_ = detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(raw.v_obj);
+  }
+};
+
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDict;
+  static void CopyToAnyView(const Dict<K, V>& v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIDict;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+  }
+  static void MoveToAny(Dict<K, V> v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIDict;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIDict && detail::MapItemsStrict<K, V>(s, true);
+  }
+  static Dict<K, V> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Dict<K, V>>(s->v_obj);
+  }
+  /*! \brief Dicts and Maps whose keys and values convert (copied into a new Dict if needed). */
+  static std::optional<Dict<K, V>> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index != TypeIndex::kTVMFFIMap && s->type_index != TypeIndex::kTVMFFIDict) {
+      return std::nullopt;
+    }
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    std::optional<Array<Any>> items =
+        detail::ConvertMapItems<K, V>(s, s->type_index == TypeIndex::kTVMFFIDict);
+    if (!items.has_value()) return std::nullopt;
+    Any made = detail::MakeMap(*items, true);
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Dict<K, V>>(
+        detail::AnyUnsafe::TVMFFIAnyPtrFromAny(made)->v_obj);
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
+    return detail::MapMismatch<K, V>("Dict", s, s->type_index == TypeIndex::kTVMFFIDict);
+  }
+  static std::string TypeStr() {
+    return "Dict<" + detail::Type2Str<K>::v() + ", " + detail::Type2Str<V>::v() + ">";
+  }
+  static std::string TypeSchema() {
+    return "{\"type\":\"ffi.Dict\",\"args\":[" + TypeTraitsNoCR<K>::TypeSchema() + "," +
+           TypeTraitsNoCR<V>::TypeSchema() + "]}";
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CONTAINER_DICT_H_

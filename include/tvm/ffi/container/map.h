@@ -1,0 +1,155 @@
+/*
+ * tvm/ffi/container/map.h -- Map<K, V>: an immutable-by-sharing hash map (copy-on-write: Set and
+ * erase build a new map, so other holders never see a change). Lookups and construction go
+ * through the runtime (see map_base.h).
+ */
+#ifndef TVM_FFI_CONTAINER_MAP_H_
+#define TVM_FFI_CONTAINER_MAP_H_
+
+#include <tvm/ffi/container/map_base.h>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief The ffi.Map object. */
+class MapObj : public MapBaseObj {
+ public:
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIMap;
+  static constexpr int32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = false;
+  static constexpr bool _type_final = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIMap, MapObj, Object);
+};
+
+template <typename K = Any, typename V = Any>
+class Map : public ObjectRef {
+ public:
+  using key_type = K;
+  using mapped_type = V;
+  using iterator = detail::MapIterator<K, V>;
+  using _ffi_custom_traits_tag = void;
+
+  Map() : ObjectRef(UnsafeInit{}) { Adopt(detail::MakeMap(Array<Any>(), false)); }
+  Map(std::initializer_list<std::pair<K, V>> items) : Map(items.begin(), items.end()) {}
+  template <typename It, typename = decltype(std::declval<It>()->first)>
+  Map(It first, It last) : ObjectRef(UnsafeInit{}) {
+    Array<Any> flat;
+    for (It it = first; it != last; ++it) {
+      flat.push_back(Any(K(it->first)));
+      flat.push_back(Any(V(it->second)));
+    }
+    Adopt(detail::MakeMap(flat, false));
+  }
+  /*! \brief From std::map / std::unordered_map and friends. */
+  template <typename Container, typename = decltype(std::declval<const Container&>().begin()->first),
+            typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, Container>>>
+  Map(const Container& items) : Map(items.begin(), items.end()) {}  // NOLINT
+  explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Map)
+  const MapObj* get() const noexcept { return static_cast<const MapObj*>(data_.get()); }
+  const MapObj* operator->() const noexcept { return get(); }
+  using ContainerType = MapObj;
+  static constexpr bool _type_is_nullable = false;
+
+  size_t size() const noexcept { return get()->size(); }
+  bool empty() const noexcept { return size() == 0; }
+  size_t count(const K& key) const {
+    return detail::RuntimeGlobal("ffi.MapCount")(*this, key).template cast<int64_t>();
+  }
+  /*! \brief The value for `key`; KeyError when absent. */
+  V at(const K& key) const {
+    Optional<V> v = Get(key);
+    if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Map";
+    return *std::move(v);
+  }
+  V operator[](const K& key) const { return at(key); }
+  /*! \brief The value for `key`, or None. */
+  Optional<V> Get(const K& key) const {
+    Any v = detail::RuntimeGlobal("ffi.MapGetItemOrMissing")(*this, key);
+    if (detail::IsMissing(v)) return Optional<V>();
+    return detail::ElementAs<V>(v);
+  }
+  iterator begin() const { return iterator(detail::MapItems(*this, false), 0); }
+  iterator end() const { return iterator(Array<Any>(), static_cast<int64_t>(size())); }
+  iterator find(const K& key) const {
+    Array<Any> items = detail::MapItems(*this, false);
+    for (size_t i = 0; i < items.size(); i += 2) {
+      if (AnyEqual()(items.GetArrayObj()->at(static_cast<int64_t>(i)), Any(key))) {
+        return iterator(items, static_cast<int64_t>(i / 2));
+      }
+    }
+    return end();
+  }
+
+  /*! \brief Copy-on-write insert or replace. */
+  void Set(const K& key, const V& value) {
+    Array<Any> items = detail::MapItems(*this, false);
+    items.push_back(Any(key));  // the runtime keeps the last value of a repeated key
+    items.push_back(Any(value));
+    Adopt(detail::MakeMap(items, false));
+  }
+  /*! \brief Copy-on-write removal (no-op when absent); the runtime decides key equality. */
+  void erase(const K& key) {
+    if (count(key) == 0) return;
+    Any scratch = detail::MakeMap(detail::MapItems(*this, false), true);
+    detail::RuntimeGlobal("ffi.DictErase")(scratch, key);
+    Adopt(detail::MakeMap(detail::MapItems(scratch, true), false));
+  }
+  void clear() { Adopt(detail::MakeMap(Array<Any>(), false)); }
+
+ private:
+  void Adopt(Any made) {
+    TVMFFIAny raw = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(made));
+    data_ = detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(raw.v_obj);
+  }
+};
+
+template <typename K, typename V>
+struct TypeTraits<Map<K, V>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIMap;
+  static void CopyToAnyView(const Map<K, V>& v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIMap;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+  }
+  static void MoveToAny(Map<K, V> v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIMap;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIMap && detail::MapItemsStrict<K, V>(s, false);
+  }
+  static Map<K, V> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Map<K, V>>(s->v_obj);
+  }
+  /*! \brief Maps and Dicts whose keys and values convert (a new Map when any had to). */
+  static std::optional<Map<K, V>> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index != TypeIndex::kTVMFFIMap && s->type_index != TypeIndex::kTVMFFIDict) {
+      return std::nullopt;
+    }
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    std::optional<Array<Any>> items =
+        detail::ConvertMapItems<K, V>(s, s->type_index == TypeIndex::kTVMFFIDict);
+    if (!items.has_value()) return std::nullopt;
+    Any made = detail::MakeMap(*items, false);
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Map<K, V>>(
+        detail::AnyUnsafe::TVMFFIAnyPtrFromAny(made)->v_obj);
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
+    return detail::MapMismatch<K, V>("Map", s, s->type_index == TypeIndex::kTVMFFIDict);
+  }
+  static std::string TypeStr() {
+    return "Map<" + detail::Type2Str<K>::v() + ", " + detail::Type2Str<V>::v() + ">";
+  }
+  static std::string TypeSchema() {
+    return "{\"type\":\"ffi.Map\",\"args\":[" + TypeTraitsNoCR<K>::TypeSchema() + "," +
+           TypeTraitsNoCR<V>::TypeSchema() + "]}";
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CONTAINER_MAP_H_

@@ -1,0 +1,142 @@
+/*
+ * tvm/ffi/container/shape.h -- ShapeView (a borrowed {data, size} of int64) and Shape (an
+ * immutable ffi.Shape object whose elements live inline after the cell, at +40).
+ */
+#ifndef TVM_FFI_CONTAINER_SHAPE_H_
+#define TVM_FFI_CONTAINER_SHAPE_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/memory.h>
+
+#include <initializer_list>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief Non-owning view of int64 extents (a tensor's shape or strides). */
+class ShapeView {
+ public:
+  ShapeView() noexcept = default;
+  ShapeView(const int64_t* data, size_t size) noexcept : data_(data), size_(size) {}
+  /*! \brief Views the list for the duration of the full expression (argument passing). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  ShapeView(std::initializer_list<int64_t> values) noexcept  // NOLINT
+      : data_(values.begin()), size_(values.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  const int64_t* data() const noexcept { return data_; }
+  size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const int64_t* begin() const noexcept { return data_; }
+  const int64_t* end() const noexcept { return data_ + size_; }
+  int64_t operator[](size_t i) const noexcept { return data_[i]; }
+  int64_t at(int64_t i) const {
+    if (i < 0 || static_cast<size_t>(i) >= size_) {
+      TVM_FFI_THROW(IndexError) << "indexing " << i << " on a shape of size " << size_;
+    }
+    return data_[i];
+  }
+  int64_t front() const { return at(0); }
+  int64_t back() const { return at(static_cast<int64_t>(size_) - 1); }
+  /*! \brief Product of the extents (1 for an empty shape). */
+  int64_t Product() const noexcept {
+    int64_t p = 1;
+    for (size_t i = 0; i < size_; ++i) p *= data_[i];
+    return p;
+  }
+
+ private:
+  const int64_t* data_{nullptr};
+  size_t size_{0};
+};
+
+inline bool operator==(ShapeView a, ShapeView b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+inline bool operator!=(ShapeView a, ShapeView b) noexcept { return !(a == b); }
+
+/*! \brief The ffi.Shape object: header, {data, size}, then the elements. */
+class ShapeObj : public Object, public TVMFFIShapeCell {
+ public:
+  ShapeObj() : TVMFFIShapeCell{nullptr, 0} {}
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIShape;
+  static constexpr int32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = false;
+  static constexpr bool _type_final = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIShape, ShapeObj, Object);
+};
+
+/*! \brief An immutable shape (never null: the default is the empty shape). */
+class Shape : public ObjectRef {
+ public:
+  Shape() : Shape(ShapeView()) {}
+  Shape(std::initializer_list<int64_t> values)  // NOLINT
+      : Shape(ShapeView(values.begin(), values.size())) {}
+  Shape(ShapeView values) : ObjectRef(UnsafeInit{}) {  // NOLINT
+    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(values.size());
+    int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+    for (size_t i = 0; i < values.size(); ++i) tail[i] = values[i];
+    obj->data = tail;
+    obj->size = values.size();
+    data_ = std::move(obj);
+  }
+  /*! \brief From any container of integers with begin()/end() (std::vector<int64_t>, ...). */
+  template <typename Container,
+            typename = decltype(std::declval<const Container&>().begin()),
+            typename = std::enable_if_t<!std::is_convertible_v<const Container&, ShapeView> &&
+                                        !std::is_base_of_v<ObjectRef, Container>>>
+  explicit Shape(const Container& values) : Shape(values.begin(), values.end()) {}
+  template <typename It, typename = decltype(*std::declval<It>())>
+  Shape(It first, It last) : ObjectRef(UnsafeInit{}) {
+    size_t n = 0;
+    for (It it = first; it != last; ++it) ++n;
+    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
+    int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+    size_t i = 0;
+    for (It it = first; it != last; ++it) tail[i++] = static_cast<int64_t>(*it);
+    obj->data = tail;
+    obj->size = n;
+    data_ = std::move(obj);
+  }
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Shape, ObjectRef, ShapeObj);
+
+  ShapeView view() const noexcept { return ShapeView(get()->data, get()->size); }
+  operator ShapeView() const noexcept { return view(); }  // NOLINT
+  const int64_t* data() const noexcept { return get()->data; }
+  size_t size() const noexcept { return get()->size; }
+  bool empty() const noexcept { return size() == 0; }
+  const int64_t* begin() const noexcept { return data(); }
+  const int64_t* end() const noexcept { return data() + size(); }
+  int64_t operator[](size_t i) const noexcept { return data()[i]; }
+  int64_t at(int64_t i) const { return view().at(i); }
+  int64_t front() const { return view().front(); }
+  int64_t back() const { return view().back(); }
+  int64_t Product() const noexcept { return view().Product(); }
+};
+
+namespace detail {
+inline MessageStream& operator<<(MessageStream& os, ShapeView shape) {
+  os << '[';
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) os << ", ";
+    os << shape[i];
+  }
+  return os << ']';
+}
+inline MessageStream& operator<<(MessageStream& os, const Shape& shape) {
+  return os << shape.view();
+}
+}  // namespace detail
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CONTAINER_SHAPE_H_

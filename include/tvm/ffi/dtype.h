@@ -1,0 +1,96 @@
+/*
+ * tvm/ffi/dtype.h -- DLDataType as an FFI value: comparison, printing and string conversion
+ * ("float32", "int8x4", ...) through the runtime's parser and printer.
+ */
+#ifndef TVM_FFI_DTYPE_H_
+#define TVM_FFI_DTYPE_H_
+
+#include <tvm/ffi/string.h>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief Codes beyond DLPack's: custom data types start here. */
+enum DLExtDataTypeCode { kDLExtCustomBegin = 129 };
+
+/*! \brief Parses a dtype string ("float32", "bfloat16", "int8x4"); ValueError when unknown. */
+inline DLDataType StringToDLDataType(const String& str) {
+  TVMFFIByteArray text{str.data(), str.size()};
+  DLDataType out;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&text, &out));
+  return out;
+}
+
+/*! \brief The canonical name of a dtype ("float32"). */
+inline String DLDataTypeToString(DLDataType dtype) {
+  TVMFFIAny out;
+  detail::ClearAny(&out);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeToString(&dtype, &out));
+  return String::FromOwnedAny(out);
+}
+
+inline bool DTypeIsFloat(DLDataType dtype) {
+  return dtype.code == kDLFloat || dtype.code == kDLBfloat ||
+         (dtype.code >= kDLFloat8_e3m4 && dtype.code <= kDLFloat4_e2m1fn);
+}
+inline bool DTypeIsInt(DLDataType dtype) { return dtype.code == kDLInt || dtype.code == kDLUInt; }
+inline bool DTypeIsBool(DLDataType dtype) { return dtype.code == kDLBool; }
+
+namespace detail {
+inline MessageStream& operator<<(MessageStream& os, DLDataType dtype) {
+  if (dtype.code == kDLComplex) {  // the runtime's printer refuses complex; name it here
+    return os << "complex" << std::to_string(dtype.bits);
+  }
+  return os << DLDataTypeToString(dtype);
+}
+}  // namespace detail
+
+/*! \brief DLDataType: stored as kTVMFFIDataType; dtype strings convert. */
+template <>
+struct TypeTraits<DLDataType> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDataType;
+  static void CopyToAnyView(DLDataType v, TVMFFIAny* r) {
+    detail::ClearAny(r);
+    r->type_index = TypeIndex::kTVMFFIDataType;
+    r->v_dtype = v;
+  }
+  static void MoveToAny(DLDataType v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIDataType;
+  }
+  static DLDataType CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return s->v_dtype; }
+  static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return s->v_dtype;
+    if (auto str = TypeTraits<String>::TryCastFromAnyView(s)) {
+      TVMFFIByteArray text{str->data(), str->size()};
+      DLDataType out;
+      if (TVMFFIDataTypeFromString(&text, &out) == 0) return out;
+      TVMFFIObjectHandle err = nullptr;  // not a dtype string: drop the parser's error
+      TVMFFIErrorMoveFromRaised(&err);
+      if (err != nullptr) detail::ObjectDecRef(static_cast<TVMFFIObject*>(err));
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIDataType; }
+  static std::string TypeSchema() {
+    return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIDataType);
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+/*! \brief `std::cout << dtype` prints "float32" (a template: no <ostream> needed here). */
+template <typename Char, typename Traits>
+std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, DLDataType dtype) {
+  ::tvm::ffi::detail::MessageStream text;
+  text << dtype;
+  return os << text.str();
+}
+
+inline bool operator==(const DLDataType& a, const DLDataType& b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+inline bool operator!=(const DLDataType& a, const DLDataType& b) { return !(a == b); }
+
+#endif  // TVM_FFI_DTYPE_H_

@@ -1,0 +1,80 @@
+/*
+ * tvm/ffi/memory.h -- allocating objects in this library: make_object and the in-place array
+ * variant. The object's deleter lives in the allocating library, as the ABI expects; the
+ * memory comes from ::operator new and goes back through ::operator delete.
+ */
+#ifndef TVM_FFI_MEMORY_H_
+#define TVM_FFI_MEMORY_H_
+
+#include <tvm/ffi/object.h>
+
+#include <new>
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+
+/*! \brief Deleter of objects made by make_object<T>: destroy on strong, free on weak. */
+template <typename T>
+void ObjectDeleter(void* self, int flags) {
+  Object* obj = reinterpret_cast<Object*>(self);
+  T* typed = static_cast<T*>(obj);
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) typed->~T();
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) ::operator delete(static_cast<void*>(typed));
+}
+
+template <typename T>
+ObjectPtr<T> AdoptNewObject(T* typed) {
+  TVMFFIObject* header = ObjectUnsafe::GetHeader(typed);
+  header->combined_ref_count = kFreshCount;
+  header->type_index = T::RuntimeTypeIndex();
+  header->deleter = &ObjectDeleter<T>;
+  return ObjectUnsafe::ObjectPtrFromOwned<T>(static_cast<Object*>(typed));
+}
+
+template <typename T>
+constexpr void CheckAllocatable() {
+  static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from tvm::ffi::Object");
+  static_assert(alignof(T) <= alignof(std::max_align_t),
+                "make_object<T>: over-aligned object types are not supported");
+}
+}  // namespace detail
+
+/*! \brief Allocates a T (constructed from args) with one strong reference. */
+template <typename T, typename... Args>
+inline ObjectPtr<T> make_object(Args&&... args) {
+  detail::CheckAllocatable<T>();
+  void* mem = ::operator new(sizeof(T));
+  T* typed;
+  try {
+    typed = new (mem) T(std::forward<Args>(args)...);
+  } catch (...) {
+    ::operator delete(mem);
+    throw;
+  }
+  return detail::AdoptNewObject(typed);
+}
+
+/*!
+ * \brief Allocates a T followed by room for `num_elems` ElemType values (uninitialised);
+ * the object's constructor and destructor manage that tail.
+ */
+template <typename T, typename ElemType, typename... Args>
+inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
+  detail::CheckAllocatable<T>();
+  static_assert(sizeof(T) % alignof(ElemType) == 0, "tail elements would be misaligned");
+  void* mem = ::operator new(sizeof(T) + num_elems * sizeof(ElemType));
+  T* typed;
+  try {
+    typed = new (mem) T(std::forward<Args>(args)...);
+  } catch (...) {
+    ::operator delete(mem);
+    throw;
+  }
+  return detail::AdoptNewObject(typed);
+}
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_MEMORY_H_

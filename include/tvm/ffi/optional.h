@@ -1,0 +1,142 @@
+/*
+ * tvm/ffi/optional.h -- Optional<T>: a T or None. For object references the empty state is
+ * the null reference (8 bytes, like the reference's layout); other types wrap std::optional.
+ */
+#ifndef TVM_FFI_OPTIONAL_H_
+#define TVM_FFI_OPTIONAL_H_
+
+#include <tvm/ffi/any.h>
+
+#include <optional>
+
+namespace tvm {
+namespace ffi {
+
+template <typename T, typename = void>
+class Optional {
+ public:
+  using ContainerType = void;
+  Optional() = default;
+  Optional(std::nullopt_t) noexcept {}                   // NOLINT
+  Optional(std::nullptr_t) noexcept {}                   // NOLINT
+  Optional(T value) : data_(std::move(value)) {}         // NOLINT
+  Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Optional>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT
+  Optional& operator=(std::nullopt_t) noexcept {
+    data_.reset();
+    return *this;
+  }
+
+  bool has_value() const noexcept { return data_.has_value(); }
+  explicit operator bool() const noexcept { return data_.has_value(); }
+  const T& value() const& {
+    if (!data_.has_value()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return *data_;
+  }
+  T value() && {
+    if (!data_.has_value()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return std::move(*data_);
+  }
+  template <typename U>
+  T value_or(U&& fallback) const {
+    return data_.has_value() ? *data_ : T(std::forward<U>(fallback));
+  }
+  const T& operator*() const& { return *data_; }
+  const T* operator->() const { return &*data_; }
+  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
+  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
+
+ private:
+  std::optional<T> data_;
+};
+
+/*! \brief Optional of an object reference: the null reference means None. */
+template <typename T>
+class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+ public:
+  using ContainerType = typename T::ContainerType;
+  Optional() : data_(UnsafeInit{}) {}
+  Optional(std::nullopt_t) : data_(UnsafeInit{}) {}  // NOLINT
+  Optional(std::nullptr_t) : data_(UnsafeInit{}) {}  // NOLINT
+  Optional(T value) : data_(std::move(value)) {}     // NOLINT
+  Optional(std::optional<T> value) : data_(UnsafeInit{}) {  // NOLINT
+    if (value.has_value()) data_ = std::move(*value);
+  }
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  Optional(const Optional<U>& other) : data_(UnsafeInit{}) {  // NOLINT
+    if (other.has_value()) data_ = other.value();
+  }
+  Optional& operator=(std::nullopt_t) {
+    data_ = T(UnsafeInit{});
+    return *this;
+  }
+
+  bool has_value() const noexcept { return data_.defined(); }
+  bool defined() const noexcept { return data_.defined(); }
+  explicit operator bool() const noexcept { return data_.defined(); }
+  const T& value() const& {
+    if (!data_.defined()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return data_;
+  }
+  T value() && {
+    if (!data_.defined()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return std::move(data_);
+  }
+  T value_or(T fallback) const { return data_.defined() ? data_ : fallback; }
+  const T& operator*() const& { return data_; }
+  auto operator->() const { return data_.operator->(); }
+  auto get() const { return data_.get(); }
+  bool same_as(const ObjectRef& other) const { return data_.same_as(other); }
+  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
+  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
+  /*! \brief The (possibly null) reference itself. */
+  const T& unsafe_ref() const noexcept { return data_; }
+
+ private:
+  T data_;
+};
+
+template <typename T>
+struct TypeTraits<Optional<T>> : TypeTraitsBase {
+  using Inner = TypeTraits<T>;
+  static void CopyToAnyView(const Optional<T>& v, TVMFFIAny* r) {
+    if (!v.has_value()) return detail::ClearAny(r);
+    Inner::CopyToAnyView(*v, r);
+  }
+  static void MoveToAny(Optional<T> v, TVMFFIAny* r) {
+    if (!v.has_value()) return detail::ClearAny(r);
+    Inner::MoveToAny(std::move(v).value(), r);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFINone || Inner::CheckAnyStrict(s);
+  }
+  static Optional<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return Optional<T>();
+    return Inner::CopyFromAnyViewAfterCheck(s);
+  }
+  static std::optional<Optional<T>> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return Optional<T>();
+    if (Inner::CheckAnyStrict(s)) return Optional<T>(Inner::CopyFromAnyViewAfterCheck(s));
+    if (std::optional<T> v = Inner::TryCastFromAnyView(s)) return Optional<T>(*std::move(v));
+    return std::nullopt;
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
+    return Inner::GetMismatchTypeInfo(s);
+  }
+  static std::string TypeStr() { return "Optional<" + Inner::TypeStr() + ">"; }
+  static std::string TypeSchema() {
+    return "{\"type\":\"Optional\",\"args\":[" + Inner::TypeSchema() + "]}";
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_OPTIONAL_H_

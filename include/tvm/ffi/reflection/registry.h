@@ -1,0 +1,306 @@
+/*
+ * tvm/ffi/reflection/registry.h -- registering global functions and reflected object types
+ * with the runtime, usually from a TVM_FFI_STATIC_INIT_BLOCK:
+ *
+ *   namespace refl = tvm::ffi::reflection;
+ *   TVM_FFI_STATIC_INIT_BLOCK() {
+ *     refl::GlobalDef().def("my.add", [](int a, int b) { return a + b; });
+ *     refl::ObjectDef<PointObj>()
+ *         .def(refl::init<int64_t, int64_t>())
+ *         .def_ro("x", &PointObj::x)
+ *         .def_rw("y", &PointObj::y, "the y coordinate")
+ *         .def("norm1", &PointObj::Norm1);
+ *   }
+ *
+ * Everything goes through the C registration API (TVMFFITypeRegisterField/Method/Metadata/Attr,
+ * TVMFFIFunctionSetGlobalFromMethodInfo).
+ */
+#ifndef TVM_FFI_REFLECTION_REGISTRY_H_
+#define TVM_FFI_REFLECTION_REGISTRY_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+
+#include <string>
+
+namespace tvm {
+namespace ffi {
+namespace reflection {
+
+/*! \brief Constructor signature for ObjectDef::def: registers `__ffi_init__(Args...)`. */
+template <typename... Args>
+struct init {
+  constexpr init() noexcept = default;
+};
+
+/*! \brief Field/method extras: default value of a field. */
+struct DefaultValue {
+  explicit DefaultValue(Any value) : value(std::move(value)) {}
+  Any value;
+};
+inline DefaultValue default_value(Any value) { return DefaultValue(std::move(value)); }
+
+namespace detail {
+using ::tvm::ffi::detail::ObjectUnsafe;
+
+inline TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, ffi::detail::CStrLen(s)}; }
+inline TVMFFIByteArray Bytes(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
+
+inline std::string SchemaMetadata(const std::string& schema) {
+  return "{\"type_schema\":" + ffi::detail::EscapeStringJSON(schema) + "}";
+}
+
+/*! \brief Reads a field of type T into an owned Any. */
+template <typename T>
+int FieldGetter(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  TypeTraits<T>::MoveToAny(*static_cast<T*>(field), result);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/*! \brief Writes a field of type T from a view (converting like a function argument). */
+template <typename T>
+int FieldSetter(void* field, const TVMFFIAny* value) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *static_cast<T*>(field) = ffi::detail::CastFromAny<T>(value);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+template <typename Class>
+int ObjectCreatorDefault(TVMFFIObjectHandle* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<Class>());
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/*! \brief The doc string among the extras (the first const char* / std::string), if any. */
+template <typename... Extra>
+std::string DocOf(const Extra&... extra) {
+  std::string doc;
+  auto pick = [&doc](const auto& e) {
+    using E = std::decay_t<decltype(e)>;
+    if constexpr (std::is_same_v<E, const char*> || std::is_same_v<E, char*> ||
+                  std::is_same_v<E, std::string>) {
+      if (doc.empty()) doc = e;
+    } else if constexpr (std::is_array_v<std::remove_reference_t<decltype(e)>>) {
+      if (doc.empty()) doc = e;
+    }
+  };
+  (pick(extra), ...);
+  (void)pick;
+  return doc;
+}
+
+template <typename Class, typename R, typename C, typename... Args>
+Function MakeMemberMethod(std::string name, R (C::*f)(Args...) const) {
+  if constexpr (std::is_base_of_v<ObjectRef, C>) {
+    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
+                               std::move(name));
+  } else {
+    return Function::FromTyped(
+        [f](const C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
+        std::move(name));
+  }
+}
+template <typename Class, typename R, typename C, typename... Args>
+Function MakeMemberMethod(std::string name, R (C::*f)(Args...)) {
+  if constexpr (std::is_base_of_v<ObjectRef, C>) {
+    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
+                               std::move(name));
+  } else {
+    return Function::FromTyped(
+        [f](C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
+        std::move(name));
+  }
+}
+/*! \brief Wraps a callable as a Function; member functions take `self` first. */
+template <typename Class, typename Func>
+Function MakeMethod(std::string name, Func func) {
+  if constexpr (std::is_member_function_pointer_v<Func>) {
+    return MakeMemberMethod<Class>(std::move(name), func);
+  } else {
+    return Function::FromTyped(std::move(func), std::move(name));
+  }
+}
+
+}  // namespace detail
+
+/*! \brief Registers global functions: GlobalDef().def("name", f).def_packed("p", g); */
+class GlobalDef {
+ public:
+  /*! \brief A typed function; extras may include a doc string. */
+  template <typename Func, typename... Extra>
+  GlobalDef& def(const char* name, Func&& func, Extra&&... extra) {
+    if constexpr (std::is_member_function_pointer_v<std::decay_t<Func>>) {
+      return def_method(name, func, std::forward<Extra>(extra)...);  // object first
+    } else {
+      using Info = ffi::detail::FunctionInfo<std::decay_t<Func>>;
+      Register(name, Function::FromTyped(std::forward<Func>(func), name), Info::TypeSchema(),
+               detail::DocOf(extra...));
+      return *this;
+    }
+  }
+  /*! \brief A packed function `void(PackedArgs, Any*)`. */
+  template <typename Func, typename... Extra>
+  GlobalDef& def_packed(const char* name, Func func, Extra&&... extra) {
+    Register(name, Function::FromPacked(std::move(func)), "", detail::DocOf(extra...));
+    return *this;
+  }
+  /*! \brief A member function as a global taking the object first. */
+  template <typename Func, typename... Extra>
+  GlobalDef& def_method(const char* name, Func func, Extra&&... extra) {
+    Register(name, detail::MakeMethod<void>(name, func), "", detail::DocOf(extra...));
+    return *this;
+  }
+
+ private:
+  static void Register(const char* name, const Function& func, const std::string& schema,
+                       const std::string& doc) {
+    std::string metadata = schema.empty() ? "{}" : detail::SchemaMetadata(schema);
+    TVMFFIMethodInfo info{};
+    info.name = detail::Bytes(name);
+    info.doc = detail::Bytes(doc);
+    info.metadata = detail::Bytes(metadata);
+    info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+    TypeTraits<Function>::CopyToAnyView(func, &info.method);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0));
+  }
+};
+
+/*! \brief Registers a reflected object type: metadata now, then fields, methods, constructor. */
+template <typename Class>
+class ObjectDef {
+ public:
+  template <typename... Extra>
+  explicit ObjectDef(Extra&&... extra) : type_index_(Class::_GetOrAllocRuntimeTypeIndex()) {
+    static_assert(std::is_base_of_v<Object, Class>, "ObjectDef<T>: T must derive from Object");
+    std::string doc = detail::DocOf(extra...);
+    TVMFFITypeMetadata meta{};
+    meta.doc = detail::Bytes(doc);
+    meta.total_size = static_cast<int32_t>(sizeof(Class));
+    meta.structural_eq_hash_kind = Class::_type_s_eq_hash_kind;
+    if constexpr (std::is_default_constructible_v<Class>) {
+      meta.creator = &detail::ObjectCreatorDefault<Class>;
+    }
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &meta));
+    if constexpr (std::is_default_constructible_v<Class>) {
+      RegisterAttr("__ffi_new__", Function::FromTyped([]() { return ObjectRef(make_object<Class>()); },
+                                                      std::string(Class::_type_key) + ".__ffi_new__"));
+    }
+    if constexpr (std::is_copy_constructible_v<Class>) {
+      RegisterAttr("__ffi_shallow_copy__",
+                   Function::FromTyped(
+                       [](const Class* self) { return ObjectRef(make_object<Class>(*self)); },
+                       std::string(Class::_type_key) + ".__ffi_shallow_copy__"));
+    }
+  }
+  ObjectDef(const ObjectDef&) = delete;
+  ObjectDef& operator=(const ObjectDef&) = delete;
+
+  /*! \brief Read-only field. */
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_ro(const char* name, T Base::*field, Extra&&... extra) {
+    RegisterField(name, field, false, extra...);
+    return *this;
+  }
+  /*! \brief Read-write field. */
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_rw(const char* name, T Base::*field, Extra&&... extra) {
+    RegisterField(name, field, true, extra...);
+    return *this;
+  }
+  /*! \brief Instance method (member function pointer or callable taking `self` first). */
+  template <typename Func, typename... Extra>
+  ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
+    RegisterMethod(name, false, detail::MakeMethod<Class>(MethodName(name), std::forward<Func>(func)),
+                   detail::DocOf(extra...));
+    return *this;
+  }
+  /*! \brief Static method. */
+  template <typename Func, typename... Extra>
+  ObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
+    RegisterMethod(name, true, Function::FromTyped(std::forward<Func>(func), MethodName(name)),
+                   detail::DocOf(extra...));
+    return *this;
+  }
+  /*! \brief Constructor from Args...: the `__ffi_init__` method and type attribute. */
+  template <typename... Args, typename... Extra>
+  ObjectDef& def(init<Args...>, Extra&&... extra) {
+    static_assert(std::is_constructible_v<Class, Args...>,
+                  "refl::init<Args...>: the object type has no constructor taking these arguments");
+    Function ctor = Function::FromTyped(
+        [](Args... args) { return ObjectRef(make_object<Class>(std::forward<Args>(args)...)); },
+        MethodName("__ffi_init__"));
+    RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...));
+    RegisterAttr("__ffi_init__", ctor);
+    return *this;
+  }
+
+ private:
+  std::string MethodName(const char* name) const {
+    return std::string(Class::_type_key) + "." + name;
+  }
+  void RegisterAttr(const char* name, const Function& func) {
+    TVMFFIByteArray attr = detail::Bytes(name);
+    TVMFFIAny value;
+    TypeTraits<Function>::CopyToAnyView(func, &value);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index_, &attr, &value));
+  }
+  void RegisterMethod(const char* name, bool is_static, const Function& func,
+                      const std::string& doc) {
+    TVMFFIMethodInfo info{};
+    info.name = detail::Bytes(name);
+    info.doc = detail::Bytes(doc);
+    info.metadata = detail::Bytes("{}");
+    info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+    TypeTraits<Function>::CopyToAnyView(func, &info.method);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
+  }
+  template <typename T, typename Base, typename... Extra>
+  void RegisterField(const char* name, T Base::*field, bool writable, const Extra&... extra) {
+    static_assert(std::is_base_of_v<Base, Class>, "the field belongs to an unrelated class");
+    static_assert(TypeTraits<T>::convert_enabled,
+                  "reflected field type cannot be converted to tvm::ffi::Any");
+    std::string doc = detail::DocOf(extra...);
+    std::string metadata = detail::SchemaMetadata(TypeTraits<T>::TypeSchema());
+    TVMFFIFieldInfo info{};
+    info.name = detail::Bytes(name);
+    info.doc = detail::Bytes(doc);
+    info.metadata = detail::Bytes(metadata);
+    info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
+    info.size = static_cast<int64_t>(sizeof(T));
+    info.alignment = static_cast<int64_t>(alignof(T));
+    info.offset = FieldOffset(field);
+    info.getter = &detail::FieldGetter<T>;
+    info.setter = reinterpret_cast<void*>(&detail::FieldSetter<T>);
+    info.field_static_type_index = TypeTraits<T>::field_static_type_index;
+    Any default_value;  // keeps the value alive while the runtime copies it
+    auto apply = [&](const auto& e) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(e)>, DefaultValue>) {
+        default_value = e.value;
+        info.flags |= kTVMFFIFieldFlagBitMaskHasDefault;
+      }
+    };
+    (apply(extra), ...);
+    (void)apply;
+    info.default_value_or_factory = default_value.CopyToTVMFFIAny();
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
+  }
+  /*! \brief Byte offset of a field from the object header (computed on an aligned dummy). */
+  template <typename T, typename Base>
+  static int64_t FieldOffset(T Base::*field) {
+    alignas(Class) static unsigned char storage[sizeof(Class)];
+    Class* probe = reinterpret_cast<Class*>(storage);
+    const char* header = reinterpret_cast<const char*>(static_cast<Object*>(probe));
+    return reinterpret_cast<const char*>(&(static_cast<Base*>(probe)->*field)) - header;
+  }
+
+  int32_t type_index_;
+};
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_REFLECTION_REGISTRY_H_

@@ -1,0 +1,303 @@
+/*
+ * tvm/ffi/type_traits.h -- how a C++ type is stored in and read back from a TVMFFIAny.
+ *
+ * TypeTraits<T> (enabled: convert_enabled = true) provides:
+ *   CopyToAnyView(const T&, TVMFFIAny*)   a borrowed view (no reference taken)
+ *   MoveToAny(T, TVMFFIAny*)              an owned value (the Any takes the reference)
+ *   CheckAnyStrict(const TVMFFIAny*)      the value is stored exactly as T stores it
+ *   CopyFromAnyViewAfterCheck(src)        T from a value that passed CheckAnyStrict
+ *   TryCastFromAnyView(src)               T from a compatible value (int -> float, ...), or nullopt
+ *   TypeStr(), TypeSchema()               the names used in error messages and metadata
+ * A type without traits cannot cross the boundary; using it fails with a static_assert.
+ */
+#ifndef TVM_FFI_TYPE_TRAITS_H_
+#define TVM_FFI_TYPE_TRAITS_H_
+
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+
+#include <optional>
+#include <string>
+
+namespace tvm {
+namespace ffi {
+
+template <typename T, typename = void>
+struct TypeTraits {
+  static constexpr bool convert_enabled = false;
+  static constexpr bool storage_enabled = false;
+};
+
+template <typename T>
+using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
+
+/*! \brief Defaults shared by enabled traits. */
+struct TypeTraitsBase {
+  static constexpr bool convert_enabled = true;
+  static constexpr bool storage_enabled = true;
+  static constexpr int32_t field_static_type_index = -1;
+  /*! \brief What to call the actual value in a "Expected X but got Y" message. */
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return TypeIndexToTypeKey(src->type_index);
+  }
+};
+
+namespace detail {
+template <typename T>
+constexpr bool always_false_v = false;
+
+/*! \brief Readable failure for types that cannot cross the FFI boundary. */
+#define TVM_FFI_NOT_CONVERTIBLE_MESSAGE_                                                     \
+  "this C++ type cannot be converted to or from tvm::ffi::Any: use bool, integers, floating " \
+  "point, void*, DLDataType, DLDevice, String/std::string/const char*, Bytes, ObjectRef "     \
+  "subclasses (Tensor, Function, Array, Map, ...), Optional, Variant, Tuple, Any or AnyView " \
+  "(or specialize tvm::ffi::TypeTraits)"
+
+TVM_FFI_INLINE void ClearAny(TVMFFIAny* a) noexcept {
+  a->type_index = TypeIndex::kTVMFFINone;
+  a->zero_padding = 0;
+  a->v_int64 = 0;
+}
+
+TVM_FFI_INLINE void SetPOD(TVMFFIAny* a, int32_t type_index, int64_t payload) noexcept {
+  a->type_index = type_index;
+  a->zero_padding = 0;
+  a->v_int64 = payload;
+}
+
+/*! \brief References with their own TypeTraits (containers) declare `_ffi_custom_traits_tag`. */
+template <typename T, typename = void>
+struct HasCustomTraits : std::false_type {};
+template <typename T>
+struct HasCustomTraits<T, std::void_t<typename T::_ffi_custom_traits_tag>> : std::true_type {};
+
+inline std::string QuoteTypeSchema(const char* type_key) {
+  return std::string("{\"type\":\"") + type_key + "\"}";
+}
+}  // namespace detail
+
+/*! \brief None <-> nullptr. */
+template <>
+struct TypeTraits<std::nullptr_t> : TypeTraitsBase {
+  static void CopyToAnyView(std::nullptr_t, TVMFFIAny* r) { detail::ClearAny(r); }
+  static void MoveToAny(std::nullptr_t, TVMFFIAny* r) { detail::ClearAny(r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFINone; }
+  static std::nullptr_t CopyFromAnyViewAfterCheck(const TVMFFIAny*) { return nullptr; }
+  static std::optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return nullptr;
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFINone; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFINone); }
+};
+
+/*! \brief bool: stored as kTVMFFIBool; ints convert (non-zero is true). */
+template <>
+struct TypeTraits<bool> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIBool;
+  static void CopyToAnyView(bool v, TVMFFIAny* r) { detail::SetPOD(r, TypeIndex::kTVMFFIBool, v); }
+  static void MoveToAny(bool v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFIBool; }
+  static bool CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return s->v_int64 != 0; }
+  static std::optional<bool> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFIBool || s->type_index == TypeIndex::kTVMFFIInt) {
+      return s->v_int64 != 0;
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIBool; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIBool); }
+};
+
+/*! \brief Integers (and enums): stored as kTVMFFIInt; bools convert. */
+template <typename Int>
+struct TypeTraits<Int, std::enable_if_t<(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) ||
+                                        std::is_enum_v<Int>>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIInt;
+  static void CopyToAnyView(Int v, TVMFFIAny* r) {
+    detail::SetPOD(r, TypeIndex::kTVMFFIInt, static_cast<int64_t>(v));
+  }
+  static void MoveToAny(Int v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFIInt; }
+  static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return static_cast<Int>(s->v_int64); }
+  static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFIInt || s->type_index == TypeIndex::kTVMFFIBool) {
+      return static_cast<Int>(s->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIInt; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIInt); }
+};
+
+/*! \brief Floating point: stored as kTVMFFIFloat; ints and bools convert. */
+template <typename Float>
+struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIFloat;
+  static void CopyToAnyView(Float v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIFloat;
+    r->zero_padding = 0;
+    r->v_float64 = static_cast<double>(v);
+  }
+  static void MoveToAny(Float v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIFloat;
+  }
+  static Float CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return static_cast<Float>(s->v_float64);
+  }
+  static std::optional<Float> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFIFloat) return static_cast<Float>(s->v_float64);
+    if (s->type_index == TypeIndex::kTVMFFIInt || s->type_index == TypeIndex::kTVMFFIBool) {
+      return static_cast<Float>(s->v_int64);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIFloat; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIFloat); }
+};
+
+/*! \brief void*: stored as kTVMFFIOpaquePtr; None reads as nullptr. */
+template <>
+struct TypeTraits<void*> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIOpaquePtr;
+  static void CopyToAnyView(void* v, TVMFFIAny* r) {
+    if (v == nullptr) return detail::ClearAny(r);
+    r->type_index = TypeIndex::kTVMFFIOpaquePtr;
+    r->zero_padding = 0;
+    r->v_ptr = v;
+  }
+  static void MoveToAny(void* v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIOpaquePtr;
+  }
+  static void* CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return s->v_ptr; }
+  static std::optional<void*> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFIOpaquePtr) return s->v_ptr;
+    if (s->type_index == TypeIndex::kTVMFFINone) return static_cast<void*>(nullptr);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIOpaquePtr; }
+  static std::string TypeSchema() {
+    return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIOpaquePtr);
+  }
+};
+
+/*!
+ * \brief Every ObjectRef subclass: the value is an object whose type is the reference's
+ * ContainerType (or a subclass); None is accepted for nullable references.
+ */
+template <typename TRef>
+struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
+                                         !std::is_base_of_v<Error, TRef> &&
+                                         !detail::HasCustomTraits<TRef>::value>> : TypeTraitsBase {
+  using ContainerType = typename TRef::ContainerType;
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
+  static void CopyToAnyView(const TRef& v, TVMFFIAny* r) {
+    TVMFFIObject* obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+    if (obj == nullptr) return detail::ClearAny(r);
+    r->type_index = obj->type_index;
+    r->zero_padding = 0;
+    r->v_obj = obj;
+  }
+  static void MoveToAny(TRef v, TVMFFIAny* r) {
+    TVMFFIObject* obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+    if (obj == nullptr) return detail::ClearAny(r);
+    r->type_index = obj->type_index;
+    r->zero_padding = 0;
+    r->v_obj = obj;
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return TRef::_type_is_nullable;
+    return s->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           detail::IsObjectInstance<ContainerType>(s->type_index);
+  }
+  static TRef CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) {
+      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TRef>(ObjectPtr<Object>());
+    }
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<TRef>(s->v_obj);
+  }
+  static std::optional<TRef> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return ContainerType::_type_key; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(ContainerType::_type_key); }
+};
+
+/*! \brief Error is an ObjectRef too, but never null. */
+template <>
+struct TypeTraits<Error> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIError;
+  static void CopyToAnyView(const Error& v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIError;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+  }
+  static void MoveToAny(Error v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIError;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIError;
+  }
+  static Error CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Error>(s->v_obj);
+  }
+  static std::optional<Error> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIError; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIError); }
+};
+
+/*! \brief Pointers to objects (borrowed in views, a new reference when stored). */
+template <typename TObj>
+struct TypeTraits<TObj*, std::enable_if_t<std::is_base_of_v<Object, TObj>>> : TypeTraitsBase {
+  static void CopyToAnyView(TObj* v, TVMFFIAny* r) {
+    if (v == nullptr) return detail::ClearAny(r);
+    TVMFFIObject* obj = detail::ObjectUnsafe::GetHeader(v);
+    r->type_index = obj->type_index;
+    r->zero_padding = 0;
+    r->v_obj = obj;
+  }
+  static void MoveToAny(TObj* v, TVMFFIAny* r) {
+    CopyToAnyView(v, r);
+    if (v != nullptr) detail::ObjectIncRef(r->v_obj);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           detail::IsObjectInstance<std::remove_cv_t<TObj>>(s->type_index);
+  }
+  static TObj* CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return static_cast<TObj*>(reinterpret_cast<Object*>(s->v_obj));
+  }
+  static std::optional<TObj*> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return std::remove_cv_t<TObj>::_type_key; }
+  static std::string TypeSchema() {
+    return detail::QuoteTypeSchema(std::remove_cv_t<TObj>::_type_key);
+  }
+};
+
+namespace detail {
+/*! \brief The name of a type in signatures and mismatch messages. */
+template <typename T>
+struct Type2Str {
+  static std::string v() { return TypeTraitsNoCR<T>::TypeStr(); }
+};
+template <>
+struct Type2Str<void> {
+  static std::string v() { return "void"; }
+};
+}  // namespace detail
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_TYPE_TRAITS_H_

@@ -1,0 +1,240 @@
+"""Reflection of FFI object types: ``TypeInfo``, ``TypeField``, ``TypeMethod``.
+
+The runtime's type table (``TVMFFIGetTypeInfo``) describes each type registered by C/C++ code:
+its ancestors, fields (name, offset, getter/setter, flags, default, doc, metadata JSON) and
+methods (FFI functions, static or not). ``_core._type_info_raw`` hands those over as plain
+values; this module turns them into the reference package's dataclasses, available as
+``tvm_ffi.core.TypeInfo`` and so on, and caches one ``TypeInfo`` per type index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Callable
+
+from . import _core
+from ._type_schema import TypeSchema
+
+__all__ = ["TypeField", "TypeInfo", "TypeMethod", "_lookup_or_register_type_info_from_type_key",
+           "_type_info_of_index"]
+
+_MISSING = _core.MISSING
+
+# TVMFFIFieldFlagBitMask
+_WRITABLE = 1 << 0
+_HAS_DEFAULT = 1 << 1
+_STATIC_METHOD = 1 << 2
+_SEQ_HASH_IGNORE = 1 << 3
+_DEF_PATTERN = 1 << 4
+_DEFAULT_FROM_FACTORY = 1 << 5
+_REPR_OFF = 1 << 6
+_COMPARE_OFF = 1 << 7
+_HASH_OFF = 1 << 8
+_INIT_OFF = 1 << 9
+_KW_ONLY = 1 << 10
+_SETTER_IS_FUNC = 1 << 11
+_DEF_SIMPLE = 1 << 12
+
+
+def _parse_metadata(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _schema_of(metadata: dict[str, Any]) -> TypeSchema | None:
+    text = metadata.get("type_schema")
+    if not isinstance(text, str):
+        return None
+    try:
+        return TypeSchema.from_json_str(text)
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclasses.dataclass(eq=False)
+class TypeField:
+    """One reflected field of an object type (own fields only; ancestors have their own)."""
+
+    name: str
+    doc: str | None
+    size: int
+    alignment: int
+    offset: int
+    field_static_type_index: int
+    frozen: bool
+    metadata: dict[str, Any]
+    getter: int
+    setter: int
+    ty: TypeSchema | None = None
+    c_init: bool = True
+    c_kw_only: bool = False
+    c_has_default: bool = False
+    c_default: Any = _MISSING
+    c_default_factory: Any = _MISSING
+    c_repr: bool = True
+    c_compare: bool = True
+    c_hash: bool = True
+    c_structural_eq: str | None = None
+    dataclass_field: Any = None
+    setter_is_func: bool = dataclasses.field(default=False, repr=False)
+
+    @staticmethod
+    def _from_raw(raw: tuple) -> TypeField:
+        name, doc, metadata_text, flags, size, alignment, offset, getter, setter, dflt, static = raw
+        metadata = _parse_metadata(metadata_text)
+        has_default = bool(flags & _HAS_DEFAULT)
+        from_factory = bool(flags & _DEFAULT_FROM_FACTORY)
+        structural = None
+        if flags & _SEQ_HASH_IGNORE:
+            structural = "ignore"
+        elif flags & _DEF_PATTERN:
+            structural = "def-pattern"
+        elif flags & _DEF_SIMPLE:
+            structural = "def-simple"
+        return TypeField(
+            name=name, doc=doc, size=size, alignment=alignment, offset=offset,
+            field_static_type_index=static, frozen=not (flags & _WRITABLE), metadata=metadata,
+            getter=getter, setter=setter, ty=_schema_of(metadata), c_init=not (flags & _INIT_OFF),
+            c_kw_only=bool(flags & _KW_ONLY), c_has_default=has_default,
+            c_default=dflt if has_default and not from_factory else _MISSING,
+            c_default_factory=dflt if has_default and from_factory else _MISSING,
+            c_repr=not (flags & _REPR_OFF), c_compare=not (flags & _COMPARE_OFF),
+            c_hash=not (flags & _HASH_OFF), c_structural_eq=structural,
+            setter_is_func=bool(flags & _SETTER_IS_FUNC),
+        )
+
+    def as_property(self, cls: type) -> Any:
+        """The data descriptor ``cls`` exposes this field through (a ``core.FieldProperty``)."""
+        return _core.FieldProperty(self.name, self.doc, self.offset, self.getter, self.setter,
+                                   self.setter_is_func, self.frozen, self.field_static_type_index, self.size)
+
+
+@dataclasses.dataclass(eq=False)
+class TypeMethod:
+    """One reflected method: an FFI function taking the object first unless ``is_static``."""
+
+    name: str
+    doc: str | None
+    func: Any
+    metadata: dict[str, Any]
+    is_static: bool
+
+    @staticmethod
+    def _from_raw(raw: tuple) -> TypeMethod:
+        name, doc, metadata_text, flags, func = raw
+        return TypeMethod(name, doc, func, _parse_metadata(metadata_text), bool(flags & _STATIC_METHOD))
+
+    def as_callable(self, cls: type) -> Any:
+        """What ``cls`` exposes: a ``staticmethod``, or a ``core.InstanceMethod`` bound on access."""
+        if self.is_static:
+            return staticmethod(_named_static(self.func, self.name, self.doc, cls))
+        return _core.InstanceMethod(self.func, self.name, self.doc, f"{cls.__qualname__}.{self.name}")
+
+
+def _named_static(func: Any, name: str, doc: str | None, cls: type) -> Callable[..., Any]:
+    def static(*args: Any) -> Any:
+        return func(*args)
+
+    static.__name__ = name
+    static.__qualname__ = f"{cls.__qualname__}.{name}"
+    static.__doc__ = doc
+    static._tvm_ffi_generated = True  # type: ignore[attr-defined]
+    return static
+
+
+@dataclasses.dataclass(eq=False)
+class TypeInfo:
+    """What the runtime knows about one object type; ``type_cls`` is its Python class, if bound."""
+
+    type_cls: type | None
+    type_index: int
+    type_key: str
+    type_ancestors: list[int]
+    fields: list[TypeField] | None
+    methods: list[TypeMethod]
+    parent_type_info: TypeInfo | None
+    type_depth: int = 0
+    metadata: dict[str, Any] | None = None
+
+    @property
+    def total_size(self) -> int:
+        """Bytes of an instance (header included): the metadata value, else from the fields."""
+        size = (self.metadata or {}).get("total_size", 0)
+        if size:
+            return int(size)
+        ends = [f.offset + f.size for info in self._chain() for f in info.fields or ()]
+        return max(ends, default=24)
+
+    def _chain(self) -> list[TypeInfo]:
+        chain: list[TypeInfo] = []
+        info: TypeInfo | None = self
+        while info is not None:
+            chain.append(info)
+            info = info.parent_type_info
+        return chain[::-1]
+
+    def all_fields(self) -> list[TypeField]:
+        """Fields of the ancestors first, then this type's own."""
+        return [f for info in self._chain() for f in info.fields or ()]
+
+    def find_method(self, name: str) -> TypeMethod | None:
+        """The method ``name`` of this type or its nearest ancestor that has one."""
+        for info in reversed(self._chain()):
+            for method in info.methods:
+                if method.name == name:
+                    return method
+        return None
+
+    def _refresh(self) -> bool:
+        """Re-reads fields and methods from the runtime; True when they changed."""
+        _, depth, _, ancestors, fields, methods, meta = _core._type_info_raw(self.type_index)
+        changed = len(fields) != len(self.fields or ()) or len(methods) != len(self.methods)
+        self.type_depth, self.type_ancestors = depth, list(ancestors)
+        self.fields = [TypeField._from_raw(f) for f in fields]
+        self.methods = [TypeMethod._from_raw(m) for m in methods]
+        if meta is not None:
+            doc, total_size, has_creator = meta
+            self.metadata = {"doc": doc, "total_size": total_size, "has_creator": has_creator}
+        return changed
+
+
+_TYPE_INFOS: dict[int, TypeInfo] = {}
+
+
+def _type_info_of_index(type_index: int) -> TypeInfo:
+    """The cached ``TypeInfo`` of a registered type index (parents made on the way)."""
+    info = _TYPE_INFOS.get(type_index)
+    if info is not None:
+        return info
+    _, depth, key, ancestors, _, _, _ = _core._type_info_raw(type_index)
+    parent = _type_info_of_index(ancestors[-1]) if ancestors else None
+    info = TypeInfo(type_cls=None, type_index=type_index, type_key=key, type_ancestors=list(ancestors),
+                    fields=None, methods=[], parent_type_info=parent, type_depth=depth)
+    info._refresh()
+    return _TYPE_INFOS.setdefault(type_index, info)
+
+
+def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
+    """The ``TypeInfo`` of ``type_key``; ``ValueError`` when the runtime has no such type."""
+    if not isinstance(type_key, str):
+        raise TypeError(f"type key must be a str, got {type(type_key).__name__}")
+    index = _core._object_type_key_to_index(type_key)
+    if index is None:
+        raise ValueError(f"Cannot find type `{type_key}`: no object type of that key is registered")
+    return _type_info_of_index(int(index))
+
+
+_type_info_of_index(64).type_cls = _core.Object  # ffi.Object
+
+# Reachable under the reference's names: tvm_ffi.core.TypeInfo, ... (core is _core).
+_core.TypeInfo = TypeInfo  # type: ignore[attr-defined]
+_core.TypeField = TypeField  # type: ignore[attr-defined]
+_core.TypeMethod = TypeMethod  # type: ignore[attr-defined]
+_core.TypeSchema = TypeSchema  # type: ignore[attr-defined]
+_core._lookup_or_register_type_info_from_type_key = _lookup_or_register_type_info_from_type_key  # type: ignore[attr-defined]

@@ -1,0 +1,262 @@
+"""``TypeSchema``: the type of a reflected field, method or function, parsed from its JSON.
+
+C/C++ libraries describe types in metadata as ``{"type": "<origin>", "args": [...]}`` (functions
+as ``{"type": "ffi.Function", "named_args": {"return": [...], "params": [...]}}``). ``TypeSchema``
+folds the runtime's names into short ones (``ffi.Array`` -> ``Array``, ``ffi.String`` -> ``str``)
+and prints the Python-style annotation: ``Array[int]``, ``str | None``, ``Callable[[int], int]``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+__all__ = ["TypeSchema"]
+
+# Runtime / C++ spellings -> the origin TypeSchema keeps.
+_ORIGIN_ALIASES = {
+    "ffi.Array": "Array", "ffi.List": "List", "ffi.Map": "Map", "ffi.Dict": "Dict",
+    "ffi.Function": "Callable", "ffi.Object": "Object", "ffi.Tensor": "Tensor", "Variant": "Union",
+    "ffi.String": "str", "ffi.SmallStr": "str", "const char*": "str", "std::string": "str",
+    "ffi.Bytes": "bytes", "ffi.SmallBytes": "bytes", "TVMFFIByteArray*": "bytes",
+    "DataType": "dtype", "DLTensor*": "Tensor", "void*": "ctypes.c_void_p",
+    "ffi.OpaquePyObject": "Any", "ObjectRValueRef": "Object", "std::vector": "Array",
+    "std::optional": "Optional", "std::variant": "Union", "std::tuple": "tuple",
+    "std::map": "Map", "std::unordered_map": "Map", "std::function": "Callable",
+    "ffi.Shape": "Shape", "ffi.Module": "Module",
+}
+
+# Origin -> FFI type index; -1 Any, -2 Optional/Union, -3 unknown (and tuple).
+_ORIGIN_INDEX = {
+    "Any": -1, "Optional": -2, "Union": -2, "tuple": -3, "None": 0, "int": 1, "bool": 2,
+    "float": 3, "ctypes.c_void_p": 4, "dtype": 5, "Device": 6, "Object": 64, "str": 65,
+    "bytes": 66, "Callable": 68, "Shape": 69, "Tensor": 70, "Array": 71, "Map": 72, "Module": 73,
+    "List": 75, "Dict": 76,
+}
+
+# Containers whose bare form means "of Any".
+_BARE_ARGS = {"Array": 1, "List": 1, "Map": 2, "Dict": 2}
+
+
+@dataclasses.dataclass(repr=False)
+class TypeSchema:
+    """A parsed type schema; ``repr``/``str`` give the Python-style annotation."""
+
+    origin: str
+    args: tuple[TypeSchema, ...] | None = None
+    origin_type_index: int = -3
+    fallback: Any = None
+    named_args: dict[str, Any] | None = None
+    type_key: str | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.origin, str) or not self.origin:
+            raise ValueError("schema type must be a nonempty string")
+        if self.args is not None:
+            self.args = tuple(self.args)
+        n = len(self.args or ())
+        if self.origin == "Union" and n < 2:
+            raise ValueError("Union must have at least two arguments")
+        if self.origin == "Optional" and n != 1:
+            raise ValueError("Optional must have exactly one argument")
+        if self.origin in ("Array", "List") and n > 1:
+            raise ValueError(f"{self.origin} must have 0 or 1 argument")
+        if self.origin in ("Map", "Dict") and n not in (0, 2):
+            raise ValueError(f"{self.origin} must have 0 or 2 arguments")
+        if self.origin == "Callable" and self.args and self.named_args is None:
+            ret, *params = self.args  # positional (ret, p...) form
+            self.named_args = {"return": [ret], "params": list(params)}
+            self.args = None
+        if self.origin_type_index == -3:
+            self.origin_type_index = _origin_index(self.origin)
+
+    # ---- parsing ----
+
+    @staticmethod
+    def from_json_str(text: str) -> TypeSchema:
+        """Parses schema JSON text (as stored in ``type_schema`` metadata)."""
+        return TypeSchema.from_json_obj(json.loads(text))
+
+    @staticmethod
+    def from_json_obj(obj: dict[str, Any]) -> TypeSchema:
+        """Parses an already decoded schema object."""
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise TypeError(f"type schema must be an object with a string `type`, got {obj!r}")
+        raw = obj["type"]
+        origin = _ORIGIN_ALIASES.get(raw, raw)
+        type_key = None
+        if raw == "ffi.BigInt":
+            origin, type_key = "int", raw
+        args = [TypeSchema.from_json_obj(a) for a in obj.get("args", ())] or None
+        named = obj.get("named_args")
+        if origin == "Callable":
+            if named is not None:
+                named = {k: [TypeSchema.from_json_obj(a) for a in v] for k, v in named.items()}
+            elif args:
+                named = {"return": args[:1], "params": args[1:]}
+            args = None
+        elif args is None and origin in _BARE_ARGS:
+            args = [TypeSchema("Any")] * _BARE_ARGS[origin]
+        return TypeSchema(origin, tuple(args) if args else None, named_args=named, type_key=type_key)
+
+    @staticmethod
+    def from_annotation(annotation: Any) -> TypeSchema:
+        """The schema of a Python annotation: ``int``, ``list[int]``, ``Optional[str]``,
+        ``Array[int]``, ``Callable[[int], str]``, a registered object class, ..."""
+        return _from_annotation(annotation)
+
+    @staticmethod
+    def from_type_index(type_index: int, args: tuple[TypeSchema, ...] = ()) -> TypeSchema:
+        """The schema of an FFI type index (objects by their type key)."""
+        for origin, index in _ORIGIN_INDEX.items():
+            if index == type_index and index >= 0:
+                return TypeSchema(origin, tuple(args) or None)
+        from . import _core
+
+        return TypeSchema(_core._type_index_to_key(type_index), tuple(args) or None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The schema as a JSON-ready object (short origins)."""
+        out: dict[str, Any] = {"type": self.type_key or self.origin}
+        if self.args is not None:
+            out["args"] = [a.to_json() for a in self.args]
+        if self.named_args is not None:
+            out["named_args"] = {k: [a.to_json() for a in v] for k, v in self.named_args.items()}
+        return out
+
+    # ---- printing ----
+
+    def repr(self, ty_map: Any = None) -> str:
+        """The annotation text; ``ty_map`` renames origins (e.g. ``Array`` -> ``Sequence``)."""
+        origin = ty_map(self.origin) if ty_map is not None else self.origin
+        args = self.args or ()
+        if self.origin == "Optional":
+            return f"{args[0].repr(ty_map)} | None"
+        if self.origin == "Union":
+            return " | ".join(a.repr(ty_map) for a in args)
+        if self.origin == "Callable":
+            named = self.named_args
+            if named is None or "params" not in named:
+                ret = named["return"][0].repr(ty_map) if named and named.get("return") else "Any"
+                return f"{origin}[..., {ret}]"
+            params = ", ".join(p.repr(ty_map) for p in named["params"])
+            ret = named["return"][0].repr(ty_map) if named.get("return") else "Any"
+            return f"{origin}[[{params}], {ret}]"
+        if self.origin == "tuple" and self.args is not None:
+            return f"tuple[{', '.join(a.repr(ty_map) for a in args) or '()'}]"
+        if args:
+            return f"{origin}[{', '.join(a.repr(ty_map) for a in args)}]"
+        return origin
+
+    def __repr__(self) -> str:
+        return self.repr()
+
+    __str__ = __repr__
+
+    def is_subtype_of(self, other: TypeSchema | str) -> bool:
+        """True when values of this schema are instances of ``other`` (objects by ancestry)."""
+        target = other.origin if isinstance(other, TypeSchema) else other
+        if self.origin == target or target == "Any":
+            return True
+        if target != "Object" and not target.count("."):
+            return False
+        mine, theirs = self.origin_type_index, _origin_index(target)
+        if mine < 64 or theirs < 64:
+            return False
+        from . import _core
+
+        return theirs == mine or theirs in _core._type_index_ancestors(mine)
+
+
+_SIMPLE = {int: "int", float: "float", bool: "bool", str: "str", bytes: "bytes", type(None): "None"}
+_ARITY = {"List": (0, 1), "Array": (0, 1), "Dict": (0, 2), "Map": (0, 2)}
+
+
+def _unsupported(annotation: Any) -> TypeError:
+    return TypeError(f"Cannot convert {annotation!r} to TypeSchema")
+
+
+def _container(origin: str, args: tuple[Any, ...], name: str) -> TypeSchema:
+    allowed = _ARITY[origin]
+    if len(args) not in allowed:
+        expected = "1 type argument" if allowed[1] == 1 else "0 or 2 type arguments"
+        raise TypeError(f"{name} requires {expected}, got {len(args)}")
+    parsed = tuple(_from_annotation(a) for a in args) or (TypeSchema("Any"),) * allowed[1]
+    return TypeSchema(origin, parsed)
+
+
+def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
+    import collections.abc
+    import ctypes
+    import types
+    import typing
+
+    from . import _core
+
+    if annotation is None or annotation in _SIMPLE:
+        return TypeSchema(_SIMPLE[type(None) if annotation is None else annotation])
+    if annotation is typing.Any:
+        return TypeSchema("Any")
+    if annotation is ctypes.c_void_p:
+        return TypeSchema("ctypes.c_void_p")
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Union or origin is getattr(types, "UnionType", typing.Union):
+        members = [a for a in args if a is not type(None)]
+        inner = (_from_annotation(members[0]) if len(members) == 1
+                 else TypeSchema("Union", tuple(_from_annotation(m) for m in members)))
+        return TypeSchema("Optional", (inner,)) if len(members) < len(args) else inner
+    if annotation is collections.abc.Callable or origin is collections.abc.Callable:
+        if not args:
+            return TypeSchema("Callable")
+        params, ret = args
+        named: dict[str, Any] = {"return": [_from_annotation(ret)]}
+        if params is not Ellipsis:
+            named["params"] = [_from_annotation(p) for p in params]
+        return TypeSchema("Callable", named_args=named)
+    if annotation is list or origin is list:
+        return _container("List", args, "list")
+    if annotation is dict or origin is dict:
+        return _container("Dict", args, "dict")
+    if annotation is tuple or origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return TypeSchema("Array", (_from_annotation(args[0]),))
+        return TypeSchema("tuple", None if annotation is tuple else tuple(_from_annotation(a) for a in args))
+    klass = origin if isinstance(origin, type) else annotation
+    if isinstance(klass, type):
+        for name in ("Array", "List", "Map", "Dict"):
+            container = getattr(_container_module(), name, None)
+            if klass is container:
+                return _container(name, args, name)
+        if klass is _core.Function:
+            return TypeSchema("Callable")
+        if klass.__name__ in ("Device", "dtype") and klass.__module__.startswith("tvm_ffi"):
+            return TypeSchema(klass.__name__)
+        if issubclass(klass, str):
+            return TypeSchema("str")
+        if issubclass(klass, bytes):
+            return TypeSchema("bytes")
+        if hasattr(klass, "__dlpack__") and not issubclass(klass, _core.Object) or klass.__name__ == "Tensor":
+            return TypeSchema("Tensor")
+        if klass is _core.Object:
+            return TypeSchema("Object")
+        info = getattr(klass, "__tvm_ffi_type_info__", None)
+        if issubclass(klass, _core.Object) and info is not None and info.type_cls is klass:
+            return TypeSchema(info.type_key)
+    raise _unsupported(annotation)
+
+
+def _container_module() -> Any:
+    from . import container
+
+    return container
+
+
+def _origin_index(origin: str) -> int:
+    index = _ORIGIN_INDEX.get(origin)
+    if index is not None:
+        return index
+    from . import _core
+
+    found = _core._object_type_key_to_index(origin)
+    return -3 if found is None else int(found)

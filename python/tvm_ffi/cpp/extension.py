@@ -1,0 +1,269 @@
+"""Build C/C++/CUDA sources into FFI modules: ``build``/``load`` (files), ``build_inline``/``load_inline`` (strings).
+
+Builds are cached under ``$TVM_FFI_CACHE_DIR`` (default ``~/.cache/tvm-ffi``) by a key over the
+sources, flags, compilers and our headers; a cache hit costs a few ``stat`` calls and the load.
+Concurrent builders of the same module (threads or processes) wait for one build under a file
+lock that dies with its holder. ninja is used when installed (``pip install ninja``), otherwise
+the compilers are driven directly, object files in parallel (``MAX_JOBS`` caps both).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..module import load_module
+from . import _inline
+
+if TYPE_CHECKING:
+    from ..module import Module
+
+# The build machinery (_builder and what it imports: subprocess, threads, the lock) loads on the
+# first build, so `import tvm_ffi.cpp` stays cheap for everyone who never builds.
+
+__all__ = ["build", "build_inline", "load", "load_inline"]
+
+_BACKENDS = ("cuda", "hip")
+
+
+def _str_list(value: Sequence[str] | str | None, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    items = list(value)
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"{what} must be a str or a sequence of str, got an element of type {type(item).__name__}")
+    return [os.fspath(item) for item in items]
+
+
+def _flag_list(value: Sequence[str] | str | None, what: str) -> list[str]:
+    """Flags, each entry split the way a shell splits it: ``["-O3 -g"]`` is two flags, as with
+    the reference (whose ninja file pastes them into a shell command unquoted)."""
+    flags = []
+    for entry in _str_list(value, what):
+        try:
+            flags += shlex.split(entry)
+        except ValueError as err:
+            raise ValueError(f"{what}: cannot split {entry!r} into flags: {err}") from None
+    return flags
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise ValueError(f"module name must be a non-empty str usable as a file name, got {name!r}")
+    return name
+
+
+def _resolve_backend(backend: str | None, has_gpu_sources: bool) -> str | None:
+    if backend is not None and backend not in _BACKENDS:
+        raise ValueError(f"Invalid backend: {backend}. Supported backends are 'cuda' and 'hip'.")
+    if not has_gpu_sources:
+        return backend
+    if backend is not None:
+        return backend
+    forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
+    if forced in _BACKENDS:
+        return forced
+    torch = sys.modules.get("torch")  # only if the user already imported it: never imported here
+    if getattr(getattr(torch, "version", None), "hip", None):
+        return "hip"
+    import shutil  # noqa: PLC0415  (kept off `import tvm_ffi`)
+
+    if shutil.which("nvcc") is None and not os.environ.get("CUDA_HOME") and shutil.which("hipcc") is not None:
+        return "hip"
+    return "cuda"
+
+
+def _cubins(embed_cubin: Mapping[str, bytes] | None) -> dict[str, bytes]:
+    if embed_cubin is None:
+        return {}
+    if sys.platform == "win32":
+        raise NotImplementedError("CUBIN embedding is not yet supported on Windows")
+    result = {}
+    for key, blob in dict(embed_cubin).items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise ValueError(f"embed_cubin: {key!r} is not a C identifier (it names TVM_FFI_EMBED_CUBIN(name))")
+        if not isinstance(blob, (bytes, bytearray, memoryview)):
+            raise TypeError(f"embed_cubin[{key!r}] must be bytes, got {type(blob).__name__}")
+        result[key] = bytes(blob)
+    return result
+
+
+def build_inline(
+    name: str,
+    *,
+    cpp_sources: Sequence[str] | str | None = None,
+    cuda_sources: Sequence[str] | str | None = None,
+    functions: Mapping[str, str] | Sequence[str] | str | None = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
+    embed_cubin: Mapping[str, bytes] | None = None,
+    backend: str | None = None,
+    output: str | None = None,
+) -> str:
+    """Compiles C++ (and CUDA) source strings into a shared library and returns its path.
+
+    The sources get ``#include <tvm/ffi/tvm_ffi.h>`` in front; each function named in
+    ``functions`` (a name, a list of names, or a name -> docstring mapping) is exported with
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` after the C++ source (after the CUDA source when there is
+    no C++ source). Default flags: ``-std=c++17 -fPIC -O2`` (C++), ``-Xcompiler -fPIC
+    -std=c++17 -O2`` plus ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU (CUDA),
+    ``-shared -ltvm_ffi`` (link); our headers are on the include path. ``output`` ending in
+    ``.o`` produces a relocatable object instead of a library. ``embed_cubin`` maps names used
+    in ``TVM_FFI_EMBED_CUBIN(name)`` to CUBIN bytes.
+
+    The result is cached (see the module docstring); a failing compile raises
+    :class:`~tvm_ffi.cpp.BuildError` (a ``RuntimeError``) with the compiler's first errors,
+    reported against the lines of the strings you passed (files ``main.cpp`` / ``cuda.cu``).
+    """
+    name = _check_name(name)
+    cpp_source = _inline.join_sources(cpp_sources, "cpp_sources")
+    cuda_source = _inline.join_sources(cuda_sources, "cuda_sources")
+    if cpp_source is None and cuda_source is None:
+        raise ValueError(f"build_inline('{name}'): no sources; pass cpp_sources and/or cuda_sources")
+    exports = _inline.function_map(functions)
+    files: dict[str, str] = {}
+    if cpp_source is not None:
+        files["main.cpp"] = _inline.decorate(cpp_source, exports, "main.cpp")
+    if cuda_source is not None:
+        files["cuda.cu"] = _inline.decorate(cuda_source, {} if cpp_source is not None else exports, "cuda.cu")
+    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+
+    request = BuildRequest(
+        name=name,
+        sources=[],
+        extra_cflags=_flag_list(extra_cflags, "extra_cflags"),
+        extra_cuda_cflags=_flag_list(extra_cuda_cflags, "extra_cuda_cflags"),
+        extra_ldflags=_flag_list(extra_ldflags, "extra_ldflags"),
+        extra_include_paths=[str(Path(p).resolve()) for p in _str_list(extra_include_paths, "extra_include_paths")],
+        backend=_resolve_backend(backend, cuda_source is not None),
+        output=output,
+        cubins=_cubins(embed_cubin),
+        inline_sources=files,
+    )
+    return str(run_build(request, build_directory))
+
+
+def load_inline(
+    name: str,
+    *,
+    cpp_sources: Sequence[str] | str | None = None,
+    cuda_sources: Sequence[str] | str | None = None,
+    functions: Mapping[str, str] | Sequence[str] | str | None = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
+    embed_cubin: Mapping[str, bytes] | None = None,
+    keep_module_alive: bool = True,
+    backend: str | None = None,
+) -> Module:
+    """:func:`build_inline`, then :func:`tvm_ffi.load_module` of the library.
+
+    >>> mod = tvm_ffi.cpp.load_inline(
+    ...     "add", cpp_sources="int64_t add(int64_t a, int64_t b) { return a + b; }", functions="add")
+    >>> mod.add(1, 2)
+    3
+    """
+    path = build_inline(
+        name,
+        cpp_sources=cpp_sources,
+        cuda_sources=cuda_sources,
+        functions=functions,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        embed_cubin=embed_cubin,
+        backend=backend,
+    )
+    return load_module(path, keep_module_alive=keep_module_alive)
+
+
+def build(
+    name: str,
+    *,
+    sources: Sequence[str] | str | None = None,
+    cpp_files: Sequence[str] | str | None = None,
+    cuda_files: Sequence[str] | str | None = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
+    backend: str | None = None,
+    output: str | None = None,
+) -> str:
+    """Compiles source files into a shared library (or an object, for ``output="x.o"``) and returns its path.
+
+    The compiler follows the extension: ``.c`` -> ``$CC``, ``.cu`` -> nvcc (or hipcc),
+    ``.o``/``.obj`` -> passed to the linker, anything else -> ``$CXX``. ``cpp_files`` and
+    ``cuda_files`` are aliases of ``sources``. Nothing is exported for you: use
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` (or the C ABI) in the files. Rebuilds happen when a
+    source, a header it includes, a flag or the compiler changes.
+    """
+    name = _check_name(name)
+    files = _str_list(sources, "sources") + _str_list(cpp_files, "cpp_files") + _str_list(cuda_files, "cuda_files")
+    if not files:
+        raise ValueError(f"build('{name}'): no sources; pass sources (or cpp_files / cuda_files)")
+    resolved = []
+    for file in files:
+        path = Path(file).resolve()
+        if not path.is_file():
+            raise FileNotFoundError(f"build('{name}'): source file not found: {file}")
+        resolved.append(str(path))
+    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+
+    request = BuildRequest(
+        name=name,
+        sources=resolved,
+        extra_cflags=_flag_list(extra_cflags, "extra_cflags"),
+        extra_cuda_cflags=_flag_list(extra_cuda_cflags, "extra_cuda_cflags"),
+        extra_ldflags=_flag_list(extra_ldflags, "extra_ldflags"),
+        extra_include_paths=[str(Path(p).resolve()) for p in _str_list(extra_include_paths, "extra_include_paths")],
+        backend=_resolve_backend(backend, any(Path(f).suffix.lower() == ".cu" for f in resolved)),
+        output=output,
+        cubins={},
+    )
+    return str(run_build(request, build_directory))
+
+
+def load(
+    name: str,
+    *,
+    sources: Sequence[str] | str | None = None,
+    cpp_files: Sequence[str] | str | None = None,
+    cuda_files: Sequence[str] | str | None = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | os.PathLike[str] | None = None,
+    keep_module_alive: bool = True,
+    backend: str | None = None,
+) -> Module:
+    """:func:`build`, then :func:`tvm_ffi.load_module` of the library."""
+    path = build(
+        name,
+        sources=sources,
+        cpp_files=cpp_files,
+        cuda_files=cuda_files,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+    )
+    return load_module(path, keep_module_alive=keep_module_alive)

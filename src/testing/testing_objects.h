@@ -1,0 +1,105 @@
+/*
+ * testing_objects.h -- declarative object types of libtvm_ffi_testing.so.
+ *
+ * Each fixture type is one TestingTypeDef: its fields (kind, offset, flags, default, doc,
+ * schema), methods and construction style. objects.c registers them through the C API exactly
+ * as a C/C++ library does (TVMFFITypeGetOrAllocIndex, TVMFFITypeRegisterField/Method/Metadata/
+ * Attr) and supplies the generic parts every type shares: allocation, deleter, getters,
+ * setters, creator, shallow copy and the auto-generated KWARGS __ffi_init__.
+ */
+#ifndef TVM_FFI_TESTING_OBJECTS_H_
+#define TVM_FFI_TESTING_OBJECTS_H_
+
+#include "testing_internal.h"
+
+/* How a field is stored in the object body. */
+typedef enum {
+  TF_I64,     /* int64_t */
+  TF_F64,     /* double */
+  TF_I32,     /* int32_t */
+  TF_F32,     /* float */
+  TF_BOOL,    /* bool (1 byte) */
+  TF_STR,     /* String: a 16-byte Any holding a small or heap string */
+  TF_ANY,     /* Any: 16 bytes */
+  TF_OBJ,     /* non-null object reference (8 bytes) of type obj_key */
+  TF_OPT_OBJ, /* nullable object reference (8 bytes) of type obj_key */
+  TF_DEVICE,  /* DLDevice (8 bytes) */
+  TF_DTYPE,   /* DLDataType (4 bytes) */
+  TF_BYTES    /* Bytes: a 16-byte Any holding small or heap bytes */
+} TestingFieldKind;
+
+/* Kinds stored as a 16-byte Any (which may own an object). */
+static inline bool testing_kind_is_any(TestingFieldKind k) {
+  return k == TF_STR || k == TF_ANY || k == TF_BYTES;
+}
+
+typedef enum { TD_NONE, TD_INT, TD_FLOAT, TD_STR, TD_NULL } TestingDefaultKind;
+
+typedef struct {
+  const char* name;
+  TestingFieldKind kind;
+  int32_t offset;
+  int64_t flags;      /* Writable, ReprOff, InitOff, KwOnly, ...; HasDefault comes from dkind */
+  const char* doc;    /* NULL: no doc */
+  const char* schema; /* type_schema JSON */
+  const char* obj_key; /* TF_OBJ / TF_OPT_OBJ: required type key ("ffi.Object": any object) */
+  TestingDefaultKind dkind;
+  int64_t dint;
+  double dfloat;
+  const char* dstr;
+  const char* extra_metadata; /* extra JSON members after type_schema, e.g. "\"k\":1"; or NULL */
+} TestingFieldDef;
+
+typedef struct {
+  const char* name;
+  const char* doc; /* NULL: no doc */
+  const char* schema;
+  bool is_static;
+  TVMFFISafeCallType call; /* self of the call is the owning TestingTypeDef */
+  const char* extra_metadata;
+} TestingMethodDef;
+
+typedef enum { TI_NONE, TI_AUTO, TI_EXPLICIT } TestingInitKind;
+
+typedef struct TestingTypeDef {
+  const char* key;
+  struct TestingTypeDef* parent; /* NULL: ffi.Object */
+  int32_t num_child_slots;
+  int32_t total_size;
+  const TestingFieldDef* fields;
+  int num_fields;
+  const TestingMethodDef* methods;
+  int num_methods;
+  bool has_creator; /* metadata creator and __ffi_new__ */
+  bool copyable;    /* __ffi_shallow_copy__ */
+  TestingInitKind init;
+  TVMFFISafeCallType explicit_init; /* TI_EXPLICIT: static __ffi_init__ method and type attr */
+  const char* init_schema;          /* TI_EXPLICIT: its type_schema */
+  bool reflect;                     /* false: type allocated, nothing reflected */
+  void (*construct)(TVMFFIObject* obj); /* C++ member initialisers of a fresh object, or NULL */
+  int32_t type_index;               /* filled at registration */
+} TestingTypeDef;
+
+
+/* Fresh zeroed instance of `def` with one strong reference; NULL with an error raised. */
+TVMFFIObject* testing_object_new(const TestingTypeDef* def);
+
+/* Self object of a method call: args[0] must be an instance of `def`. */
+int testing_method_self(const TestingTypeDef* def, const char* method, const TVMFFIAny* args,
+                        int32_t num_args, int32_t expected_args, TVMFFIObject** self);
+
+/* Writes a field through its reflected setter semantics (conversion + type check). */
+int testing_field_set(const TestingFieldDef* field, TVMFFIObject* obj, const TVMFFIAny* value);
+
+/* Field storage at an offset of an object body. */
+#define TESTING_FIELD(obj, type, offset) ((type*)((char*)(obj) + (offset)))
+
+/* Type tables of the fixture files (objects_*.c). */
+extern TestingTypeDef* const kTestingBasicTypes[];
+extern const int kTestingNumBasicTypes;
+extern TestingTypeDef* const kTestingCxxTypes[];
+extern const int kTestingNumCxxTypes;
+extern TestingTypeDef* const kTestingSchemaTypes[];
+extern const int kTestingNumSchemaTypes;
+
+#endif /* TVM_FFI_TESTING_OBJECTS_H_ */

@@ -1,0 +1,123 @@
+// test_any_string.cc -- any.h / string.h / type_traits.h / optional.h: how C++ values are stored
+// in a TVMFFIAny (small strings inline, owned objects), cast/try_cast/as rules, mismatch errors.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include <cstring>
+
+#include "check.h"
+
+namespace ffi = tvm::ffi;
+
+void test_strings_small_and_heap() {
+  ffi::String small("abc");
+  TVMFFIAny raw = small.raw();
+  CHECK_EQ(raw.type_index, ffi::TypeIndex::kTVMFFISmallStr);
+  CHECK_EQ(raw.small_str_len, 3u);
+  CHECK_EQ(std::memcmp(raw.v_bytes, "abc\0\0\0\0\0", 8), 0);
+  ffi::String big("a string longer than seven bytes");
+  CHECK_EQ(big.raw().type_index, ffi::TypeIndex::kTVMFFIStr);
+  CHECK_EQ(big.size(), 32u);
+  CHECK_EQ(big.c_str()[big.size()], '\0');
+  // Layout the runtime and other kernels read: {data, size} at +24, bytes at +40.
+  const char* obj = reinterpret_cast<const char*>(big.raw().v_obj);
+  CHECK_EQ(*reinterpret_cast<const char* const*>(obj + 24), obj + 40);
+  CHECK_EQ(*reinterpret_cast<const size_t*>(obj + 32), 32u);
+  ffi::String copy = big;
+  CHECK_EQ(reinterpret_cast<const TVMFFIObject*>(obj)->combined_ref_count & 0xFFFFFFFF, 2u);
+  CHECK(copy == big);
+  CHECK(copy == "a string longer than seven bytes");
+  CHECK(big < small);  // byte-wise: " " sorts before "b"
+  CHECK(small + "de" == "abcde");
+  CHECK_EQ(std::string(small + big).size(), 35u);
+  CHECK_THROWS(small.at(3), "IndexError", "out of range");
+}
+
+void test_bytes() {
+  ffi::Bytes b(std::string("\0\1\2", 3));
+  CHECK_EQ(b.size(), 3u);
+  CHECK_EQ(b.raw().type_index, ffi::TypeIndex::kTVMFFISmallBytes);
+  ffi::Any a = b;
+  CHECK(a.cast<ffi::Bytes>() == b);
+  CHECK(!a.try_cast<ffi::String>().has_value());
+}
+
+void test_runtime_made_strings_are_read_the_same() {
+  TVMFFIByteArray text{"made by the runtime", 19};
+  TVMFFIAny out;
+  CHECK_EQ(TVMFFIStringFromByteArray(&text, &out), 0);
+  ffi::Any owned = ffi::detail::AnyUnsafe::MoveTVMFFIAnyToAny(&out);
+  CHECK(owned.cast<ffi::String>() == "made by the runtime");
+  CHECK_EQ(owned.cast<std::string>(), "made by the runtime");
+}
+
+void test_pod_values_and_conversions() {
+  ffi::Any i = 5;
+  CHECK_EQ(i.type_index(), ffi::TypeIndex::kTVMFFIInt);
+  CHECK_EQ(i.cast<int64_t>(), 5);
+  CHECK_EQ(i.cast<double>(), 5.0);         // int converts to float
+  CHECK(!i.as<double>().has_value());      // but is not stored as one
+  CHECK_EQ(*i.as<int64_t>(), 5);
+  ffi::Any b = true;
+  CHECK_EQ(b.type_index(), ffi::TypeIndex::kTVMFFIBool);
+  CHECK_EQ(b.cast<int>(), 1);              // bool converts to int
+  ffi::Any f = 2.5;
+  CHECK_THROWS(f.cast<int>(), "TypeError", "Cannot convert from type `float` to `int`");
+  ffi::Any none;
+  CHECK(none == nullptr);
+  CHECK_EQ(none.cast<void*>(), nullptr);
+  ffi::Any s = "hello";
+  CHECK_EQ(s.type_index(), ffi::TypeIndex::kTVMFFISmallStr);  // owned values never hold raw C strings
+  CHECK_THROWS(s.cast<int>(), "TypeError", "Cannot convert from type `ffi.SmallStr` to `int`");
+}
+
+void test_views_convert_to_owned() {
+  ffi::AnyView raw_view = "a raw C string, long enough for an object";
+  CHECK_EQ(raw_view.type_index(), ffi::TypeIndex::kTVMFFIRawStr);
+  ffi::Any owned = raw_view;
+  CHECK_EQ(owned.type_index(), ffi::TypeIndex::kTVMFFIStr);
+  CHECK(owned.cast<ffi::String>() == "a raw C string, long enough for an object");
+  ffi::String s = raw_view.cast<ffi::String>();
+  CHECK_EQ(s.size(), 41u);
+  int value = 7;
+  ffi::AnyView ptr_view = static_cast<void*>(&value);
+  CHECK_EQ(ptr_view.cast<void*>(), static_cast<void*>(&value));
+}
+
+void test_optional() {
+  ffi::Optional<int64_t> none;
+  CHECK(!none.has_value());
+  CHECK_EQ(none.value_or(3), 3);
+  CHECK_THROWS(none.value(), "RuntimeError", "optional");
+  ffi::Optional<ffi::String> s = ffi::String("x");
+  ffi::Any a = s;
+  CHECK(a.cast<ffi::Optional<ffi::String>>().value() == "x");
+  ffi::Any n;
+  CHECK(!n.cast<ffi::Optional<ffi::String>>().has_value());
+  CHECK_EQ(ffi::TypeTraits<ffi::Optional<ffi::String>>::TypeStr(), "Optional<str>");
+}
+
+void test_any_hash_and_equal_match_the_runtime_maps() {
+  ffi::AnyHash hash;
+  ffi::AnyEqual equal;
+  CHECK_EQ(hash(ffi::Any(5)), 2654435839ULL);  // spec/ABI.md 4.4, measured on the reference
+  CHECK_EQ(hash(ffi::Any("abc")), 2660953131ULL);
+  ffi::Any small("same text!"), heap(ffi::String("same text!"));
+  CHECK(equal(small, heap));
+  CHECK_EQ(hash(small), hash(heap));
+  CHECK(!equal(ffi::Any(1), ffi::Any(true)));  // 1, True and 1.0 are different keys
+  CHECK(!equal(ffi::Any(1), ffi::Any(1.0)));
+  CHECK(equal(ffi::Any(ffi::Bytes("xy", 2)), ffi::Any(ffi::Bytes("xy", 2))));
+}
+
+int main() {
+  RUN(test_strings_small_and_heap);
+  RUN(test_bytes);
+  RUN(test_runtime_made_strings_are_read_the_same);
+  RUN(test_pod_values_and_conversions);
+  RUN(test_views_convert_to_owned);
+  RUN(test_optional);
+  RUN(test_any_hash_and_equal_match_the_runtime_maps);
+  return CHECK_MAIN_RESULT();
+}

@@ -1,0 +1,88 @@
+// test_error.cc -- error.h: TVM_FFI_THROW / CHECK macros, backtraces, and the bridge between C++
+// exceptions and the C convention (SAFE_CALL_BEGIN/END, CHECK_SAFE_CALL).
+#include <tvm/ffi/error.h>
+
+#include <stdexcept>
+
+#include "check.h"
+
+namespace ffi = tvm::ffi;
+
+int ThrowsValueError(int x) {
+  TVM_FFI_THROW(ValueError) << "bad value " << x << ", ratio " << 0.5 << ", name " << std::string("n");
+  return 0;
+}
+
+void test_throw_builds_kind_message_and_backtrace() {
+  try {
+    ThrowsValueError(3);
+    CHECK(false);
+  } catch (const ffi::Error& err) {
+    CHECK_EQ(err.kind(), "ValueError");
+    CHECK_EQ(err.message(), "bad value 3, ratio 0.5, name n");
+    CHECK_EQ(std::string(err.what()), "bad value 3, ratio 0.5, name n");
+    CHECK(err.backtrace().find("test_error.cc") != std::string::npos);
+    CHECK(err.FullMessage().find("ValueError: bad value 3") != std::string::npos);
+    CHECK_EQ(err->type_index(), ffi::TypeIndex::kTVMFFIError);
+  }
+}
+
+void test_check_macros() {
+  int a = 1, b = 2;
+  CHECK_THROWS(TVM_FFI_ICHECK_EQ(a, b) << "extra", "InternalError", "Check failed: a == b (1 vs. 2) : extra");
+  CHECK_THROWS(TVM_FFI_CHECK(a > b, IndexError) << "why", "IndexError", "Check failed: (a > b) is false: why");
+  CHECK_THROWS(TVM_FFI_ICHECK_NOTNULL(static_cast<void*>(nullptr)), "InternalError", "Check not null");
+  TVM_FFI_ICHECK_LT(a, b) << "never shown";  // passing checks do nothing
+  TVM_FFI_ICHECK(a == 1);
+}
+
+int SafeEntry(int mode) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  if (mode == 1) TVM_FFI_THROW(TypeError) << "typed failure";
+  if (mode == 2) throw std::runtime_error("plain std exception");
+  if (mode == 3) throw 42;  // not even a std::exception
+  TVM_FFI_SAFE_CALL_END();
+}
+
+void test_safe_call_round_trip() {
+  CHECK_EQ(SafeEntry(0), 0);
+  CHECK_EQ(SafeEntry(1), -1);
+  ffi::Error err = ffi::detail::MoveFromSafeCallRaised();
+  CHECK_EQ(err.kind(), "TypeError");
+  CHECK_EQ(err.message(), "typed failure");
+  CHECK_EQ(SafeEntry(2), -1);
+  CHECK_THROWS(TVM_FFI_CHECK_SAFE_CALL(-1), "InternalError", "plain std exception");
+  CHECK_EQ(SafeEntry(3), -1);
+  CHECK_THROWS(TVM_FFI_CHECK_SAFE_CALL(-1), "InternalError", "unknown C++ exception");
+}
+
+void test_runtime_errors_rethrow_with_their_kind() {
+  TVMFFIByteArray bad{"notadtype", 9};
+  DLDataType out;
+  CHECK_THROWS(TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&bad, &out)), "ValueError",
+               "notadtype");
+}
+
+void test_error_objects_with_cause() {
+  ffi::Error cause("KeyError", "inner", "");
+  ffi::Error outer("RuntimeError", "outer", "  File \"a.py\", line 1, in f\n  File \"b.py\", line 2, in g\n",
+                   cause, std::nullopt);
+  CHECK(outer.cause_chain().has_value());
+  CHECK_EQ(outer.cause_chain()->message(), "inner");
+  CHECK(!outer.extra_context().has_value());
+  // Most-recent-first storage, most-recent-last display.
+  CHECK_EQ(outer.TracebackMostRecentCallLast(),
+           "  File \"b.py\", line 2, in g\n  File \"a.py\", line 1, in f\n");
+  TVMFFIByteArray more{"  File \"c.py\", line 3, in h\n", 29};
+  outer.UpdateBacktrace(&more, kTVMFFIBacktraceUpdateModeAppend);
+  CHECK(outer.backtrace().find("c.py") != std::string::npos);
+}
+
+int main() {
+  RUN(test_throw_builds_kind_message_and_backtrace);
+  RUN(test_check_macros);
+  RUN(test_safe_call_round_trip);
+  RUN(test_runtime_errors_rethrow_with_their_kind);
+  RUN(test_error_objects_with_cause);
+  return CHECK_MAIN_RESULT();
+}

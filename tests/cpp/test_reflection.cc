@@ -1,0 +1,133 @@
+// test_reflection.cc -- reflection/registry.h: a reflected object type (fields with offsets,
+// getters and setters, methods, constructor) and global functions with type-schema metadata.
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/tvm_ffi.h>
+
+#include <cstring>
+
+#include "check.h"
+
+namespace ffi = tvm::ffi;
+namespace refl = tvm::ffi::reflection;
+
+class PointObj : public ffi::Object {
+ public:
+  int64_t x = 0;
+  double y = 0;
+  ffi::String label;
+  PointObj() = default;
+  PointObj(int64_t x, double y) : x(x), y(y) {}
+  int64_t Shifted(int64_t k) const { return x + k; }
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Point", PointObj, ffi::Object);
+};
+
+class Point : public ffi::ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Point, ffi::ObjectRef, PointObj);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<PointObj>()
+      .def(refl::init<int64_t, double>())
+      .def_ro("x", &PointObj::x, "the x coordinate")
+      .def_rw("y", &PointObj::y, refl::default_value(1.5))
+      .def_rw("label", &PointObj::label)
+      .def("shifted", &PointObj::Shifted)
+      .def_static("origin", []() { return Point(ffi::make_object<PointObj>(0, 0.0)); });
+  refl::GlobalDef()
+      .def("test.cpp.add", [](int64_t a, int64_t b) { return a + b; }, "adds two ints")
+      .def("test.cpp.Point.shifted", &PointObj::Shifted);  // member functions take the object first
+}
+
+const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, const char* name) {
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    if (info->fields[i].name.size == std::strlen(name) &&
+        std::memcmp(info->fields[i].name.data, name, info->fields[i].name.size) == 0) {
+      return &info->fields[i];
+    }
+  }
+  return nullptr;
+}
+
+const TVMFFIMethodInfo* FindMethod(const TVMFFITypeInfo* info, const char* name) {
+  for (int32_t i = 0; i < info->num_methods; ++i) {
+    if (info->methods[i].name.size == std::strlen(name) &&
+        std::memcmp(info->methods[i].name.data, name, info->methods[i].name.size) == 0) {
+      return &info->methods[i];
+    }
+  }
+  return nullptr;
+}
+
+void test_fields_are_registered_with_offsets_and_accessors() {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex());
+  CHECK_EQ(info->num_fields, 3);
+  CHECK_EQ(info->metadata->total_size, static_cast<int32_t>(sizeof(PointObj)));
+  CHECK(info->metadata->creator != nullptr);
+  Point p(ffi::make_object<PointObj>(3, 2.5));
+  char* base = reinterpret_cast<char*>(p.get());
+  CHECK_EQ(base + FindField(info, "x")->offset, reinterpret_cast<char*>(&p->x));
+  CHECK_EQ(base + FindField(info, "label")->offset, reinterpret_cast<char*>(&p->label));
+  const TVMFFIFieldInfo* x = FindField(info, "x");
+  CHECK_EQ(x->flags & kTVMFFIFieldFlagBitMaskWritable, 0);
+  CHECK_EQ(std::string(x->doc.data, x->doc.size), "the x coordinate");
+  CHECK_EQ(x->field_static_type_index, ffi::TypeIndex::kTVMFFIInt);
+  TVMFFIAny out;
+  CHECK_EQ(x->getter(base + x->offset, &out), 0);
+  CHECK_EQ(out.v_int64, 3);
+  const TVMFFIFieldInfo* y = FindField(info, "y");
+  CHECK(y->flags & kTVMFFIFieldFlagBitMaskHasDefault);
+  CHECK_EQ(y->default_value_or_factory.v_float64, 1.5);
+  TVMFFIAny value;
+  value.type_index = kTVMFFIInt, value.zero_padding = 0, value.v_int64 = 4;  // int -> double
+  CHECK_EQ(reinterpret_cast<TVMFFIFieldSetter>(y->setter)(base + y->offset, &value), 0);
+  CHECK_EQ(p->y, 4.0);
+  const TVMFFIFieldInfo* label = FindField(info, "label");
+  value.type_index = kTVMFFIRawStr, value.v_c_str = "a label longer than seven";
+  CHECK_EQ(reinterpret_cast<TVMFFIFieldSetter>(label->setter)(base + label->offset, &value), 0);
+  CHECK(p->label == "a label longer than seven");
+  value.type_index = kTVMFFIFloat, value.v_float64 = 1.0;
+  CHECK_EQ(reinterpret_cast<TVMFFIFieldSetter>(label->setter)(base + label->offset, &value), -1);
+  CHECK_EQ(ffi::detail::MoveFromSafeCallRaised().kind(), "TypeError");
+}
+
+void test_methods_and_constructor() {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex());
+  ffi::Function init = ffi::AnyView::CopyFromTVMFFIAny(FindMethod(info, "__ffi_init__")->method)
+                           .cast<ffi::Function>();
+  Point p = init(7, 0.5).cast<Point>();
+  CHECK_EQ(p->x, 7);
+  ffi::Function shifted =
+      ffi::AnyView::CopyFromTVMFFIAny(FindMethod(info, "shifted")->method).cast<ffi::Function>();
+  CHECK_EQ(shifted(p, 3).cast<int64_t>(), 10);
+  CHECK_THROWS(shifted(1, 3), "TypeError", "Expected `test.cpp.Point` but got `int`");
+  const TVMFFIMethodInfo* origin = FindMethod(info, "origin");
+  CHECK(origin->flags & kTVMFFIFieldFlagBitMaskIsStaticMethod);
+  Point o = ffi::AnyView::CopyFromTVMFFIAny(origin->method).cast<ffi::Function>()().cast<Point>();
+  CHECK_EQ(o->x, 0);
+  // The creator makes a default instance (used by the frontend's __ffi_new__).
+  TVMFFIObjectHandle made = nullptr;
+  CHECK_EQ(info->metadata->creator(&made), 0);
+  Point fresh = ffi::detail::ObjectUnsafe::ObjectRefFromOwned<Point>(static_cast<TVMFFIObject*>(made));
+  CHECK_EQ(fresh->y, 0.0);
+}
+
+void test_global_def_metadata() {
+  ffi::Function add = ffi::Function::GetGlobalRequired("test.cpp.add");
+  CHECK_EQ(add(2, 5).cast<int64_t>(), 7);
+  ffi::Optional<ffi::Function> get_meta = ffi::Function::GetGlobal("ffi.GetGlobalFuncMetadata");
+  CHECK(get_meta.has_value());
+  std::string meta = get_meta.value()("test.cpp.add").cast<ffi::String>();
+  CHECK(meta.find("type_schema") != std::string::npos);
+  CHECK(meta.find("named_args") != std::string::npos);
+  Point p(ffi::make_object<PointObj>(2, 0.0));
+  CHECK_EQ(ffi::Function::GetGlobalRequired("test.cpp.Point.shifted")(p, 5).cast<int64_t>(), 7);
+}
+
+int main() {
+  RUN(test_fields_are_registered_with_offsets_and_accessors);
+  RUN(test_methods_and_constructor);
+  RUN(test_global_def_metadata);
+  return CHECK_MAIN_RESULT();
+}

@@ -1,0 +1,105 @@
+"""Builds examples/cpp_extension -- a scikit-build-core package whose C++ library uses
+find_package(tvm_ffi CONFIG), tvm_ffi_configure_target and tvm_ffi_install -- with pip against
+the installed tvm_ffi, then imports it in a fresh interpreter and uses what it registered.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, run_checked
+
+EXAMPLE_DIR = REPO_ROOT / "examples" / "cpp_extension"
+
+USE_EXTENSION = r'''
+import ctypes
+import my_ffi_extension as m
+import tvm_ffi
+
+assert m.add_one(41) == 42
+assert m.greet("you") == "hello, you"
+p = m.IntPair(1, 2)
+assert isinstance(p, m.IntPair)
+swapped = m.swap(p)
+assert isinstance(swapped, m.IntPair) and m.pair_sum(swapped) == 3
+try:
+    m.raise_error("boom")
+except ValueError as err:
+    assert str(err) == "boom", err
+else:
+    raise AssertionError("no ValueError")
+try:
+    m.add_one("x")
+except TypeError as err:
+    assert "Mismatched type on argument #0 when calling: `my_ffi_extension.add_one(0: int) -> int`" in str(err)
+else:
+    raise AssertionError("no TypeError")
+meta = tvm_ffi.get_global_func_metadata("my_ffi_extension.add_one")
+assert '"params":[{"type":"int"}]' in meta["type_schema"], meta
+
+
+class ByteArray(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_char_p), ("size", ctypes.c_size_t)]
+
+
+class TypeInfo(ctypes.Structure):
+    _fields_ = [("type_index", ctypes.c_int32), ("type_depth", ctypes.c_int32),
+                ("type_key", ByteArray), ("type_ancestors", ctypes.c_void_p),
+                ("type_key_hash", ctypes.c_uint64), ("num_fields", ctypes.c_int32),
+                ("num_methods", ctypes.c_int32), ("fields", ctypes.c_void_p),
+                ("methods", ctypes.c_void_p), ("metadata", ctypes.c_void_p)]
+
+
+lib = tvm_ffi.LIB
+lib.TVMFFIGetTypeInfo.restype = ctypes.POINTER(TypeInfo)
+key = b"my_ffi_extension.IntPair"
+index = ctypes.c_int32()
+assert lib.TVMFFITypeKeyToIndex(ctypes.byref(ByteArray(key, len(key))), ctypes.byref(index)) == 0
+info = lib.TVMFFIGetTypeInfo(index).contents
+names = [ByteArray.from_address(info.fields + 120 * i).data[:ByteArray.from_address(info.fields + 120 * i).size]
+         for i in range(info.num_fields)]
+methods = [ByteArray.from_address(info.methods + 72 * i).data[:ByteArray.from_address(info.methods + 72 * i).size]
+           for i in range(info.num_methods)]
+assert names == [b"a", b"b"], names
+assert b"sum" in methods and b"__ffi_init__" in methods, methods
+print("extension ok")
+'''
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example, built and installed by pip into a private directory."""
+    if shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])) is None:
+        pytest.skip("cmake is not installed")
+    work = tmp_path_factory.mktemp("cpp_extension")
+    source = work / "src"
+    shutil.copytree(EXAMPLE_DIR, source, ignore=shutil.ignore_patterns("build", "__pycache__"))
+    target = work / "site"
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    # No build isolation: the build must find this environment's tvm_ffi (and scikit-build-core).
+    run_checked([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
+                 "--target", str(target), str(source)], env=env, timeout=600)
+    return target
+
+
+def test_extension_package_is_built_with_the_cmake_package(installed: Path) -> None:
+    library = installed / "my_ffi_extension" / "libmy_ffi_extension.so"
+    assert library.is_file()
+    needed = run_checked(["readelf", "-d", str(library)]).stdout if shutil.which("readelf") else ""
+    assert not needed or "Shared library: [libtvm_ffi.so]" in needed
+
+
+def test_extension_registers_functions_and_a_reflected_type(installed: Path) -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(installed), env.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-c", USE_EXTENSION], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "extension ok" in proc.stdout
