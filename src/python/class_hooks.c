@@ -13,9 +13,6 @@
 #include "tensor.h"
 #include "type_table.h"
 
-/* Strong reference; CoreDevice_Type until a subclass is installed. */
-PyTypeObject* core_device_class = &CoreDevice_Type;
-
 /* `cls` if it is a subclass of `base` (or `base` itself), else NULL with a TypeError. */
 static PyTypeObject* require_subclass(PyObject* cls, PyTypeObject* base, const char* hook) {
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, base)) {

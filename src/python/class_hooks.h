@@ -7,9 +7,6 @@
 
 #include "base.h"
 
-/* CoreDevice_Type or the subclass installed with _set_class_device (a strong reference). */
-extern PyTypeObject* core_device_class;
-
 /* Adds _set_class_device, _set_class_tensor, _CLASS_DEVICE and _CLASS_TENSOR to the module. */
 int core_class_hooks_init(PyObject* module);
 

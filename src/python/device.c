@@ -6,8 +6,6 @@
 
 #include "device.h"
 
-#include "class_hooks.h"
-
 typedef struct {
   const char* name;
   int32_t type;
@@ -38,6 +36,8 @@ static int device_type_from_name(const char* name, size_t len, int32_t* out) {
   }
   return -1;
 }
+
+PyTypeObject* core_device_class = &CoreDevice_Type;
 
 PyObject* core_device_new(DLDevice device) {
   PyTypeObject* cls = core_device_class;

@@ -8,12 +8,17 @@
 
 #include "device.h"
 #include "dtype.h"
-#include "framework.h"
 #include "object.h"
 #include "state.h"
 #include "string_types.h"
 
 CoreDispatchEntry core_dispatch_table[CORE_DISPATCH_SIZE];
+PyTypeObject* core_container_types[2] = {NULL, NULL};
+
+int core_is_container_type(PyTypeObject* t) {
+  return (core_container_types[0] != NULL && PyType_IsSubtype(t, core_container_types[0])) ||
+         (core_container_types[1] != NULL && PyType_IsSubtype(t, core_container_types[1]));
+}
 
 static CoreArgConverter g_converters[kCoreArgNumKinds];
 static PyObject* g_numbers_integral = NULL;

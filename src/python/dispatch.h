@@ -98,6 +98,11 @@ static inline const CoreDispatchEntry* core_dispatch_lookup(PyTypeObject* t,
   return core_dispatch_classify(t, scratch);
 }
 
+/* The container base types (SeqBase, MapBase), set by container.c at start-up: their instances
+ * and subclasses' are kCoreArgContainer (framework.c converts them). */
+extern PyTypeObject* core_container_types[2];
+int core_is_container_type(PyTypeObject* t);
+
 /* Installs the converter of one kind; forgets every classification. */
 void core_dispatch_register(CoreArgKind kind, CoreArgConverter convert);
 /* Forgets every classification (after the dtype class changes). */

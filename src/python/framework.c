@@ -8,13 +8,6 @@
 #include "dispatch.h"
 #include "tensor.h"
 
-PyTypeObject* core_container_types[2] = {NULL, NULL};
-
-int core_is_container_type(PyTypeObject* t) {
-  return (core_container_types[0] != NULL && PyType_IsSubtype(t, core_container_types[0])) ||
-         (core_container_types[1] != NULL && PyType_IsSubtype(t, core_container_types[1]));
-}
-
 static inline int is_container(PyObject* obj) { return core_is_container_type(Py_TYPE(obj)); }
 
 static int convert_container(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,

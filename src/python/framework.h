@@ -7,6 +7,7 @@
 #define TVM_FFI_PYTHON_FRAMEWORK_H_
 
 #include "base.h"
+#include "dispatch.h"
 #include "object.h"
 
 /* Instances of the container base types (container.c) and their Python subclasses. */
@@ -14,12 +15,6 @@ typedef struct {
   CoreObject base;
   const DLPackExchangeAPI* dlpack_api; /* framework of the call that returned it, or NULL */
 } CoreContainer;
-
-/* The container base types, set by container.c at start-up. */
-extern PyTypeObject* core_container_types[2];
-
-/* Whether `t` is one of the container base types or a subclass (dispatch classification). */
-int core_is_container_type(PyTypeObject* t);
 
 /* Registers the converter of container arguments: one returned in a framework's call brings
  * that framework into the calls it is passed to, so their results go back to it as well. */
