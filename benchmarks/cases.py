@@ -15,7 +15,14 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-CASE_MODULES = ("cases_call", "cases_container", "cases_tensor", "cases_reflection", "cases_jit")
+CASE_MODULES = (
+    "cases_call",
+    "cases_container",
+    "cases_tensor",
+    "cases_reflection",
+    "cases_jit",
+    "cases_structural",
+)
 
 # Default target of a case: ours takes at most this fraction of the reference's time per call
 # (the call-path issue); container and tensor cases set their own, stricter one.

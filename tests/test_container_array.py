@@ -49,7 +49,7 @@ def test_array_equality_identity_and_hash() -> None:
     a = tvm_ffi.Array([1, 2])
     assert a == [1, 2] and a != [1, 3] and a == tvm_ffi.Array([1, 2])
     assert hash(a) == hash(a)
-    assert repr(a) == "[1, 2]"
+    assert repr(a) == "(1, 2)"
 
 
 def test_array_pickles_by_value() -> None:
@@ -139,11 +139,11 @@ def test_array_equality_in_both_directions() -> None:
     assert tvm_ffi.Array() == [] and tvm_ffi.Array() == ()
 
 
-def test_array_repr_reads_like_a_python_list() -> None:
+def test_array_repr_prints_like_the_reference() -> None:
     arr = tvm_ffi.Array([1, -2.5, None, True, "s", "it's", [], [[1]], {"k": (1,)}])
-    assert repr(arr) == repr([1, -2.5, None, True, "s", "it's", [], [[1]], {"k": [1]}])
+    assert repr(arr) == '(1, -2.5, None, True, "s", "it\'s", (), ((1,),), {"k": (1,)})'
     assert str(arr) == repr(arr)
-    assert repr(tvm_ffi.Array()) == "[]"
+    assert repr(tvm_ffi.Array()) == "()"
 
 
 def test_array_slices_match_python_lists() -> None:

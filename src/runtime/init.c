@@ -19,4 +19,5 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_tensor_globals();
   ffi_register_module_globals();
   ffi_register_reflection_globals();
+  ffi_register_structural_globals();
 }

@@ -237,6 +237,7 @@ void ffi_register_array_globals(void);      /* container/array.c: ffi.Array* */
 void ffi_register_tensor_globals(void);     /* tensor.c */
 void ffi_register_module_globals(void);     /* module_globals.c */
 void ffi_register_reflection_globals(void); /* reflection_create.c */
+void ffi_register_structural_globals(void); /* structural/register.c */
 
 /* container/array.c: a new Array holding owned copies of n views. */
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);

@@ -310,3 +310,10 @@ void ffi_register_object_globals(void) {
   ffi_register_builtin("ffi.GetInvalidObject", get_invalid_object);
   ffi_register_builtin("ffi.GetKwargsObject", get_kwargs_object);
 }
+
+/* The printed form of the MISSING / KWARGS sentinels (repr.c); NULL for any other object. */
+const char* ffi_sentinel_repr(const TVMFFIObject* obj) {
+  if (obj == &g_invalid_object) return "<MISSING>";
+  if (obj == &g_kwargs_object) return "<KWARGS>";
+  return NULL;
+}

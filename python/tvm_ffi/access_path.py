@@ -1,0 +1,121 @@
+"""Access paths: where in an object graph a value sits (used by structural mismatch reports).
+
+A path starts at ``AccessPath.root()`` and each step goes one level down: an attribute, an
+array item, a map item, or one of their ``_missing`` forms for something present on only one
+side of a comparison. Paths print as ``<root>.body[1]["k"]``.
+
+>>> path = AccessPath.root().attr("body").array_item(1)
+>>> str(path)
+'<root>.body[1]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from .registry import get_global_func, register_object
+
+__all__ = ["AccessKind", "AccessPath", "AccessStep"]
+
+
+class AccessKind(IntEnum):
+    """Kind of one access step."""
+
+    ATTR = 0
+    ARRAY_ITEM = 1
+    MAP_ITEM = 2
+    ATTR_MISSING = 3
+    ARRAY_ITEM_MISSING = 4
+    MAP_ITEM_MISSING = 5
+
+
+def _method(name: str) -> _core.Function:
+    # The runtime registers each AccessPath type method also as a global of this name.
+    return get_global_func(f"ffi.reflection.AccessPath{name}")
+
+
+@register_object("ffi.reflection.AccessStep")
+class AccessStep(_core.Object):  # type: ignore[misc]
+    """One step of an :class:`AccessPath`: its ``kind`` (an :class:`AccessKind` value) and ``key``."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        raise TypeError(
+            "`AccessStep` cannot be constructed directly. Define a custom __init__ or use a factory method."
+        )
+
+    # Reflected fields (bound by register_object): ``kind`` (an AccessKind value, as an int)
+    # and ``key`` (the attribute name, item index or map key).
+    if TYPE_CHECKING:
+        kind: int
+        key: Any
+
+
+@register_object("ffi.reflection.AccessPath")
+class AccessPath(_core.Object):  # type: ignore[misc]
+    """An immutable path from a root object: a parent path plus one step."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        raise ValueError(
+            "AccessPath can't be initialized directly. Use AccessPath.root() to create a path to the root object"
+        )
+
+    @staticmethod
+    def root() -> AccessPath:
+        """The empty path, denoting the root object."""
+        return _method("_root")()
+
+    # Reflected fields: ``parent`` (the path without its last step, None for the root),
+    # ``step`` (the last step, None for the root) and ``depth`` (steps from the root).
+    if TYPE_CHECKING:
+        parent: AccessPath | None
+        step: AccessStep | None
+        depth: int
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AccessPath):
+            return False
+        return bool(_method("_path_equal")(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = _core.Object.__hash__
+
+    def is_prefix_of(self, other: AccessPath) -> bool:
+        """True when ``other`` starts with this path (a path is a prefix of itself)."""
+        return bool(_method("_is_prefix_of")(self, other))
+
+    def attr(self, attr_key: str) -> AccessPath:
+        """This path extended by attribute ``attr_key``."""
+        return _method("_attr")(self, attr_key)
+
+    def attr_missing(self, attr_key: str) -> AccessPath:
+        """This path extended by an attribute absent on this side."""
+        return _method("_attr_missing")(self, attr_key)
+
+    def array_item(self, index: int) -> AccessPath:
+        """This path extended by sequence item ``index``."""
+        return _method("_array_item")(self, index)
+
+    def array_item_missing(self, index: int) -> AccessPath:
+        """This path extended by a sequence item absent on this side."""
+        return _method("_array_item_missing")(self, index)
+
+    def map_item(self, key: Any) -> AccessPath:
+        """This path extended by map entry ``key``."""
+        return _method("_map_item")(self, key)
+
+    def map_item_missing(self, key: Any) -> AccessPath:
+        """This path extended by a map entry absent on this side."""
+        return _method("_map_item_missing")(self, key)
+
+    def to_steps(self) -> Sequence[AccessStep]:
+        """The steps from the root to here (empty for the root)."""
+        return _method("_to_steps")(self)

@@ -1,0 +1,48 @@
+"""Saving and loading FFI values as JSON object graphs.
+
+The document lists every distinct value once as a node (children before parents) and refers to
+nodes by index, so shared sub-objects stay shared after loading. It is the reference package's
+format: documents written by either load in the other.
+
+>>> text = to_json_graph_str([1, "a"])
+>>> text
+'{"root_index":2,"nodes":[{"type":"int","data":1},{"type":"ffi.String","data":"a"},{"type":"ffi.Array","data":[0,1]}]}'
+>>> from_json_graph_str(text)
+(1, "a")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core, _ffi_api
+
+__all__ = ["from_json_graph_str", "to_json_graph_str"]
+
+
+def _new_object(cls: type) -> Any:
+    """An empty instance of ``cls``: the first step of unpickling an FFI object."""
+    return cls.__new__(cls)
+
+
+# Pickles name it `tvm_ffi.core._new_object`, as the reference's do, so either package loads
+# pickles made by the other (Object.__reduce__ in _core looks it up there).
+_new_object.__module__ = "tvm_ffi.core"
+_core._new_object = _new_object  # type: ignore[attr-defined]
+
+
+def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
+    """The JSON graph text of ``obj``; ``metadata`` (any JSON-able value) is stored alongside.
+
+    Raises TypeError for values that cannot be rebuilt (tensors, functions, types without a
+    creator) and ValueError for cycles through lists/dicts.
+    """
+    return str(_ffi_api.ToJSONGraphString(obj, metadata))
+
+
+def from_json_graph_str(json_str: str) -> Any:
+    """The value stored in a JSON graph document (metadata is ignored).
+
+    Malformed documents raise ValueError/TypeError/KeyError/RuntimeError naming the problem.
+    """
+    return _ffi_api.FromJSONGraphString(json_str)

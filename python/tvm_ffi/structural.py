@@ -1,0 +1,87 @@
+"""Structural equality and hashing of FFI values (containers, strings, tensors, reflected objects).
+
+Two values are structurally equal when they have the same shape of content, as the runtime's
+``ffi.StructuralEqual`` defines it: containers element-wise, maps by key, reflected objects field
+by field following each type's structural kind (tree, DAG, free variable, ...). The hash agrees
+with equality. Both run in the C runtime with explicit stacks, so deep graphs are fine.
+
+>>> structural_equal([1, {"a": 2.0}], [1, {"a": 2.0}])
+True
+>>> structural_hash([1, 2, 3]) == structural_hash((1, 2, 3))
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import _core, _ffi_api
+from .access_path import AccessPath
+from .registry import register_object
+
+__all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"]
+
+# Bound once: these are hot (dict keys, caches), so the wrappers skip module attribute lookups
+# and pass the flags only when they are set.
+_STRUCTURAL_EQUAL = _ffi_api.StructuralEqual
+_STRUCTURAL_HASH = _ffi_api.StructuralHash
+_U64 = 0xFFFFFFFFFFFFFFFF
+
+
+def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
+    """True when ``lhs`` and ``rhs`` are structurally equal.
+
+    ``map_free_vars`` lets free variables of the two sides be mapped onto each other;
+    ``skip_tensor_content`` compares tensors by shape and dtype only.
+    """
+    if map_free_vars or skip_tensor_content:
+        return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)  # type: ignore[no-any-return]
+    return _STRUCTURAL_EQUAL(lhs, rhs)  # type: ignore[no-any-return]
+
+
+def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
+    """The structural hash of ``value`` as an unsigned 64-bit int (equal values hash equal)."""
+    if map_free_vars or skip_tensor_content:
+        return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64  # type: ignore[no-any-return]
+    return _STRUCTURAL_HASH(value) & _U64  # type: ignore[no-any-return]
+
+
+def get_first_structural_mismatch(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> tuple[AccessPath, AccessPath] | None:
+    """None when structurally equal, else the access paths (lhs, rhs) of the first difference.
+
+    >>> lhs_path, rhs_path = get_first_structural_mismatch([1, 2, 3], [1, 5, 3])
+    >>> str(lhs_path)
+    '<root>[1]'
+    """
+    return _ffi_api.GetFirstStructuralMismatch(lhs, rhs, map_free_vars, skip_tensor_content)
+
+
+@register_object("ffi.StructuralKey")
+class StructuralKey(_core.Object):  # type: ignore[misc]
+    """A value wrapped with its structural hash: a dict/Map key matching structurally equal values.
+
+    >>> {StructuralKey([1, 2]): "x"}[StructuralKey([1, 2])]
+    'x'
+    """
+
+    __slots__ = ()
+
+    def __init__(self, key: Any) -> None:
+        self.__init_handle_by_constructor__(_ffi_api.StructuralKey, key)
+
+    # Reflected fields: ``key`` (the wrapped value) and ``hash_i64`` (its structural hash as a
+    # signed 64-bit int).
+    if TYPE_CHECKING:
+        key: Any
+        hash_i64: int
+
+    def __hash__(self) -> int:
+        return self.hash_i64 & 0xFFFFFFFFFFFFFFFF
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StructuralKey) and bool(_ffi_api.StructuralKeyEqual(self, other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)

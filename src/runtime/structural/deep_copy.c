@@ -1,0 +1,343 @@
+/*
+ * structural/deep_copy.c -- ffi.DeepCopy(value) (spec STRUCTURAL.md section 4.1).
+ *
+ * Explicit-stack walk. Immutable leaves (POD, strings, bytes, shapes, big integers, enum
+ * members) are shared, not copied. Mutable containers (List, Dict) and reflected objects
+ * (cloned through their `__ffi_shallow_copy__` type attribute) get their copy when first met
+ * and are remembered before their children are visited, so sharing and cycles through them are
+ * kept. Array and Map copies are built once their children are copied; a child that refers back
+ * to an Array/Map still being copied holds the original for a moment and is patched to the copy
+ * in a final pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "structural.h"
+
+#define PENDING ((uint64_t)1) /* an Array/Map whose copy is not built yet */
+
+typedef struct {
+  TVMFFIAny value; /* owned: the original child, then (in results) its copy */
+  const TVMFFIFieldInfo* field;
+  bool pending; /* results: still the original of an Array/Map being copied */
+} Slot;
+
+typedef struct {
+  TVMFFIObject* orig;
+  TVMFFIObject* copy; /* List/Dict/objects: made on entry; Array/Map: NULL until done */
+  size_t begin, count, next;
+  size_t results_base;
+} Frame;
+
+typedef struct {
+  TVMFFIObject* target; /* the copy holding a placeholder */
+  int64_t index;        /* sequence position, or -1 */
+  TVMFFIAny key;        /* map key (owned), or None */
+  const TVMFFIFieldInfo* field;
+  TVMFFIObject* orig; /* the Array/Map whose copy goes there */
+} Patch;
+
+typedef struct {
+  FfiPtrMap memo; /* original -> copy (owned by `owned`), or PENDING */
+  FfiVec owned;   /* TVMFFIObject*: one reference to every copy */
+  FfiVec frames;
+  FfiVec children;
+  FfiVec results;
+  FfiVec patches;
+  int32_t enum_index;
+} Copier;
+
+static bool shared_as_is(Copier* c, const TVMFFIAny* v) {
+  int32_t t = v->type_index;
+  if (!ffi_is_object_index(t) || v->v_obj == NULL) return true;
+  if (t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIShape || t == kTVMFFIBigInt) return true;
+  return c->enum_index >= 0 && ffi_type_is_instance(t, c->enum_index);
+}
+
+static int own(Copier* c, TVMFFIObject* copy) {
+  TVMFFIObject** slot = (TVMFFIObject**)ffi_vec_push(&c->owned);
+  if (slot == NULL) return -1;
+  ffi_incref(copy);
+  *slot = copy;
+  return 0;
+}
+
+static int remember(Copier* c, TVMFFIObject* orig, TVMFFIObject* copy) {
+  if (own(c, copy) != 0) return -1;
+  return ffi_ptr_map_put(&c->memo, (uint64_t)(uintptr_t)orig, (uint64_t)(uintptr_t)copy);
+}
+
+static int add_child(Copier* c, const TVMFFIAny* view, const TVMFFIFieldInfo* field) {
+  Slot* s = (Slot*)ffi_vec_push(&c->children);
+  if (s == NULL) return -1;
+  s->value = ffi_any_retain(view);
+  s->field = field;
+  return 0;
+}
+
+typedef struct {
+  Copier* c;
+  TVMFFIObject* obj;
+} FieldCtx;
+
+static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
+  FieldCtx* ctx = (FieldCtx*)ctx_;
+  TVMFFIAny v;
+  if (ffi_field_get(ctx->obj, field, &v) != 0) return -1;
+  int rc = add_child(ctx->c, &v, field);
+  ffi_any_release(&v);
+  return rc;
+}
+
+static void release_slots(FfiVec* v, size_t begin) {
+  for (size_t i = begin; i < v->size; ++i) ffi_any_release(&((Slot*)ffi_vec_at(v, i))->value);
+  v->size = begin;
+}
+
+static int shallow_copy(TVMFFIObject* obj, TVMFFIObject** out) {
+  const TVMFFIAny* fn = ffi_type_attr(obj->type_index, "__ffi_shallow_copy__");
+  if (fn == NULL) {
+    TVMFFIByteArray key = ffi_type_key_of(obj->type_index);
+    return ffi_raise("RuntimeError",
+                     "Check failed: (copy_fn.has_value()) is false: Cannot deep copy object of "
+                     "type \"%.*s\" because it is not copy-constructible",
+                     (int)key.size, key.data);
+  }
+  TVMFFIAny arg = ffi_any_from_object(obj), result;
+  if (ffi_call(fn, &arg, 1, &result) != 0) return -1;
+  if (!ffi_is_object_index(result.type_index) || result.v_obj == NULL) {
+    ffi_any_release(&result);
+    return ffi_raise("TypeError", "__ffi_shallow_copy__ must return an object");
+  }
+  *out = result.v_obj;
+  return 0;
+}
+
+static int push_object(Copier* c, TVMFFIObject* orig) {
+  if ((int64_t)c->frames.size >= FFI_GRAPH_MAX_DEPTH) {
+    return ffi_raise("ValueError", "DeepCopy: maximum stack depth (1048576) exceeded");
+  }
+  int32_t t = orig->type_index;
+  TVMFFIObject* copy = NULL;
+  size_t begin = c->children.size;
+  int rc = 0;
+  if (t == kTVMFFIArray || t == kTVMFFIList) {
+    if (t == kTVMFFIList) rc = ffi_list_new_views(NULL, 0, &copy);
+    TVMFFISeqCell* cell = ffi_seq_cell(orig);
+    for (int64_t i = 0; rc == 0 && i < cell->size; ++i) rc = add_child(c, &ffi_seq_items(orig)[i], NULL);
+  } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
+    if (t == kTVMFFIDict) rc = ffi_map_new_empty(kTVMFFIDict, &copy);
+    uint64_t cursor = 0;
+    TVMFFIAny *k, *v;
+    while (rc == 0 && ffi_map_next(orig, &cursor, &k, &v)) {
+      rc = add_child(c, k, NULL);
+      if (rc == 0) rc = add_child(c, v, NULL);
+    }
+  } else {
+    rc = shallow_copy(orig, &copy);
+    if (rc == 0) {
+      FieldCtx ctx = {c, orig};
+      rc = ffi_for_each_field(t, add_field_child, &ctx);
+    }
+  }
+  if (rc == 0) {
+    rc = copy != NULL ? remember(c, orig, copy)
+                      : ffi_ptr_map_put(&c->memo, (uint64_t)(uintptr_t)orig, PENDING);
+  }
+  if (copy != NULL) ffi_decref(copy); /* `owned` keeps it */
+  Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&c->frames) : NULL;
+  if (f == NULL) {
+    release_slots(&c->children, begin);
+    return -1;
+  }
+  f->orig = orig;
+  f->copy = copy;
+  f->begin = begin;
+  f->count = c->children.size - begin;
+  f->next = 0;
+  f->results_base = c->results.size;
+  return 0;
+}
+
+/* The copy of a child that needs no frame; *needs_frame otherwise. */
+static int copy_now(Copier* c, const TVMFFIAny* v, bool* needs_frame) {
+  *needs_frame = false;
+  Slot* r;
+  if (shared_as_is(c, v)) {
+    r = (Slot*)ffi_vec_push(&c->results);
+    if (r == NULL) return -1;
+    r->value = ffi_any_retain(v);
+    return 0;
+  }
+  uint64_t* memo = ffi_ptr_map_find(&c->memo, (uint64_t)(uintptr_t)v->v_obj);
+  if (memo == NULL) {
+    *needs_frame = true;
+    return 0;
+  }
+  r = (Slot*)ffi_vec_push(&c->results);
+  if (r == NULL) return -1;
+  if (*memo == PENDING) {
+    r->value = ffi_any_retain(v);
+    r->pending = true;
+  } else {
+    TVMFFIObject* copy = (TVMFFIObject*)(uintptr_t)*memo;
+    ffi_incref(copy);
+    r->value = ffi_any_from_object(copy);
+  }
+  return 0;
+}
+
+static int add_patch(Copier* c, TVMFFIObject* target, int64_t index, const TVMFFIAny* key,
+                     const TVMFFIFieldInfo* field, TVMFFIObject* orig) {
+  Patch* p = (Patch*)ffi_vec_push(&c->patches);
+  if (p == NULL) return -1;
+  p->target = target;
+  p->index = index;
+  p->key = key != NULL ? ffi_any_retain(key) : ffi_any_none();
+  p->field = field;
+  p->orig = orig;
+  return 0;
+}
+
+/* Builds/fills the copy of the top frame from its children's copies. */
+static int finish_frame(Copier* c, Frame* f) {
+  Slot* r = (Slot*)ffi_vec_at(&c->results, f->results_base);
+  const Slot* ch = (const Slot*)ffi_vec_at(&c->children, f->begin);
+  int32_t t = f->orig->type_index;
+  int rc = 0;
+  if (t == kTVMFFIArray) {
+    TVMFFIAny* items = (TVMFFIAny*)malloc((f->count > 0 ? f->count : 1) * sizeof(TVMFFIAny));
+    if (items == NULL) return ffi_raise("MemoryError", "out of memory in DeepCopy");
+    for (size_t i = 0; i < f->count; ++i) items[i] = r[i].value;
+    rc = ffi_array_new(items, (int64_t)f->count, &f->copy);
+    free(items);
+    for (size_t i = 0; rc == 0 && i < f->count; ++i) {
+      if (r[i].pending) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
+    }
+  } else if (t == kTVMFFIList) {
+    for (size_t i = 0; rc == 0 && i < f->count; ++i) {
+      if (r[i].pending) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
+      if (rc == 0) rc = ffi_list_append_owned(f->copy, ffi_any_retain(&r[i].value));
+    }
+  } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
+    if (t == kTVMFFIMap) rc = ffi_map_new_empty(kTVMFFIMap, &f->copy);
+    for (size_t i = 0; rc == 0 && i + 1 < f->count; i += 2) {
+      if (r[i + 1].pending) rc = add_patch(c, f->copy, -1, &r[i].value, NULL, r[i + 1].value.v_obj);
+      if (rc == 0) rc = ffi_map_set(f->copy, ffi_any_retain(&r[i].value), ffi_any_retain(&r[i + 1].value));
+    }
+  } else {
+    for (size_t i = 0; rc == 0 && i < f->count; ++i) {
+      if (r[i].pending) {
+        rc = add_patch(c, f->copy, -1, NULL, ch[i].field, r[i].value.v_obj);
+      } else if (r[i].value.type_index != ch[i].value.type_index ||
+                 r[i].value.v_uint64 != ch[i].value.v_uint64) {
+        rc = ffi_field_set(f->copy, ch[i].field, &r[i].value);
+      }
+    }
+  }
+  if (rc == 0 && (t == kTVMFFIArray || t == kTVMFFIMap)) {
+    rc = remember(c, f->orig, f->copy);
+    ffi_decref(f->copy); /* `owned` keeps it */
+  }
+  return rc;
+}
+
+static int run(Copier* c) {
+  while (c->frames.size > 0) {
+    Frame* f = (Frame*)ffi_vec_top(&c->frames);
+    if (f->next < f->count) {
+      TVMFFIAny v = ((const Slot*)ffi_vec_at(&c->children, f->begin + f->next))->value;
+      f->next += 1;
+      bool needs_frame;
+      if (copy_now(c, &v, &needs_frame) != 0) return -1;
+      if (needs_frame && push_object(c, v.v_obj) != 0) return -1;
+      continue;
+    }
+    if (finish_frame(c, f) != 0) return -1;
+    TVMFFIObject* copy = f->copy;
+    release_slots(&c->results, f->results_base);
+    release_slots(&c->children, f->begin);
+    c->frames.size -= 1;
+    Slot* r = (Slot*)ffi_vec_push(&c->results);
+    if (r == NULL) return -1;
+    ffi_incref(copy);
+    r->value = ffi_any_from_object(copy);
+  }
+  return 0;
+}
+
+static int apply_patches(Copier* c) {
+  for (size_t i = 0; i < c->patches.size; ++i) {
+    Patch* p = (Patch*)ffi_vec_at(&c->patches, i);
+    uint64_t* memo = ffi_ptr_map_find(&c->memo, (uint64_t)(uintptr_t)p->orig);
+    if (memo == NULL || *memo == PENDING) continue;
+    TVMFFIObject* copy = (TVMFFIObject*)(uintptr_t)*memo;
+    TVMFFIAny value = ffi_any_from_object(copy);
+    if (p->field != NULL) {
+      if (ffi_field_set(p->target, p->field, &value) != 0) return -1;
+    } else if (p->index >= 0) {
+      TVMFFIAny* slot = &ffi_seq_items(p->target)[p->index];
+      ffi_incref(copy);
+      ffi_any_release(slot);
+      *slot = value;
+    } else {
+      TVMFFIAny* slot = ffi_map_lookup(p->target, &p->key);
+      if (slot != NULL) {
+        ffi_incref(copy);
+        ffi_any_release(slot);
+        *slot = value;
+      }
+    }
+  }
+  return 0;
+}
+
+int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result) {
+  Copier c;
+  memset(&c, 0, sizeof(c));
+  ffi_ptr_map_init(&c.memo);
+  ffi_vec_init(&c.owned, sizeof(TVMFFIObject*));
+  ffi_vec_init(&c.frames, sizeof(Frame));
+  ffi_vec_init(&c.children, sizeof(Slot));
+  ffi_vec_init(&c.results, sizeof(Slot));
+  ffi_vec_init(&c.patches, sizeof(Patch));
+  TVMFFIByteArray enum_key = {"ffi.Enum", 8};
+  if (TVMFFITypeKeyToIndex(&enum_key, &c.enum_index) != 0) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    if (err != NULL) ffi_decref((TVMFFIObject*)err);
+    c.enum_index = -1;
+  }
+  bool needs_frame;
+  int rc = copy_now(&c, value, &needs_frame);
+  if (rc == 0 && needs_frame) {
+    rc = push_object(&c, value->v_obj);
+    if (rc == 0) rc = run(&c);
+  }
+  if (rc == 0) rc = apply_patches(&c);
+  if (rc == 0) *result = ffi_any_retain(&((Slot*)ffi_vec_top(&c.results))->value);
+  while (c.frames.size > 0) c.frames.size -= 1;
+  release_slots(&c.children, 0);
+  release_slots(&c.results, 0);
+  for (size_t i = 0; i < c.patches.size; ++i) ffi_any_release(&((Patch*)ffi_vec_at(&c.patches, i))->key);
+  for (size_t i = 0; i < c.owned.size; ++i) ffi_decref(*(TVMFFIObject**)ffi_vec_at(&c.owned, i));
+  ffi_ptr_map_free(&c.memo);
+  ffi_vec_free(&c.owned);
+  ffi_vec_free(&c.frames);
+  ffi_vec_free(&c.children);
+  ffi_vec_free(&c.results);
+  ffi_vec_free(&c.patches);
+  return rc;
+}
+
+static int global_deep_copy(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self;
+  if (ffi_check_num_args("ffi.DeepCopy", num_args, 1) != 0) return -1;
+  TVMFFIAny v;
+  if (TVMFFIAnyViewToOwnedAny(&args[0], &v) != 0) return -1;
+  int rc = ffi_deep_copy(&v, result);
+  ffi_any_release(&v);
+  return rc;
+}
+
+void ffi_register_deep_copy_globals(void) { ffi_register_builtin("ffi.DeepCopy", global_deep_copy); }

@@ -1,0 +1,355 @@
+/*
+ * structural/graph_util.c -- buffers, pointer maps and reflection helpers shared by the
+ * structural services (see graph_util.h).
+ */
+#include "graph_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- byte buffer ---- */
+
+int ffi_buf_reserve_slow(FfiBuf* b, size_t extra) {
+  size_t cap = b->capacity < 64 ? 64 : b->capacity;
+  while (cap < b->size + extra) cap *= 2;
+  char* data = (char*)realloc(b->data, cap);
+  if (data == NULL) return ffi_raise("MemoryError", "out of memory for %zu bytes of text", cap);
+  b->data = data;
+  b->capacity = cap;
+  return 0;
+}
+
+int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) {
+  char small[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof(small), fmt, ap);
+  va_end(ap);
+  if (n < 0) return ffi_raise("RuntimeError", "formatting failed");
+  if ((size_t)n < sizeof(small)) return ffi_buf_append(b, small, (size_t)n);
+  if (ffi_buf_reserve(b, (size_t)n + 1) != 0) return -1;
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->size, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->size += (size_t)n;
+  return 0;
+}
+
+int ffi_buf_put_i64(FfiBuf* b, int64_t v) {
+  char digits[24];
+  size_t n = 0;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    digits[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0) digits[n++] = '-';
+  if (ffi_buf_reserve(b, n) != 0) return -1;
+  while (n > 0) b->data[b->size++] = digits[--n];
+  return 0;
+}
+
+void ffi_buf_free(FfiBuf* b) {
+  free(b->data);
+  b->data = NULL;
+  b->size = b->capacity = 0;
+}
+
+int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out) {
+  int rc = ffi_string_make(b->data != NULL ? b->data : "", b->size, 0, out);
+  ffi_buf_free(b);
+  return rc;
+}
+
+/* ---- vector ---- */
+
+void* ffi_vec_push(FfiVec* v) {
+  if (v->size == v->capacity) {
+    size_t cap = v->capacity < 16 ? 16 : v->capacity * 2;
+    char* data = v->data == v->inline_data ? (char*)malloc(cap * v->elem)
+                                           : (char*)realloc(v->data, cap * v->elem);
+    if (data == NULL) {
+      ffi_raise("MemoryError", "out of memory for a traversal stack of %zu entries", cap);
+      return NULL;
+    }
+    if (v->data == v->inline_data && v->size > 0) memcpy(data, v->data, v->size * v->elem);
+    v->data = data;
+    v->capacity = cap;
+  }
+  void* slot = v->data + v->size * v->elem;
+  memset(slot, 0, v->elem);
+  v->size += 1;
+  return slot;
+}
+
+void ffi_vec_free(FfiVec* v) {
+  if (v->data != v->inline_data) free(v->data);
+  v->data = NULL;
+  v->size = v->capacity = 0;
+}
+
+/* ---- pointer map (linear probing, backward-shift deletion) ---- */
+
+static int ptr_map_grow(FfiPtrMap* m) {
+  size_t cap = m->capacity * 2;
+  FfiPtrSlot* slots = (FfiPtrSlot*)calloc(cap, sizeof(FfiPtrSlot));
+  if (slots == NULL) return ffi_raise("MemoryError", "out of memory for a map of %zu entries", cap);
+  for (size_t i = 0; i < m->capacity; ++i) {
+    if (m->slots[i].key == 0) continue;
+    size_t j = ffi_ptr_slot_of(m->slots[i].key, cap);
+    while (slots[j].key != 0) j = (j + 1) & (cap - 1);
+    slots[j] = m->slots[i];
+  }
+  if (m->slots != m->inline_slots) free(m->slots);
+  m->slots = slots;
+  m->capacity = cap;
+  return 0;
+}
+
+int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value) {
+  if ((m->count + 1) * 2 > m->capacity && ptr_map_grow(m) != 0) return -1;
+  size_t i = ffi_ptr_slot_of(key, m->capacity);
+  while (m->slots[i].key != 0 && m->slots[i].key != key) i = (i + 1) & (m->capacity - 1);
+  if (m->slots[i].key == 0) m->count += 1;
+  m->slots[i].key = key;
+  m->slots[i].value = value;
+  return 0;
+}
+
+void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key) {
+  size_t mask = m->capacity - 1;
+  size_t i = ffi_ptr_slot_of(key, m->capacity);
+  while (m->slots[i].key != key) {
+    if (m->slots[i].key == 0) return;
+    i = (i + 1) & mask;
+  }
+  m->slots[i].key = 0;
+  m->count -= 1;
+  /* Shift later members of the cluster back so lookups never stop early. */
+  for (size_t j = (i + 1) & mask; m->slots[j].key != 0; j = (j + 1) & mask) {
+    size_t home = ffi_ptr_slot_of(m->slots[j].key, m->capacity);
+    bool movable = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
+    if (movable) {
+      m->slots[i] = m->slots[j];
+      m->slots[j].key = 0;
+      i = j;
+    }
+  }
+}
+
+void ffi_ptr_map_free(FfiPtrMap* m) {
+  if (m->slots != m->inline_slots) free(m->slots);
+  m->slots = m->inline_slots;
+  m->capacity = FFI_PTR_MAP_INLINE;
+  m->count = 0;
+}
+
+/* ---- hashing ---- */
+
+uint64_t ffi_hash_bytes(const char* data, size_t size) {
+  const uint64_t kMul = 1099511628211ULL, kMod = 2147483647ULL;
+  uint64_t result = 0;
+  for (size_t i = 0; i < size; i += 8) {
+    uint64_t word = 0;
+    memcpy(&word, data + i, size - i < 8 ? size - i : 8);
+    result = (result * kMul + word) % kMod;
+  }
+  return result;
+}
+
+uint64_t ffi_type_key_hash_of(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return info != NULL ? info->type_key_hash : 0;
+}
+
+/* ---- reflection ---- */
+
+int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == NULL) return 0;
+  for (int32_t d = 0; d <= info->type_depth; ++d) {
+    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
+    if (t == NULL) continue;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      int rc = visit(&t->fields[i], ctx);
+      if (rc != 0) return rc;
+    }
+  }
+  return 0;
+}
+
+static int count_one(const TVMFFIFieldInfo* field, void* ctx) {
+  (void)field;
+  *(int32_t*)ctx += 1;
+  return 0;
+}
+
+int32_t ffi_count_fields(int32_t type_index) {
+  int32_t n = 0;
+  ffi_for_each_field(type_index, count_one, &n);
+  return n;
+}
+
+int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out) {
+  *out = ffi_any_none();
+  if (field->getter == NULL) {
+    return ffi_raise("RuntimeError", "field `%.*s` has no getter", (int)field->name.size,
+                     field->name.data);
+  }
+  return field->getter((char*)obj + field->offset, out);
+}
+
+int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
+  void* addr = (char*)obj + field->offset;
+  if (field->setter == NULL) {
+    return ffi_raise("RuntimeError", "field `%.*s` has no setter", (int)field->name.size,
+                     field->name.data);
+  }
+  if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2];
+    args[0] = ffi_any_none();
+    args[0].type_index = kTVMFFIOpaquePtr;
+    args[0].v_ptr = addr;
+    args[1] = *value;
+    TVMFFIAny result = ffi_any_none();
+    int rc = TVMFFIFunctionCall(field->setter, args, 2, &result);
+    ffi_any_release(&result);
+    return rc;
+  }
+  return ((TVMFFIFieldSetter)field->setter)(addr, value);
+}
+
+/* Columns live for the process once created, so each name's column is looked up (under the
+ * registry lock) only until it exists; call sites pass string literals. */
+#define ATTR_CACHE_SIZE 32
+static struct {
+  const char* _Atomic name;
+  const TVMFFITypeAttrColumn* _Atomic column;
+} g_attr_cache[ATTR_CACHE_SIZE];
+
+static const TVMFFITypeAttrColumn* attr_column(const char* name) {
+  size_t h = ((uintptr_t)name >> 3) % ATTR_CACHE_SIZE;
+  if (atomic_load_explicit(&g_attr_cache[h].name, memory_order_acquire) == name) {
+    return atomic_load_explicit(&g_attr_cache[h].column, memory_order_relaxed);
+  }
+  TVMFFIByteArray key = {name, strlen(name)};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
+  static const char kClaimed[1] = {0};
+  if (column != NULL) {
+    const char* expected = NULL;
+    /* The first thread claims the slot and publishes (column, then name); a slot taken by
+     * another name leaves this one uncached (correct, just slower). */
+    if (atomic_compare_exchange_strong(&g_attr_cache[h].name, &expected, kClaimed)) {
+      atomic_store_explicit(&g_attr_cache[h].column, column, memory_order_relaxed);
+      atomic_store_explicit(&g_attr_cache[h].name, name, memory_order_release);
+    }
+  }
+  return column;
+}
+
+const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name) {
+  const TVMFFITypeAttrColumn* column = attr_column(name);
+  if (column == NULL || column->data == NULL) return NULL;
+  int64_t i = (int64_t)type_index - column->begin_index;
+  if (i < 0 || i >= column->size) return NULL;
+  const TVMFFIAny* v = &column->data[i];
+  return v->type_index == kTVMFFINone ? NULL : v;
+}
+
+int ffi_type_seq_kind(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == NULL || info->metadata == NULL) return -1;
+  return (int)info->metadata->structural_eq_hash_kind;
+}
+
+int ffi_call(const TVMFFIAny* fn, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  *result = ffi_any_none();
+  if (fn->type_index != kTVMFFIFunction || fn->v_obj == NULL) {
+    TVMFFIByteArray k = ffi_type_key_of(fn->type_index);
+    return ffi_raise("TypeError", "expected a function, got `%.*s`", (int)k.size, k.data);
+  }
+  return TVMFFIFunctionCall(fn->v_obj, (TVMFFIAny*)args, num_args, result);
+}
+
+int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*),
+                    TVMFFIObject** out) {
+  return TVMFFIFunctionCreate(data, call, free_data, (TVMFFIObjectHandle*)out);
+}
+
+/* ---- defining runtime object types ---- */
+
+int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind) {
+  TVMFFIByteArray k = {key, strlen(key)};
+  int32_t index = TVMFFITypeGetOrAllocIndex(&k, -1, 1, 0, 1, kTVMFFIObject);
+  TVMFFITypeMetadata md;
+  memset(&md, 0, sizeof(md));
+  md.creator = creator;
+  md.total_size = total_size;
+  md.structural_eq_hash_kind = (TVMFFISEqHashKind)kind;
+  if (TVMFFITypeRegisterMetadata(index, &md) != 0) ffi_fatal("ffi_define_type", "metadata of %s", key);
+  return index;
+}
+
+void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
+                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index) {
+  TVMFFIFieldInfo f;
+  memset(&f, 0, sizeof(f));
+  f.name.data = name;
+  f.name.size = strlen(name);
+  f.size = size;
+  f.alignment = size < 8 ? size : 8;
+  f.offset = offset;
+  f.getter = get;
+  f.setter = (void*)set;
+  f.default_value_or_factory = ffi_any_none();
+  f.field_static_type_index = static_index;
+  if (TVMFFITypeRegisterField(type_index, &f) != 0) ffi_fatal("ffi_define_field", "field %s", name);
+}
+
+void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn) {
+  TVMFFIObjectHandle f;
+  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+  TVMFFIByteArray name = {attr, strlen(attr)};
+  if (TVMFFITypeRegisterAttr(type_index, &name, &v) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  ffi_decref((TVMFFIObject*)f);
+}
+
+/* Field accessors for the common layouts. */
+int ffi_field_get_i32(void* addr, TVMFFIAny* out) {
+  ffi_ret_int(out, *(int32_t*)addr);
+  return 0;
+}
+
+int ffi_field_set_i32(void* addr, const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) {
+    TVMFFIByteArray k = ffi_type_key_of(v->type_index);
+    return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `int`", (int)k.size, k.data);
+  }
+  *(int32_t*)addr = (int32_t)v->v_int64;
+  return 0;
+}
+
+int ffi_field_get_i64(void* addr, TVMFFIAny* out) {
+  ffi_ret_int(out, *(int64_t*)addr);
+  return 0;
+}
+
+int ffi_field_set_i64(void* addr, const TVMFFIAny* v) {
+  if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) {
+    TVMFFIByteArray k = ffi_type_key_of(v->type_index);
+    return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `int`", (int)k.size, k.data);
+  }
+  *(int64_t*)addr = v->v_int64;
+  return 0;
+}
+
+int ffi_field_get_any(void* addr, TVMFFIAny* out) { return TVMFFIAnyViewToOwnedAny((TVMFFIAny*)addr, out); }
+
+int ffi_field_set_any(void* addr, const TVMFFIAny* v) {
+  TVMFFIAny owned;
+  if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
+  ffi_any_release((TVMFFIAny*)addr);
+  *(TVMFFIAny*)addr = owned;
+  return 0;
+}

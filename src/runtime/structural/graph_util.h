@@ -1,0 +1,188 @@
+/*
+ * structural/graph_util.h -- what the structural services (repr, structural equal/hash, deep
+ * copy, JSON graph, recursive compare) share: growable buffers, pointer-keyed hash maps,
+ * reflection helpers (fields of a type with its ancestors, type attributes) and hash mixing.
+ * Every traversal in these files uses an explicit stack, never C recursion over the value graph.
+ */
+#ifndef TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
+#define TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
+
+#include "../internal.h"
+
+/* Frames beyond this raise instead of growing further (the reference's limit). */
+#define FFI_GRAPH_MAX_DEPTH ((int64_t)1 << 20)
+
+/* ---- growable byte buffer (text output) ---- */
+
+typedef struct {
+  char* data;
+  size_t size;
+  size_t capacity;
+} FfiBuf;
+
+int ffi_buf_reserve_slow(FfiBuf* b, size_t extra);
+static inline int ffi_buf_reserve(FfiBuf* b, size_t extra) {
+  return b->size + extra <= b->capacity ? 0 : ffi_buf_reserve_slow(b, extra);
+}
+static inline int ffi_buf_append(FfiBuf* b, const char* data, size_t size) {
+  if (ffi_buf_reserve(b, size) != 0) return -1;
+  if (size != 0) memcpy(b->data + b->size, data, size);
+  b->size += size;
+  return 0;
+}
+static inline int ffi_buf_puts(FfiBuf* b, const char* s) { return ffi_buf_append(b, s, strlen(s)); }
+int ffi_buf_printf(FfiBuf* b, const char* fmt, ...) FFI_PRINTF(2, 3);
+/* Decimal text of v (no printf). */
+int ffi_buf_put_i64(FfiBuf* b, int64_t v);
+void ffi_buf_free(FfiBuf* b);
+/* Moves the text into an owned str Any; the buffer is emptied. */
+int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out);
+
+/* ---- growable vector of fixed-size elements ---- */
+
+typedef struct {
+  char* data;
+  size_t size; /* elements */
+  size_t capacity;
+  size_t elem;
+  char* inline_data; /* caller-provided first buffer (not freed), or NULL */
+} FfiVec;
+
+static inline void ffi_vec_init(FfiVec* v, size_t elem) {
+  v->data = v->inline_data = NULL;
+  v->size = v->capacity = 0;
+  v->elem = elem;
+}
+/* A vector starting in the caller's buffer of `capacity` elements (small walks allocate nothing). */
+static inline void ffi_vec_init_inline(FfiVec* v, size_t elem, void* buffer, size_t capacity) {
+  v->data = v->inline_data = (char*)buffer;
+  v->size = 0;
+  v->capacity = capacity;
+  v->elem = elem;
+}
+/* Appends one zeroed element and returns it; NULL after raising MemoryError. */
+void* ffi_vec_push(FfiVec* v);
+static inline void* ffi_vec_at(const FfiVec* v, size_t i) { return v->data + i * v->elem; }
+static inline void* ffi_vec_top(const FfiVec* v) { return v->data + (v->size - 1) * v->elem; }
+void ffi_vec_free(FfiVec* v);
+
+/* ---- open-addressing map from a non-zero 64-bit key (usually a pointer) to a 64-bit value ---- */
+
+typedef struct {
+  uint64_t key; /* 0 = empty */
+  uint64_t value;
+} FfiPtrSlot;
+
+#define FFI_PTR_MAP_INLINE 16
+
+typedef struct {
+  FfiPtrSlot* slots; /* `inline_slots` until the map outgrows it */
+  size_t capacity;   /* power of two */
+  size_t count;
+  FfiPtrSlot inline_slots[FFI_PTR_MAP_INLINE]; /* small maps need no allocation */
+} FfiPtrMap;
+
+static inline void ffi_ptr_map_init(FfiPtrMap* m) {
+  memset(m->inline_slots, 0, sizeof(m->inline_slots));
+  m->slots = m->inline_slots;
+  m->capacity = FFI_PTR_MAP_INLINE;
+  m->count = 0;
+}
+
+static inline size_t ffi_ptr_slot_of(uint64_t key, size_t capacity) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & (capacity - 1);
+}
+
+/* Pointer to the value of key, or NULL. */
+static inline uint64_t* ffi_ptr_map_find(FfiPtrMap* m, uint64_t key) {
+  for (size_t i = ffi_ptr_slot_of(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
+    if (m->slots[i].key == key) return &m->slots[i].value;
+    if (m->slots[i].key == 0) return NULL;
+  }
+}
+/* Sets key -> value (insert or overwrite); -1 after raising MemoryError. */
+int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value);
+/* Removes key (no-op when absent). */
+void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key);
+void ffi_ptr_map_free(FfiPtrMap* m);
+
+/* ---- hashing ---- */
+
+/* The reference's hash combiner. */
+static inline uint64_t ffi_hash_combine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9ULL + (key << 6) + (key >> 2));
+}
+/* Hash of bytes folded in 8-byte little-endian words modulo 2^31-1. */
+uint64_t ffi_hash_bytes(const char* data, size_t size);
+/* The type's type_key_hash (0 when the type is unknown). */
+uint64_t ffi_type_key_hash_of(int32_t type_index);
+
+/* ---- reflection helpers ---- */
+
+/* Calls visit(field, ctx) for each field of the type, ancestors' first; stops and returns the
+ * first non-zero result. */
+typedef int (*FfiFieldVisitor)(const TVMFFIFieldInfo* field, void* ctx);
+int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx);
+/* Number of fields of the type including its ancestors. */
+int32_t ffi_count_fields(int32_t type_index);
+/* Reads a field of obj into an owned Any. */
+int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out);
+/* Writes a (borrowed) value into a field of obj through its setter. */
+int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value);
+/* The value of type attribute `name` for the exact type, or NULL when unset/None. */
+const TVMFFIAny* ffi_type_attr(int32_t type_index, const char* name);
+/* Structural eq/hash kind of a type; -1 when it has no metadata. */
+int ffi_type_seq_kind(int32_t type_index);
+/* Calls a function value with views; result owned. */
+int ffi_call(const TVMFFIAny* fn, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
+/* Wraps a C closure as a function object (owned); the data is freed with free_data. */
+int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*),
+                    TVMFFIObject** out);
+
+/* True for the string-like owned kinds (SmallStr, Str) resp. bytes (SmallBytes, Bytes). */
+static inline bool ffi_is_str(int32_t t) { return t == kTVMFFISmallStr || t == kTVMFFIStr; }
+static inline bool ffi_is_bytes(int32_t t) { return t == kTVMFFISmallBytes || t == kTVMFFIBytes; }
+
+/* Defining runtime object types (start-up only: failures are fatal). A type of depth 1 under
+ * ffi.Object with a creator, total size and structural kind. */
+int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind);
+void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
+                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index);
+/* Registers a C safe-call function as a type attribute. */
+void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn);
+/* Getters/setters of int32, int64 and Any fields. */
+int ffi_field_get_i32(void* addr, TVMFFIAny* out);
+int ffi_field_set_i32(void* addr, const TVMFFIAny* v);
+int ffi_field_get_i64(void* addr, TVMFFIAny* out);
+int ffi_field_set_i64(void* addr, const TVMFFIAny* v);
+int ffi_field_get_any(void* addr, TVMFFIAny* out);
+int ffi_field_set_any(void* addr, const TVMFFIAny* v);
+
+/* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */
+const char* ffi_sentinel_repr(const TVMFFIObject* obj);
+
+/* A call argument as a value for the duration of the call: the argument itself (the caller keeps
+ * it alive), or an owned conversion of the view-only kinds (raw strings, byte arrays, rvalue
+ * references); release it with ffi_arg_value_done. */
+static inline int ffi_arg_value(const TVMFFIAny* arg, TVMFFIAny* out) {
+  int32_t t = arg->type_index;
+  if (t == kTVMFFIRawStr || t == kTVMFFIByteArrayPtr || t == kTVMFFIObjectRValueRef) {
+    return TVMFFIAnyViewToOwnedAny(arg, out);
+  }
+  *out = *arg;
+  return 0;
+}
+static inline void ffi_arg_value_done(const TVMFFIAny* arg, TVMFFIAny* value) {
+  int32_t t = arg->type_index;
+  if (t == kTVMFFIRawStr || t == kTVMFFIByteArrayPtr || t == kTVMFFIObjectRValueRef) {
+    ffi_any_release(value);
+  }
+}
+
+/* A retained copy of a value (objects get a reference). */
+static inline TVMFFIAny ffi_any_retain(const TVMFFIAny* v) {
+  if (ffi_is_object_index(v->type_index) && v->v_obj != NULL) ffi_incref(v->v_obj);
+  return *v;
+}
+
+#endif /* TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_ */

@@ -1,0 +1,586 @@
+/*
+ * structural/json_graph_read.c -- ffi.FromJSONGraph / ffi.FromJSONGraphString (spec
+ * STRUCTURAL.md sections 1.9-1.10). Documents are untrusted: every node index is range-checked,
+ * node kinds and data shapes are validated with the reference's messages, and decoding walks an
+ * explicit stack from root_index (children first, each node decoded once so sharing survives);
+ * a node that reaches itself is an error, not a crash.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json_graph.h"
+#include "json_text.h"
+
+enum { kUnvisited = 0, kOpen = 1, kDone = 2 };
+
+typedef struct {
+  TVMFFIObject* nodes; /* the Array of nodes */
+  int64_t num_nodes;
+  uint8_t* state;
+  TVMFFIAny* decoded; /* owned values of done nodes */
+  FfiVec stack;       /* Frame */
+  FfiVec pending;     /* int64_t child node indices of open frames */
+} Reader;
+
+typedef struct {
+  int64_t node;
+  size_t begin, count, next; /* children in `pending` */
+} Frame;
+
+
+static int convert_error(const TVMFFIAny* v, const char* to) {
+  TVMFFIByteArray key = ffi_type_key_of(v->type_index);
+  return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `%s`", (int)key.size, key.data, to);
+}
+
+static int bad_index(int64_t i) {
+  return ffi_raise("ValueError", "Invalid JSON Object Graph: invalid node index %lld", (long long)i);
+}
+
+/* Map lookups by short literal keys; NULL when absent. */
+static const TVMFFIAny* get(TVMFFIObject* map, const char* key) {
+  TVMFFIAny k;
+  if (ffi_string_make(key, strlen(key), 0, &k) != 0) return NULL;
+  const TVMFFIAny* found = ffi_map_lookup(map, &k);
+  ffi_any_release(&k);
+  return found;
+}
+
+static int node_map(Reader* r, int64_t index, TVMFFIObject** out) {
+  const TVMFFIAny* node = &ffi_seq_items(r->nodes)[index];
+  if (node->type_index != kTVMFFIMap) return convert_error(node, "Map<Any, Any>");
+  *out = node->v_obj;
+  return 0;
+}
+
+static int node_type(TVMFFIObject* node, TVMFFIByteArray* type) {
+  const TVMFFIAny* t = get(node, "type");
+  if (t == NULL) return ffi_raise("KeyError", "key is not in Map");
+  if (!ffi_is_str(t->type_index)) return convert_error(t, "str");
+  ffi_string_view(t, type);
+  return 0;
+}
+
+static bool type_is(TVMFFIByteArray t, const char* key) {
+  return t.size == strlen(key) && memcmp(t.data, key, t.size) == 0;
+}
+
+static int node_data(TVMFFIObject* node, const TVMFFIAny** out) {
+  *out = get(node, "data");
+  return *out != NULL ? 0 : ffi_raise("KeyError", "key is not in Map");
+}
+
+static int find_type(TVMFFIByteArray t, int32_t* index) {
+  if (TVMFFITypeKeyToIndex(&t, index) == 0) return 0;
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != NULL) ffi_decref((TVMFFIObject*)err);
+  return ffi_raise("RuntimeError",
+                   "Check failed: (it != type_key2index_.end()) is false: Cannot find type `%.*s`",
+                   (int)t.size, t.data);
+}
+
+static bool is_builtin_key(TVMFFIByteArray t) {
+  static const char* const kKeys[] = {"None", "bool", "int", "float", "DataType", "Device",
+                                      "ffi.String", "ffi.Bytes", "ffi.Shape", "ffi.BigInt",
+                                      "ffi.Array", "ffi.List", "ffi.Map", "ffi.Dict"};
+  for (size_t i = 0; i < sizeof(kKeys) / sizeof(kKeys[0]); ++i) {
+    if (type_is(t, kKeys[i])) return true;
+  }
+  return false;
+}
+
+static bool inline_static_type(int32_t t) {
+  return t == kTVMFFINone || t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFIFloat ||
+         t == kTVMFFIDataType;
+}
+
+/* ---- children of a node (validated) ---- */
+
+static int push_child(Reader* r, const TVMFFIAny* ref) {
+  if (ref->type_index != kTVMFFIInt) return convert_error(ref, "int");
+  if (ref->v_int64 < 0 || ref->v_int64 >= r->num_nodes) return bad_index(ref->v_int64);
+  int64_t* slot = (int64_t*)ffi_vec_push(&r->pending);
+  if (slot == NULL) return -1;
+  *slot = ref->v_int64;
+  return 0;
+}
+
+typedef struct {
+  Reader* r;
+  TVMFFIObject* data;
+} FieldCtx;
+
+static int field_child(const TVMFFIFieldInfo* field, void* ctx_) {
+  FieldCtx* ctx = (FieldCtx*)ctx_;
+  if (inline_static_type(field->field_static_type_index)) return 0;
+  TVMFFIAny name;
+  if (ffi_string_make(field->name.data, field->name.size, 0, &name) != 0) return -1;
+  const TVMFFIAny* ref = ffi_map_lookup(ctx->data, &name);
+  ffi_any_release(&name);
+  return ref != NULL ? push_child(ctx->r, ref) : 0;
+}
+
+static int collect_children(Reader* r, int64_t index) {
+  TVMFFIObject* node = NULL;
+  TVMFFIByteArray type;
+  if (node_map(r, index, &node) != 0 || node_type(node, &type) != 0) return -1;
+  bool seq = type_is(type, "ffi.Array") || type_is(type, "ffi.List");
+  bool map = type_is(type, "ffi.Map") || type_is(type, "ffi.Dict");
+  if (seq || map) {
+    const TVMFFIAny* data;
+    if (node_data(node, &data) != 0) return -1;
+    if (data->type_index != kTVMFFIArray) return convert_error(data, "Array<Any>");
+    int64_t n = ffi_seq_cell(data->v_obj)->size;
+    if (map && n % 2 != 0) {
+      return ffi_raise("ValueError",
+                       "Invalid JSON Object Graph: Map/Dict data must contain an even number of "
+                       "[key, value] entries, got %lld",
+                       (long long)n);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (push_child(r, &ffi_seq_items(data->v_obj)[i]) != 0) return -1;
+    }
+    return 0;
+  }
+  if (is_builtin_key(type)) return 0;
+  int32_t t;
+  if (find_type(type, &t) != 0) return -1;
+  if (ffi_type_attr(t, "__data_from_json__") != NULL) return 0;
+  if (!ffi_json_graph_creatable(t)) return 0; /* reported when decoding */
+  const TVMFFIAny* data;
+  if (node_data(node, &data) != 0) return -1;
+  if (data->type_index != kTVMFFIMap) return convert_error(data, "Map<Any, Any>");
+  FieldCtx ctx = {r, data->v_obj};
+  return ffi_for_each_field(t, field_child, &ctx);
+}
+
+/* ---- decoding a node whose children are done ---- */
+
+static const TVMFFIAny* decoded_ref(Reader* r, const TVMFFIAny* ref) { return &r->decoded[ref->v_int64]; }
+
+static int decode_int_array(const TVMFFIAny* data, const char* what, int64_t** out, int64_t* n) {
+  if (data->type_index != kTVMFFIArray) return convert_error(data, what);
+  *n = ffi_seq_cell(data->v_obj)->size;
+  *out = (int64_t*)malloc((size_t)(*n > 0 ? *n : 1) * sizeof(int64_t));
+  if (*out == NULL) return ffi_raise("MemoryError", "out of memory decoding a JSON graph");
+  for (int64_t i = 0; i < *n; ++i) {
+    const TVMFFIAny* item = &ffi_seq_items(data->v_obj)[i];
+    if (item->type_index != kTVMFFIInt) {
+      TVMFFIByteArray key = ffi_type_key_of(item->type_index);
+      free(*out);
+      return ffi_raise("TypeError", "Cannot convert from type `Array[index %lld: %.*s]` to `%s`",
+                       (long long)i, (int)key.size, key.data, what);
+    }
+    (*out)[i] = item->v_int64;
+  }
+  return 0;
+}
+
+static int b64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+static int decode_base64(TVMFFIByteArray s, TVMFFIAny* out) {
+  const char* bad = "Check failed: (bytes.size %% 4 == 0) is false: invalid base64 encoding";
+  if (s.size % 4 != 0) return ffi_raise("RuntimeError", bad);
+  unsigned char* buf = (unsigned char*)malloc(s.size / 4 * 3 + 1);
+  if (buf == NULL) return ffi_raise("MemoryError", "out of memory decoding base64");
+  size_t n = 0;
+  for (size_t i = 0; i < s.size; i += 4) {
+    int v[4];
+    for (int k = 0; k < 4; ++k) {
+      char c = s.data[i + k];
+      v[k] = (c == '=' && i + 4 == s.size && k >= 2) ? -2 : b64_value(c);
+      if (v[k] == -1 || (k == 3 && v[2] == -2 && v[3] != -2)) {
+        free(buf);
+        return ffi_raise("RuntimeError", bad);
+      }
+    }
+    buf[n++] = (unsigned char)((v[0] << 2) | (v[1] >> 4));
+    if (v[2] >= 0) buf[n++] = (unsigned char)(((v[1] & 15) << 4) | (v[2] >> 2));
+    if (v[3] >= 0) buf[n++] = (unsigned char)(((v[2] & 3) << 6) | v[3]);
+  }
+  int rc = ffi_string_make((const char*)buf, n, 1, out);
+  free(buf);
+  return rc;
+}
+
+/* Decimal string -> int or BigInt (two's complement words). */
+static int decode_bigint(TVMFFIByteArray s, TVMFFIAny* out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < s.size && (s.data[i] == '-' || s.data[i] == '+')) neg = s.data[i++] == '-';
+  if (i == s.size) return ffi_raise("ValueError", "Invalid decimal string for ffi.BigInt");
+  size_t cap = (s.size - i) / 9 + 2;
+  uint32_t* limbs = (uint32_t*)calloc(cap * 2 + 2, sizeof(uint32_t));
+  if (limbs == NULL) return ffi_raise("MemoryError", "out of memory decoding a big integer");
+  size_t n = 1;
+  for (; i < s.size; ++i) {
+    char c = s.data[i];
+    if (c < '0' || c > '9') {
+      free(limbs);
+      return ffi_raise("ValueError", "Invalid decimal string for ffi.BigInt");
+    }
+    uint64_t carry = (uint64_t)(c - '0');
+    for (size_t k = 0; k < n; ++k) {
+      uint64_t v = (uint64_t)limbs[k] * 10 + carry;
+      limbs[k] = (uint32_t)v;
+      carry = v >> 32;
+    }
+    if (carry != 0) limbs[n++] = (uint32_t)carry;
+  }
+  n += 1; /* room for the sign bit */
+  if (n % 2 != 0) n += 1;
+  if (neg) {
+    uint64_t carry = 1;
+    for (size_t k = 0; k < n; ++k) {
+      uint64_t v = (uint64_t)(uint32_t)~limbs[k] + carry;
+      limbs[k] = (uint32_t)v;
+      carry = v >> 32;
+    }
+  }
+  TVMFFIByteArray words = {(const char*)limbs, n * 4};
+  int rc = TVMFFIBigIntFromByteArray(&words, out);
+  free(limbs);
+  return rc;
+}
+
+static int decode_builtin(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TVMFFIAny* out) {
+  *out = ffi_any_none();
+  if (type_is(type, "None")) return 0;
+  const TVMFFIAny* data;
+  if (node_data(node, &data) != 0) return -1;
+  TVMFFIByteArray s;
+  if (type_is(type, "bool") || type_is(type, "int")) {
+    if (data->type_index != kTVMFFIInt && data->type_index != kTVMFFIBool) {
+      return convert_error(data, type_is(type, "int") ? "int" : "bool");
+    }
+    out->type_index = type_is(type, "int") ? kTVMFFIInt : kTVMFFIBool;
+    out->v_int64 = type_is(type, "int") ? data->v_int64 : data->v_int64 != 0;
+    return 0;
+  }
+  if (type_is(type, "float")) {
+    out->type_index = kTVMFFIFloat;
+    if (data->type_index == kTVMFFIFloat) {
+      out->v_float64 = data->v_float64;
+    } else if (data->type_index == kTVMFFIInt || data->type_index == kTVMFFIBool) {
+      out->v_float64 = (double)data->v_int64;
+    } else {
+      return convert_error(data, "float");
+    }
+    return 0;
+  }
+  if (type_is(type, "DataType")) {
+    if (!ffi_is_str(data->type_index)) return convert_error(data, "str");
+    ffi_string_view(data, &s);
+    out->type_index = kTVMFFIDataType;
+    if (s.size == 0) {
+      out->v_dtype.code = kDLOpaqueHandle;
+      return 0;
+    }
+    return TVMFFIDataTypeFromString(&s, &out->v_dtype);
+  }
+  if (type_is(type, "ffi.String") || type_is(type, "ffi.BigInt") || type_is(type, "ffi.Bytes")) {
+    if (!ffi_is_str(data->type_index)) return convert_error(data, "str");
+    ffi_string_view(data, &s);
+    if (type_is(type, "ffi.String")) return ffi_string_make(s.data, s.size, 0, out);
+    return type_is(type, "ffi.Bytes") ? decode_base64(s, out) : decode_bigint(s, out);
+  }
+  int64_t* ints;
+  int64_t n;
+  if (type_is(type, "Device")) {
+    if (data->type_index == kTVMFFIArray && ffi_seq_cell(data->v_obj)->size != 2) {
+      return ffi_raise("ValueError",
+                       "Invalid JSON Object Graph: Device data must be an array of [device_type, "
+                       "device_id], got %lld element(s)",
+                       (long long)ffi_seq_cell(data->v_obj)->size);
+    }
+    if (decode_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
+    out->type_index = kTVMFFIDevice;
+    out->v_device.device_type = (DLDeviceType)ints[0];
+    out->v_device.device_id = (int32_t)ints[1];
+    free(ints);
+    return 0;
+  }
+  if (type_is(type, "ffi.Shape")) {
+    if (decode_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
+    TVMFFIObject* shape;
+    int rc = ffi_shape_new(ints, (size_t)n, &shape);
+    free(ints);
+    if (rc != 0) return -1;
+    *out = ffi_any_from_object(shape);
+    return 0;
+  }
+  /* Containers: children are decoded. */
+  TVMFFIObject* obj = NULL;
+  TVMFFISeqCell* cell = ffi_seq_cell(data->v_obj);
+  const TVMFFIAny* refs = ffi_seq_items(data->v_obj);
+  int rc = 0;
+  if (type_is(type, "ffi.Array") || type_is(type, "ffi.List")) {
+    TVMFFIAny* items = (TVMFFIAny*)malloc((size_t)(cell->size > 0 ? cell->size : 1) * sizeof(TVMFFIAny));
+    if (items == NULL) return ffi_raise("MemoryError", "out of memory decoding a JSON graph");
+    for (int64_t i = 0; i < cell->size; ++i) items[i] = *decoded_ref(r, &refs[i]);
+    rc = type_is(type, "ffi.Array") ? ffi_array_new(items, cell->size, &obj)
+                                    : ffi_list_new_views(items, cell->size, &obj);
+    free(items);
+  } else {
+    rc = ffi_map_new_empty(type_is(type, "ffi.Map") ? kTVMFFIMap : kTVMFFIDict, &obj);
+    for (int64_t i = 0; rc == 0 && i + 1 < cell->size; i += 2) {
+      rc = ffi_map_set(obj, ffi_any_retain(decoded_ref(r, &refs[i])), ffi_any_retain(decoded_ref(r, &refs[i + 1])));
+    }
+    if (rc != 0 && obj != NULL) ffi_decref(obj);
+  }
+  if (rc != 0) return -1;
+  *out = ffi_any_from_object(obj);
+  return 0;
+}
+
+static int create_empty(int32_t t, TVMFFIObject** out) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
+  if (info != NULL && info->metadata != NULL && info->metadata->creator != NULL) {
+    TVMFFIObjectHandle h = NULL;
+    if (info->metadata->creator(&h) != 0) return -1;
+    *out = (TVMFFIObject*)h;
+    return 0;
+  }
+  const TVMFFIAny* fn = ffi_type_attr(t, "__ffi_new__");
+  if (fn == NULL) {
+    TVMFFIByteArray key = ffi_type_key_of(t);
+    return ffi_raise("RuntimeError",
+                     "Type `%.*s` does not support reflection creation (no native creator or "
+                     "__ffi_new__ type attr)",
+                     (int)key.size, key.data);
+  }
+  TVMFFIAny result;
+  if (ffi_call(fn, NULL, 0, &result) != 0) return -1;
+  if (!ffi_is_object_index(result.type_index) || result.v_obj == NULL) {
+    ffi_any_release(&result);
+    return ffi_raise("TypeError", "__ffi_new__ must return an object");
+  }
+  *out = result.v_obj;
+  return 0;
+}
+
+typedef struct {
+  Reader* r;
+  TVMFFIObject* obj;
+  TVMFFIObject* data;
+  int32_t type_index;
+} SetCtx;
+
+static int inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFIAny* out) {
+  *out = ffi_any_none();
+  switch (field->field_static_type_index) {
+    case kTVMFFINone: return 0;
+    case kTVMFFIInt:
+      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return convert_error(v, "int");
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = v->v_int64;
+      return 0;
+    case kTVMFFIBool:
+      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return convert_error(v, "bool");
+      out->type_index = kTVMFFIBool;
+      out->v_int64 = v->v_int64 != 0;
+      return 0;
+    case kTVMFFIFloat:
+      out->type_index = kTVMFFIFloat;
+      if (v->type_index == kTVMFFIFloat) {
+        out->v_float64 = v->v_float64;
+      } else if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+        out->v_float64 = (double)v->v_int64;
+      } else {
+        return convert_error(v, "float");
+      }
+      return 0;
+    default: { /* DataType */
+      TVMFFIByteArray s;
+      if (!ffi_is_str(v->type_index)) return convert_error(v, "str");
+      ffi_string_view(v, &s);
+      out->type_index = kTVMFFIDataType;
+      return TVMFFIDataTypeFromString(&s, &out->v_dtype);
+    }
+  }
+}
+
+static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
+  SetCtx* ctx = (SetCtx*)ctx_;
+  TVMFFIAny name;
+  if (ffi_string_make(field->name.data, field->name.size, 0, &name) != 0) return -1;
+  const TVMFFIAny* raw = ffi_map_lookup(ctx->data, &name);
+  ffi_any_release(&name);
+  TVMFFIAny value = ffi_any_none();
+  int rc;
+  if (raw != NULL) {
+    if (inline_static_type(field->field_static_type_index)) {
+      if (inline_value(field, raw, &value) != 0) return -1;
+    } else {
+      value = ffi_any_retain(decoded_ref(ctx->r, raw));
+    }
+  } else if (field->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    if (field->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
+      if (ffi_call(&field->default_value_or_factory, NULL, 0, &value) != 0) return -1;
+    } else {
+      value = ffi_any_retain(&field->default_value_or_factory);
+    }
+  } else {
+    TVMFFIByteArray key = ffi_type_key_of(ctx->type_index);
+    return ffi_raise("TypeError", "Required field `%.*s` not set in type `%.*s`",
+                     (int)field->name.size, field->name.data, (int)key.size, key.data);
+  }
+  rc = ffi_field_set(ctx->obj, field, &value);
+  ffi_any_release(&value);
+  return rc;
+}
+
+static int decode_object(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TVMFFIAny* out) {
+  int32_t t;
+  if (find_type(type, &t) != 0) return -1;
+  const TVMFFIAny* data;
+  const TVMFFIAny* hook = ffi_type_attr(t, "__data_from_json__");
+  if (hook != NULL) {
+    if (node_data(node, &data) != 0) return -1;
+    return ffi_call(hook, data, 1, out);
+  }
+  TVMFFIObject* obj = NULL;
+  if (create_empty(t, &obj) != 0) return -1;
+  if (node_data(node, &data) != 0 || (data->type_index != kTVMFFIMap && convert_error(data, "Map<Any, Any>"))) {
+    ffi_decref(obj);
+    return -1;
+  }
+  SetCtx ctx = {r, obj, data->v_obj, t};
+  if (ffi_for_each_field(t, set_field, &ctx) != 0) {
+    ffi_decref(obj);
+    return -1;
+  }
+  *out = ffi_any_from_object(obj);
+  return 0;
+}
+
+static int decode_node(Reader* r, int64_t index, TVMFFIAny* out) {
+  TVMFFIObject* node = NULL;
+  TVMFFIByteArray type;
+  if (node_map(r, index, &node) != 0 || node_type(node, &type) != 0) return -1;
+  if (is_builtin_key(type)) return decode_builtin(r, type, node, out);
+  return decode_object(r, type, node, out);
+}
+
+/* ---- walk ---- */
+
+static int open_node(Reader* r, int64_t index) {
+  if ((int64_t)r->stack.size >= FFI_GRAPH_MAX_DEPTH) {
+    return ffi_raise("ValueError", "Invalid JSON Object Graph: nesting deeper than 1048576 nodes");
+  }
+  size_t begin = r->pending.size;
+  if (collect_children(r, index) != 0) return -1;
+  Frame* f = (Frame*)ffi_vec_push(&r->stack);
+  if (f == NULL) return -1;
+  f->node = index;
+  f->begin = begin;
+  f->count = r->pending.size - begin;
+  f->next = 0;
+  r->state[index] = kOpen;
+  return 0;
+}
+
+static int walk(Reader* r, int64_t root) {
+  if (open_node(r, root) != 0) return -1;
+  while (r->stack.size > 0) {
+    Frame* f = (Frame*)ffi_vec_top(&r->stack);
+    if (f->next < f->count) {
+      int64_t child = *(int64_t*)ffi_vec_at(&r->pending, f->begin + f->next);
+      f->next += 1;
+      if (r->state[child] == kDone) continue;
+      if (r->state[child] == kOpen) {
+        return ffi_raise("ValueError", "Invalid JSON Object Graph: node %lld refers to itself (cycle)",
+                         (long long)child);
+      }
+      if (open_node(r, child) != 0) return -1;
+      continue;
+    }
+    int64_t node = f->node;
+    r->pending.size = f->begin;
+    r->stack.size -= 1;
+    if (decode_node(r, node, &r->decoded[node]) != 0) return -1;
+    r->state[node] = kDone;
+  }
+  return 0;
+}
+
+int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out) {
+  if (doc->type_index != kTVMFFIMap && doc->type_index != kTVMFFIDict) {
+    return ffi_raise("ValueError", "Invalid JSON Object Graph, expected an object");
+  }
+  const TVMFFIAny* root = get(doc->v_obj, "root_index");
+  if (root == NULL || root->type_index != kTVMFFIInt) {
+    return ffi_raise("ValueError", "Invalid JSON Object Graph, expected `root_index` integer field");
+  }
+  const TVMFFIAny* nodes = get(doc->v_obj, "nodes");
+  if (nodes == NULL || nodes->type_index != kTVMFFIArray) {
+    return ffi_raise("ValueError", "Invalid JSON Object Graph, expected `nodes` array field");
+  }
+  Reader r;
+  memset(&r, 0, sizeof(r));
+  r.nodes = nodes->v_obj;
+  r.num_nodes = ffi_seq_cell(r.nodes)->size;
+  if (root->v_int64 < 0 || root->v_int64 >= r.num_nodes) return bad_index(root->v_int64);
+  r.state = (uint8_t*)calloc((size_t)r.num_nodes, 1);
+  r.decoded = (TVMFFIAny*)calloc((size_t)r.num_nodes, sizeof(TVMFFIAny));
+  ffi_vec_init(&r.stack, sizeof(Frame));
+  ffi_vec_init(&r.pending, sizeof(int64_t));
+  int rc = (r.state == NULL || r.decoded == NULL)
+               ? ffi_raise("MemoryError", "out of memory decoding a JSON graph")
+               : walk(&r, root->v_int64);
+  if (rc == 0) *out = ffi_any_retain(&r.decoded[root->v_int64]);
+  for (int64_t i = 0; r.decoded != NULL && i < r.num_nodes; ++i) ffi_any_release(&r.decoded[i]);
+  free(r.state);
+  free(r.decoded);
+  ffi_vec_free(&r.stack);
+  ffi_vec_free(&r.pending);
+  return rc;
+}
+
+/* ---- global functions ---- */
+
+static int global_from_json_graph(void* self, const TVMFFIAny* args, int32_t num_args,
+                                  TVMFFIAny* result) {
+  (void)self;
+  if (ffi_check_num_args("ffi.FromJSONGraph", num_args, 1) != 0) return -1;
+  TVMFFIAny doc;
+  if (TVMFFIAnyViewToOwnedAny(&args[0], &doc) != 0) return -1;
+  int rc = ffi_from_json_graph(&doc, result);
+  ffi_any_release(&doc);
+  return rc;
+}
+
+static int global_from_json_graph_string(void* self, const TVMFFIAny* args, int32_t num_args,
+                                         TVMFFIAny* result) {
+  (void)self;
+  const char* fname = "ffi.FromJSONGraphString";
+  TVMFFIByteArray s;
+  if (ffi_check_num_args(fname, num_args, 1) != 0) return -1;
+  if (!ffi_is_str(args[0].type_index) && args[0].type_index != kTVMFFIRawStr &&
+      args[0].type_index != kTVMFFIByteArrayPtr) {
+    TVMFFIByteArray key = ffi_type_key_of(args[0].type_index);
+    return ffi_raise("TypeError",
+                     "Mismatched type on argument #0 when calling: `ffi.FromJSONGraphString(0: "
+                     "str) -> Any`. Expected `str` but got `%.*s`",
+                     (int)key.size, key.data);
+  }
+  if (ffi_arg_str(fname, args, 0, &s) != 0) return -1;
+  TVMFFIAny doc;
+  if (ffi_json_parse(s.data, s.size, &doc) != 0) return -1;
+  int rc = ffi_from_json_graph(&doc, result);
+  ffi_any_release(&doc);
+  return rc;
+}
+
+void ffi_register_json_graph_read_globals(void) {
+  ffi_register_builtin("ffi.FromJSONGraph", global_from_json_graph);
+  ffi_register_builtin("ffi.FromJSONGraphString", global_from_json_graph_string);
+}

@@ -1,0 +1,508 @@
+/*
+ * structural/json_text.c -- a bounds-checked, non-recursive JSON parser producing FFI values,
+ * and the matching compact writer (spec STRUCTURAL.md sections 1.5 and 1.9). The parser reads
+ * untrusted documents: every index is checked against the size, nesting uses an explicit stack,
+ * and errors name the position the way Python's json module does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json_text.h"
+
+/* ---- writer ---- */
+
+int ffi_json_write_float(FfiBuf* b, double v) {
+  if (v != v) return ffi_buf_puts(b, "NaN");
+  if (isinf(v)) return ffi_buf_puts(b, v > 0 ? "Infinity" : "-Infinity");
+  if (v == floor(v) && fabs(v) < 9007199254740992.0) return ffi_buf_printf(b, "%.1f", v);
+  return ffi_buf_printf(b, "%.17g", v);
+}
+
+int ffi_json_write_string(FfiBuf* b, const char* data, size_t size) {
+  if (ffi_buf_reserve(b, size + 2) != 0) return -1;
+  b->data[b->size++] = '"';
+  size_t run = 0; /* bytes copied verbatim since the last escape */
+  for (size_t i = 0; i < size; ++i) {
+    unsigned char c = (unsigned char)data[i];
+    const char* esc = NULL;
+    char hex[8];
+    switch (c) {
+      case '"': esc = "\\\""; break;
+      case '\\': esc = "\\\\"; break;
+      case '/': esc = "\\/"; break;
+      case '\b': esc = "\\b"; break;
+      case '\f': esc = "\\f"; break;
+      case '\n': esc = "\\n"; break;
+      case '\r': esc = "\\r"; break;
+      case '\t': esc = "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          snprintf(hex, sizeof(hex), "\\u%04x", c);
+          esc = hex;
+        }
+    }
+    if (esc == NULL) {
+      run += 1;
+      continue;
+    }
+    if (ffi_buf_append(b, data + i - run, run) != 0 || ffi_buf_puts(b, esc) != 0) return -1;
+    run = 0;
+  }
+  if (ffi_buf_append(b, data + size - run, run) != 0) return -1;
+  return ffi_buf_puts(b, "\"");
+}
+
+static int raise_unsupported(int32_t type_index) {
+  TVMFFIByteArray k = ffi_type_key_of(type_index);
+  return ffi_raise("ValueError", "Unsupported type: `%.*s`", (int)k.size, k.data);
+}
+
+typedef struct {
+  TVMFFIObject* obj;
+  uint64_t cursor; /* maps: iteration cursor; sequences: next index */
+  bool first;
+} WFrame;
+
+/* Writes one scalar, or pushes a frame for a container (its opening written). */
+static int write_item(FfiBuf* b, const TVMFFIAny* v, FfiVec* stack, FfiPtrMap* open) {
+  TVMFFIByteArray s;
+  switch (v->type_index) {
+    case kTVMFFINone: return ffi_buf_puts(b, "null");
+    case kTVMFFIBool: return ffi_buf_puts(b, v->v_int64 ? "true" : "false");
+    case kTVMFFIInt: return ffi_buf_put_i64(b, v->v_int64);
+    case kTVMFFIFloat: return ffi_json_write_float(b, v->v_float64);
+    default: break;
+  }
+  if (ffi_is_str(v->type_index) || v->type_index == kTVMFFIRawStr) {
+    ffi_string_view(v, &s);
+    return ffi_json_write_string(b, s.data, s.size);
+  }
+  int32_t t = v->type_index;
+  if (t != kTVMFFIArray && t != kTVMFFIList && t != kTVMFFIMap) return raise_unsupported(t);
+  if ((int64_t)stack->size >= FFI_GRAPH_MAX_DEPTH) {
+    return ffi_raise("ValueError", "json.Stringify: maximum nesting depth (1048576) exceeded");
+  }
+  if (ffi_ptr_map_find(open, (uint64_t)(uintptr_t)v->v_obj) != NULL) {
+    return ffi_raise("ValueError", "json.Stringify: a container contains itself");
+  }
+  if (ffi_ptr_map_put(open, (uint64_t)(uintptr_t)v->v_obj, 1) != 0) return -1;
+  WFrame* f = (WFrame*)ffi_vec_push(stack);
+  if (f == NULL) return -1;
+  f->obj = v->v_obj;
+  f->first = true;
+  return ffi_buf_puts(b, t == kTVMFFIMap ? "{" : "[");
+}
+
+int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out) {
+  FfiVec stack;
+  FfiPtrMap open;
+  ffi_vec_init(&stack, sizeof(WFrame));
+  ffi_ptr_map_init(&open);
+  int rc = write_item(out, value, &stack, &open);
+  while (rc == 0 && stack.size > 0) {
+    WFrame* f = (WFrame*)ffi_vec_top(&stack);
+    TVMFFIObject* obj = f->obj;
+    bool first = f->first;
+    f->first = false;
+    if (obj->type_index == kTVMFFIMap) {
+      TVMFFIAny *k, *v;
+      if (!ffi_map_next(obj, &f->cursor, &k, &v)) {
+        ffi_ptr_map_erase(&open, (uint64_t)(uintptr_t)obj);
+        stack.size -= 1;
+        rc = ffi_buf_puts(out, "}");
+        continue;
+      }
+      TVMFFIByteArray s;
+      if (!ffi_is_str(k->type_index) || !ffi_string_view(k, &s)) {
+        TVMFFIByteArray key = ffi_type_key_of(k->type_index);
+        rc = ffi_raise("ValueError", "Expect key to be string, got `%.*s`", (int)key.size, key.data);
+        break;
+      }
+      rc = (first ? 0 : ffi_buf_puts(out, ",")) || ffi_json_write_string(out, s.data, s.size) ||
+           ffi_buf_puts(out, ":") ? -1 : 0;
+      if (rc == 0) rc = write_item(out, v, &stack, &open);
+    } else {
+      TVMFFISeqCell* cell = ffi_seq_cell(obj);
+      if ((int64_t)f->cursor >= cell->size) {
+        ffi_ptr_map_erase(&open, (uint64_t)(uintptr_t)obj);
+        stack.size -= 1;
+        rc = ffi_buf_puts(out, "]");
+        continue;
+      }
+      const TVMFFIAny* item = &ffi_seq_items(obj)[f->cursor++];
+      rc = first ? 0 : ffi_buf_puts(out, ",");
+      if (rc == 0) rc = write_item(out, item, &stack, &open);
+    }
+  }
+  ffi_vec_free(&stack);
+  ffi_ptr_map_free(&open);
+  return rc;
+}
+
+/* ---- parser ---- */
+
+typedef struct {
+  const char* s;
+  size_t n;
+  size_t pos;
+} Reader;
+
+typedef struct {
+  bool is_object;
+  size_t base; /* first value of this container on the value stack */
+} Level;
+
+static int parse_error(const Reader* r, const char* what, size_t at) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < at && i < r->n; ++i) {
+    if (r->s[i] == '\n') {
+      line += 1;
+      col = 1;
+    } else {
+      col += 1;
+    }
+  }
+  return ffi_raise("ValueError", "%s: line %zu column %zu (char %zu)", what, line, col, at);
+}
+
+static void skip_ws(Reader* r) {
+  while (r->pos < r->n) {
+    char c = r->s[r->pos];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    r->pos += 1;
+  }
+}
+
+static bool match(Reader* r, const char* word) {
+  size_t len = strlen(word);
+  if (r->n - r->pos < len || memcmp(r->s + r->pos, word, len) != 0) return false;
+  r->pos += len;
+  return true;
+}
+
+static int hex4(const Reader* r, size_t at, uint32_t* out) {
+  if (r->n < 4 || at > r->n - 4) return -1;
+  uint32_t v = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    char c = r->s[at + i];
+    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | (uint32_t)d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int put_utf8(FfiBuf* b, uint32_t cp) {
+  char out[4];
+  size_t n;
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  return ffi_buf_append(b, out, n);
+}
+
+/* r->pos at the opening quote; on success *out is an owned str. */
+static int parse_string(Reader* r, FfiBuf* tmp, TVMFFIAny* out) {
+  size_t start = r->pos;
+  r->pos += 1;
+  tmp->size = 0;
+  for (;;) {
+    size_t run = r->pos;
+    while (r->pos < r->n && r->s[r->pos] != '"' && r->s[r->pos] != '\\' &&
+           (unsigned char)r->s[r->pos] >= 0x20) {
+      r->pos += 1;
+    }
+    if (ffi_buf_append(tmp, r->s + run, r->pos - run) != 0) return -1;
+    if (r->pos >= r->n) return parse_error(r, "Unterminated string starting at", start);
+    char c = r->s[r->pos];
+    if (c == '"') {
+      r->pos += 1;
+      return ffi_string_make(tmp->data != NULL ? tmp->data : "", tmp->size, 0, out);
+    }
+    if (c != '\\') return parse_error(r, "Invalid control character at", r->pos);
+    if (r->pos + 1 >= r->n) return parse_error(r, "Unterminated string starting at", start);
+    char e = r->s[r->pos + 1];
+    const char* simple = NULL;
+    switch (e) {
+      case '"': simple = "\""; break;
+      case '\\': simple = "\\"; break;
+      case '/': simple = "/"; break;
+      case 'b': simple = "\b"; break;
+      case 'f': simple = "\f"; break;
+      case 'n': simple = "\n"; break;
+      case 'r': simple = "\r"; break;
+      case 't': simple = "\t"; break;
+      default: break;
+    }
+    if (simple != NULL) {
+      if (ffi_buf_append(tmp, simple, 1) != 0) return -1;
+      r->pos += 2;
+      continue;
+    }
+    if (e != 'u') return parse_error(r, "Invalid \\escape", r->pos);
+    uint32_t cp;
+    if (hex4(r, r->pos + 2, &cp) != 0) return parse_error(r, "Invalid \\uXXXX escape", r->pos);
+    size_t esc_at = r->pos;
+    r->pos += 6;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      uint32_t low;
+      if (r->pos + 1 < r->n && r->s[r->pos] == '\\' && r->s[r->pos + 1] == 'u' &&
+          hex4(r, r->pos + 2, &low) == 0 && low >= 0xDC00 && low <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        r->pos += 6;
+      } else {
+        return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", esc_at);
+      }
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", esc_at);
+    }
+    if (put_utf8(tmp, cp) != 0) return -1;
+  }
+}
+
+/* Numbers (lenient like the reference: leading +, leading zeros, `.5`, `1.`). */
+static int parse_number(Reader* r, TVMFFIAny* out) {
+  size_t start = r->pos, i = r->pos;
+  bool is_float = false;
+  if (i < r->n && (r->s[i] == '-' || r->s[i] == '+')) ++i;
+  if (r->n - i >= 8 && memcmp(r->s + i, "Infinity", 8) == 0) {
+    r->pos = i + 8;
+    *out = ffi_any_none();
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = r->s[start] == '-' ? -INFINITY : INFINITY;
+    return 0;
+  }
+  size_t digits = 0;
+  while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i, ++digits;
+  if (i < r->n && r->s[i] == '.') {
+    is_float = true;
+    ++i;
+    while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return parse_error(r, "Expecting value", start);
+  if (i < r->n && (r->s[i] == 'e' || r->s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < r->n && (r->s[j] == '-' || r->s[j] == '+')) ++j;
+    if (j < r->n && r->s[j] >= '0' && r->s[j] <= '9') {
+      is_float = true;
+      i = j;
+      while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i;
+    }
+  }
+  size_t len = i - start;
+  char small[64];
+  char* tok = len < sizeof(small) ? small : (char*)malloc(len + 1);
+  if (tok == NULL) return ffi_raise("MemoryError", "out of memory parsing a number");
+  memcpy(tok, r->s + start, len);
+  tok[len] = '\0';
+  *out = ffi_any_none();
+  if (!is_float) {
+    errno = 0;
+    long long v = strtoll(tok, NULL, 10);
+    if (errno != ERANGE) {
+      out->type_index = kTVMFFIInt;
+      out->v_int64 = (int64_t)v;
+    } else {
+      is_float = true;
+    }
+  }
+  if (is_float) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = strtod(tok, NULL);
+  }
+  if (tok != small) free(tok);
+  r->pos = i;
+  return 0;
+}
+
+static void release_values(FfiVec* values, size_t from) {
+  for (size_t i = from; i < values->size; ++i) ffi_any_release((TVMFFIAny*)ffi_vec_at(values, i));
+  values->size = from;
+}
+
+/* Replaces the values of the closing container by the container. */
+static int close_level(FfiVec* values, const Level* level) {
+  size_t n = values->size - level->base;
+  TVMFFIAny* items = (TVMFFIAny*)ffi_vec_at(values, level->base);
+  TVMFFIObject* obj;
+  int rc;
+  if (level->is_object) {
+    rc = ffi_map_new_empty(kTVMFFIMap, &obj);
+    for (size_t i = 0; rc == 0 && i + 1 < n; i += 2) {
+      rc = ffi_map_set(obj, items[i], items[i + 1]); /* steals both */
+      items[i] = items[i + 1] = ffi_any_none();
+    }
+    if (rc != 0 && obj != NULL) ffi_decref(obj);
+  } else {
+    rc = ffi_array_new(items, (int64_t)n, &obj);
+  }
+  release_values(values, level->base);
+  if (rc != 0) return -1;
+  TVMFFIAny* slot = (TVMFFIAny*)ffi_vec_push(values);
+  if (slot == NULL) {
+    ffi_decref(obj);
+    return -1;
+  }
+  *slot = ffi_any_from_object(obj);
+  return 0;
+}
+
+static int push_value(FfiVec* values, TVMFFIAny v) {
+  TVMFFIAny* slot = (TVMFFIAny*)ffi_vec_push(values);
+  if (slot == NULL) {
+    ffi_any_release(&v);
+    return -1;
+  }
+  *slot = v;
+  return 0;
+}
+
+/* Parses a key string and the ':' after it. */
+static int parse_key(Reader* r, FfiBuf* tmp, FfiVec* values) {
+  skip_ws(r);
+  if (r->pos >= r->n || r->s[r->pos] != '"') {
+    return parse_error(r, "Expecting property name enclosed in double quotes", r->pos);
+  }
+  TVMFFIAny key;
+  if (parse_string(r, tmp, &key) != 0 || push_value(values, key) != 0) return -1;
+  skip_ws(r);
+  if (r->pos >= r->n || r->s[r->pos] != ':') return parse_error(r, "Expecting ':' delimiter", r->pos);
+  r->pos += 1;
+  return 0;
+}
+
+int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
+  Reader r = {text, size, 0};
+  FfiVec values, levels;
+  FfiBuf tmp = {NULL, 0, 0};
+  ffi_vec_init(&values, sizeof(TVMFFIAny));
+  ffi_vec_init(&levels, sizeof(Level));
+  int rc = 0;
+  bool want_value = true;
+  for (;;) {
+    skip_ws(&r);
+    if (want_value) {
+      if (r.pos >= r.n) {
+        rc = parse_error(&r, "Expecting value", r.pos);
+        break;
+      }
+      char c = r.s[r.pos];
+      TVMFFIAny v = ffi_any_none();
+      if (c == '{' || c == '[') {
+        Level* level = (Level*)ffi_vec_push(&levels);
+        if (level == NULL) {
+          rc = -1;
+          break;
+        }
+        level->is_object = c == '{';
+        level->base = values.size;
+        r.pos += 1;
+        skip_ws(&r);
+        if (r.pos < r.n && r.s[r.pos] == (c == '{' ? '}' : ']')) {
+          r.pos += 1;
+          rc = close_level(&values, level);
+          levels.size -= 1;
+          if (rc != 0) break;
+          want_value = false;
+          continue;
+        }
+        if (c == '{' && (rc = parse_key(&r, &tmp, &values)) != 0) break;
+        continue;
+      }
+      if (c == '"') {
+        rc = parse_string(&r, &tmp, &v);
+      } else if (match(&r, "null")) {
+      } else if (match(&r, "true") || match(&r, "false")) {
+        v.type_index = kTVMFFIBool;
+        v.v_int64 = r.s[r.pos - 1] == 'e' && r.s[r.pos - 2] == 'u';
+      } else if (match(&r, "NaN")) {
+        v.type_index = kTVMFFIFloat;
+        v.v_float64 = NAN;
+      } else if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || c == 'I') {
+        rc = parse_number(&r, &v);
+      } else {
+        rc = parse_error(&r, "Expecting value", r.pos);
+      }
+      if (rc != 0 || (rc = push_value(&values, v)) != 0) break;
+      want_value = false;
+      continue;
+    }
+    if (levels.size == 0) {
+      if (r.pos != r.n) rc = parse_error(&r, "Extra data", r.pos);
+      break;
+    }
+    Level* level = (Level*)ffi_vec_top(&levels);
+    char close = level->is_object ? '}' : ']';
+    if (r.pos < r.n && r.s[r.pos] == ',') {
+      r.pos += 1;
+      if (level->is_object && (rc = parse_key(&r, &tmp, &values)) != 0) break;
+      want_value = true;
+    } else if (r.pos < r.n && r.s[r.pos] == close) {
+      r.pos += 1;
+      rc = close_level(&values, level);
+      levels.size -= 1;
+      if (rc != 0) break;
+    } else {
+      rc = parse_error(&r, "Expecting ',' delimiter", r.pos);
+      break;
+    }
+  }
+  if (rc == 0) {
+    *out = *(TVMFFIAny*)ffi_vec_at(&values, 0);
+    values.size = 0;
+  }
+  release_values(&values, 0);
+  ffi_vec_free(&values);
+  ffi_vec_free(&levels);
+  ffi_buf_free(&tmp);
+  return rc;
+}
+
+/* ---- global functions ---- */
+
+static int global_parse(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self;
+  TVMFFIByteArray s;
+  if (ffi_check_num_args("ffi.json.Parse", num_args, 1) != 0 ||
+      ffi_arg_str("ffi.json.Parse", args, 0, &s) != 0) {
+    return -1;
+  }
+  return ffi_json_parse(s.data, s.size, result);
+}
+
+static int global_stringify(void* self, const TVMFFIAny* args, int32_t num_args,
+                            TVMFFIAny* result) {
+  (void)self;
+  if (num_args < 1 || num_args > 2) return ffi_check_num_args("ffi.json.Stringify", num_args, 1);
+  FfiBuf b = {NULL, 0, 0};
+  if (ffi_json_stringify(&args[0], &b) != 0) {
+    ffi_buf_free(&b);
+    return -1;
+  }
+  return ffi_buf_to_str(&b, result);
+}
+
+void ffi_register_json_text_globals(void) {
+  ffi_register_builtin("ffi.json.Parse", global_parse);
+  ffi_register_builtin("ffi.json.Stringify", global_stringify);
+}

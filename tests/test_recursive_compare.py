@@ -1,0 +1,89 @@
+"""ffi.RecursiveEq/Lt/Le/Gt/Ge/Hash: value comparison and its hash (the semantics behind
+container and dataclass equality, ordering and hashing), with the reference's hash values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import tvm_ffi
+from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
+
+Eq, Lt, Le, Gt, Ge, Hash = (
+    tvm_ffi.get_global_func(f"ffi.Recursive{name}") for name in ("Eq", "Lt", "Le", "Gt", "Ge", "Hash")
+)
+MASK = 2**64 - 1
+
+VECTORS = [
+    (None, 2654435769), (1, 2654435835), (True, 2654435896), (-0.0, 2654435962), ("abc", 2660953131),
+    (b"abc", 2660953320), (tvm_ffi.dtype("float32"), 11093831584875), (tvm_ffi.Device("cuda", 1), 175247678514),
+    ([], 16435870007801073400), ([1, 2, 3], 17463811238088708892), (tvm_ffi.List([1, 2, 3]), 10148545479347175147),
+    ({}, 11694236735499009312), ({"a": 1}, 1832523115044983095), (tvm_ffi.Dict({"a": 1}), 737077992245535816),
+    (tvm_ffi.Shape((2, 3)), 284796581919864661),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), VECTORS, ids=[repr(v)[:20] for v, _ in VECTORS])
+def test_hash_matches_the_reference(value: Any, expected: int) -> None:
+    assert Hash(value) & MASK == expected
+
+
+def test_equality_rules() -> None:
+    assert Eq([1, [2, "x"]], [1, [2, "x"]]) and not Eq([1, 2], tvm_ffi.List([1, 2]))
+    assert Eq(float("nan"), float("nan")) and not Eq(float("nan"), 1.0) and Eq(0.0, -0.0)
+    assert Hash(0.0) == Hash(-0.0)
+    assert not Eq(1, True) and not Eq(None, 0) and Eq(None, None)
+    forward = tvm_ffi.Map({str(i): i for i in range(10)})
+    backward = tvm_ffi.Map({str(i): i for i in reversed(range(10))})
+    assert Eq(forward, backward) and Hash(forward) == Hash(backward)
+    assert not Eq({"a": 1}, {"a": 2}) and not Eq({"a": 1}, {"b": 1}) and not Eq({"a": 1}, {})
+
+
+def test_ordering_rules() -> None:
+    assert Lt([1, 2], [1, 3]) and Lt([], [1]) and Gt([1, 2], [1]) and Le([1], [1]) and Ge([1], [1])
+    assert Lt(b"\xff", b"\x01") and Lt(b"\x80", b"\x7f") and Lt("é", "a") and Lt("a", "ab")
+    assert Lt(None, 0) and Gt(0, None)
+    assert Lt(tvm_ffi.dtype("int32"), tvm_ffi.dtype("float16"))
+    assert Lt(tvm_ffi.dtype("float16"), tvm_ffi.dtype("float32"))
+    assert Lt(tvm_ffi.Shape((1, 2)), tvm_ffi.Shape((1, 3))) and Le({"a": 1}, {"a": 1})
+    for lhs, rhs, message in [
+        (1, True, "Cannot compare values of different types: int vs bool"),
+        ("a", b"a", "ffi.SmallStr vs ffi.SmallBytes"),
+        ([1], tvm_ffi.List([1]), "ffi.Array vs ffi.List"),
+        (float("nan"), 1.0, "Cannot order NaN values"),
+        ({"a": 1}, {"a": 2}, "Cannot order Map/Dict values"),
+        ({"a": 1}, {"b": 1}, "Cannot order Map/Dict values"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            Lt(lhs, rhs)
+
+
+def test_objects_compare_field_by_field(st_make: Any) -> None:
+    assert Eq(st_make("st.Node", 1, "x"), st_make("st.Node", 1, "x"))
+    assert Lt(st_make("st.Node", 1, 3), st_make("st.Node", 1, 4))
+    assert Gt(st_make("st.Node", 2, 0), st_make("st.Node", 1, 3))
+    assert Hash(st_make("st.Node", 1, "x")) == Hash(st_make("st.Node", 1, "x"))
+    assert not Eq(st_make("st.Node", 1, 2), st_make("st.Flags", 1, 2))
+    with pytest.raises(TypeError, match="Cannot compare values of different types: st.Node vs st.Flags"):
+        Lt(st_make("st.Node", 1, 2), st_make("st.Flags", 1, 2))
+    # SEqHashIgnore does not apply here: the ignored name still counts.
+    assert not Eq(st_make("st.Var", "x"), st_make("st.Var", "y"))
+
+
+def test_cycles() -> None:
+    a, b = tvm_ffi.List([1]), tvm_ffi.List([1])
+    a.append(a)
+    b.append(b)
+    assert Eq(a, b) and Hash(a) == Hash(b)
+    with pytest.raises(ValueError, match="cyclic reference detected in ordering"):
+        Lt(a, b)
+    a.clear()
+    b.clear()
+
+
+def test_deep_values() -> None:
+    x: Any = 0
+    y: Any = 0
+    for _ in range(100_000):
+        x, y = tvm_ffi.List([x]), tvm_ffi.List([y])
+    assert Eq(x, y) and Le(x, y) and Hash(x) == Hash(y)
