@@ -123,7 +123,7 @@ def test_array_pickles_nested_containers_at_every_protocol(protocol: int) -> Non
     assert isinstance(copy, tvm_ffi.Array) and not copy.same_as(original)
     assert [type(x) for x in copy] == [type(x) for x in original]  # Array stays Array, List stays List, ...
     assert copy == original
-    assert copy[6][1] == [2] and copy[8] == {"k": [4]} and copy[10] == (2, 3)
+    assert copy[6][1] == [2] and dict(copy[8]) == {"k": [4]} and copy[10] == (2, 3)
 
 
 def test_array_equality_in_both_directions() -> None:
@@ -185,8 +185,9 @@ def test_array_membership_follows_ffi_equality() -> None:
     inner = tvm_ffi.Array([1])
     arr = tvm_ffi.Array([inner, "abc", "a heap string of some length", None, 0.0])
     assert inner in arr and "abc" in arr and "a heap string of some length" in arr and None in arr
-    assert [1] not in arr  # objects compare by identity, not by content
-    assert -0.0 not in arr and False not in arr and 0 not in arr  # floats by bits; bool/int/float differ
+    assert [1] in arr and (1,) in arr and tvm_ffi.List([1]) in arr  # containers by content, like ==
+    assert [1.0] not in arr and [True] not in arr
+    assert -0.0 in arr and False not in arr and 0 not in arr  # -0.0 == 0.0; bool/int/float differ
     assert "ab" not in arr and "a heap string of some length!" not in arr
 
 

@@ -40,6 +40,26 @@ def test_bad_constructor_input_raises_type_errors() -> None:
         tvm_ffi.Array([1], [2])  # type: ignore[call-arg]
 
 
+def test_bad_constructor_input_raises_what_the_reference_raises() -> None:
+    # The reference raises AttributeError for Map(x)/Dict(x) of a non-mapping (it calls x.items())
+    # and ValueError for a bad Shape dimension; ours are those and TypeError at once.
+    for bad in (1, None, "ab", [1, 2], [(1, 2, 3)]):
+        for kind in (tvm_ffi.Map, tvm_ffi.Dict):
+            with pytest.raises(AttributeError) as caught:
+                kind(bad)
+            assert isinstance(caught.value, TypeError) and type(caught.value).__name__ == "NotAMappingError"
+    with pytest.raises(AttributeError, match=r"expected a mapping or an iterable of \(key, value\) pairs, got `int`"):
+        tvm_ffi.Map(1)  # type: ignore[arg-type]
+    for bad_dims in (["a"], [1.5], [2, None]):
+        with pytest.raises(ValueError, match=r"Shape dimension #\d must be an int") as caught_dim:
+            tvm_ffi.Shape(bad_dims)  # type: ignore[arg-type]
+        assert isinstance(caught_dim.value, TypeError)
+    for bad_items in (1, None):  # Array/List of a non-iterable: TypeError, as in the reference
+        for seq_kind in (tvm_ffi.Array, tvm_ffi.List):
+            with pytest.raises(TypeError, match="not iterable"):
+                seq_kind(bad_items)
+
+
 def test_item_conversion_errors_name_the_position() -> None:
     class NotAnObject:
         def __tvm_ffi_object__(self) -> int:

@@ -110,3 +110,24 @@ def test_list_map_and_dict_fixtures_hand_out_torch_tensors(torch: Any) -> None:
     assert [type(t) for t in nested["array"]] == [torch.Tensor, torch.Tensor]
     assert nested["array"][1].data_ptr() == y.data_ptr()
     assert type(nested["map"]["t"]) is torch.Tensor and nested["scalar"] == 99
+
+
+def test_containers_keep_their_framework_through_round_trips(torch: Any) -> None:
+    x = torch.arange(3, dtype=torch.float32)
+    arr = tvm_ffi.testing.make_array_with_tensor(x)
+    # passed back into calls, the container brings its framework along: results stay torch
+    once, twice = echo(arr), echo(echo(arr))
+    assert type(once[0]) is torch.Tensor and type(twice[0]) is torch.Tensor
+    assert twice[0].data_ptr() == x.data_ptr()
+    assert type(echo([arr])[0][0]) is torch.Tensor  # also when nested in a Python list
+    mapping = tvm_ffi.testing.make_map_with_tensor(x)
+    assert type(echo(mapping)["tensor"]) is torch.Tensor
+    apply = tvm_ffi.get_global_func("testing.apply")
+    assert type(apply(tvm_ffi.get_global_func("testing.echo"), arr)[0]) is torch.Tensor
+
+
+def test_containers_without_a_framework_still_give_ffi_tensors(torch: Any) -> None:
+    t = tvm_ffi.from_dlpack(torch.zeros(2))
+    plain = tvm_ffi.Array([t])  # built by our constructor, not returned by a framework's call
+    assert type(echo(plain)[0]) is tvm_ffi.Tensor and type(echo(echo(plain))[0]) is tvm_ffi.Tensor
+    assert type(echo(tvm_ffi.convert([np.zeros(2, dtype="float32")]))[0]) is tvm_ffi.Tensor

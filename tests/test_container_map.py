@@ -30,11 +30,14 @@ def test_map_missing_key_raises_key_error_naming_it() -> None:
         m[42]
 
 
-def test_map_equality_with_dicts() -> None:
+def test_map_equality_is_by_content_between_maps() -> None:
     m = tvm_ffi.Map({"a": 1, "b": [1, 2]})
-    assert m == {"a": 1, "b": [1, 2]} and m == {"b": [1, 2], "a": 1}
-    assert m != {"a": 1} and m != {"a": 2, "b": [1, 2]} and m != [("a", 1)]
-    assert m == tvm_ffi.Map({"a": 1, "b": [1, 2]}) and hash(m) == hash(m)
+    same = tvm_ffi.Map({"b": [1, 2], "a": 1})  # order does not matter
+    assert m == same and not (m != same) and hash(m) == hash(same) and len({m, same}) == 1
+    assert m != tvm_ffi.Map({"a": 1}) and m != tvm_ffi.Map({"a": 1, "b": [1, 2.0]})
+    # a plain dict is not a Map: == is NotImplemented both ways (as in the reference)
+    assert m.__eq__({"a": 1, "b": [1, 2]}) is NotImplemented and m != {"a": 1, "b": [1, 2]}
+    assert dict(m) == {"a": 1, "b": [1, 2]}  # compare as dicts explicitly
 
 
 def test_int_bool_and_float_are_distinct_keys() -> None:
@@ -58,7 +61,7 @@ def test_dicts_become_maps_when_passed_to_functions() -> None:
     out = echo({"nested": {"x": [1, {"y": 2}]}, "n": 1})
     assert isinstance(out, tvm_ffi.Map) and isinstance(out["nested"], tvm_ffi.Map)
     assert isinstance(out["nested"]["x"], tvm_ffi.Array)
-    assert out == {"nested": {"x": [1, {"y": 2}]}, "n": 1}
+    assert out == tvm_ffi.Map({"nested": {"x": [1, {"y": 2}]}, "n": 1})
     assert echo(out).same_as(out)
 
 
@@ -73,9 +76,9 @@ def test_dict_mutation() -> None:
     d = tvm_ffi.Dict({"a": 1})
     d["b"] = 2
     d["a"] = 10
-    assert d == {"a": 10, "b": 2} and list(d) == ["a", "b"]
+    assert dict(d) == {"a": 10, "b": 2} and list(d) == ["a", "b"]
     del d["a"]
-    assert d == {"b": 2}
+    assert dict(d) == {"b": 2}
     with pytest.raises(KeyError, match="'a'"):
         del d["a"]
     assert d.setdefault("c", 3) == 3 and d.setdefault("c", 4) == 3
@@ -84,10 +87,10 @@ def test_dict_mutation() -> None:
         d.pop("b")
     d.update({"x": 1}, y=2)
     d.update([("z", 3)])
-    assert d == {"c": 3, "x": 1, "y": 2, "z": 3}
+    assert dict(d) == {"c": 3, "x": 1, "y": 2, "z": 3}
     assert repr(d) == '{"c": 3, "x": 1, "y": 2, "z": 3}'
     d.clear()
-    assert len(d) == 0 and d == {}
+    assert len(d) == 0 and dict(d) == {}
 
 
 def test_dict_mutation_is_seen_through_every_reference() -> None:
@@ -137,7 +140,7 @@ def test_maps_read_from_many_threads() -> None:
     for t in threads:
         t.join()
     assert failures == []
-    assert all(maps[name] == contents[name] for name in maps)
+    assert all(dict(maps[name]) == contents[name] for name in maps)
 
 
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
@@ -163,14 +166,18 @@ def test_maps_pickle_nested_at_every_protocol(protocol: int) -> None:
 
 def test_map_and_dict_equality_in_both_directions() -> None:
     content = {"a": 1, 2: [3], None: {"n": "v"}}
-    for mapping in (tvm_ffi.Map(content), tvm_ffi.Dict(content)):
-        for same in (content, dict(reversed(list(content.items()))), tvm_ffi.Map(content), tvm_ffi.Dict(content)):
+    for kind in (tvm_ffi.Map, tvm_ffi.Dict):
+        mapping = kind(content)
+        for same in (kind(content), kind(dict(reversed(list(content.items()))))):
             assert mapping == same and same == mapping and not (mapping != same) and not (same != mapping)
+            assert hash(mapping) == hash(same)
         for different in ({"a": 1, 2: [3]}, {**content, "extra": 0}, {**content, "a": 2}, {"a": 1, 2: [3], 0: {}}):
-            assert mapping != different and different != mapping and not (mapping == different)
-        for unrelated in (list(content), list(content.items()), "a", 1, None):
+            assert mapping != kind(different) and kind(different) != mapping and not (mapping == kind(different))
+        # neither a plain dict nor the other kind of FFI mapping is equal (as in the reference)
+        for unrelated in (content, list(content), list(content.items()), "a", 1, None):
             assert mapping != unrelated and unrelated != mapping and not (mapping == unrelated)
-    assert tvm_ffi.Map() == {} and {} == tvm_ffi.Dict() and tvm_ffi.Map() != {"a": 1}
+    assert tvm_ffi.Map(content) != tvm_ffi.Dict(content) and tvm_ffi.Dict(content) != tvm_ffi.Map(content)
+    assert tvm_ffi.Map() == tvm_ffi.Map() and tvm_ffi.Map() != {} and tvm_ffi.Dict() != tvm_ffi.Map()
     assert not tvm_ffi.Map() and not tvm_ffi.Dict() and tvm_ffi.Map({0: 0}) and tvm_ffi.Dict({None: None})
 
 
@@ -197,7 +204,7 @@ def test_missing_key_errors_name_the_key(key: object, shown: str) -> None:
         with pytest.raises(KeyError) as info:
             remove(key)
         assert shown in str(info.value)
-    assert d == {1: "x"}
+    assert dict(d) == {1: "x"}
 
 
 def test_membership_and_views() -> None:
@@ -241,7 +248,7 @@ def test_dict_update_from_every_kind_of_source() -> None:
     assert list(d.items()) == [("m", "overwritten"), ("pairs", 2), ("dict", 3), ("kw", 4)]
     d.clear()
     d["after clear"] = 1  # the cleared dict is usable again
-    assert d == {"after clear": 1}
+    assert dict(d) == {"after clear": 1}
 
 
 def test_views_walk_entries_without_looking_keys_up() -> None:

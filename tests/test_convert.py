@@ -63,13 +63,25 @@ def test_convert_protocols() -> None:
 def test_convert_other_objects_are_opaque() -> None:
     payload = object()
     converted = tvm_ffi.convert(payload)
-    if isinstance(converted, core.OpaquePyObject):  # when _core can wrap explicitly
-        assert converted.pyobject() is payload
-    else:
-        assert converted is payload
+    assert type(converted) is core.OpaquePyObject and converted.pyobject() is payload
+    # handed to C and back, an OpaquePyObject gives back the object it holds
+    echo = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    assert echo(tvm_ffi.Array([converted]), 0) is payload
     # passed to C as an opaque object, and the very same object comes back
     arr = tvm_ffi.convert([payload])
     assert tvm_ffi.registry.array_to_list(arr)[0] is payload
+
+
+def test_convert_opaque_keeps_the_object_alive_exactly_as_long_as_needed() -> None:
+    class Payload:
+        pass
+
+    payload = Payload()
+    before = sys.getrefcount(payload)
+    converted = tvm_ffi.convert(payload)
+    assert sys.getrefcount(payload) == before + 1
+    del converted
+    assert sys.getrefcount(payload) == before
 
 
 def test_convert_func() -> None:

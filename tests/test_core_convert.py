@@ -319,6 +319,23 @@ def test_protocols() -> None:
     assert nested.type_key == "ffi.Array"
 
 
+def test_cuda_stream_protocol_takes_a_version_or_a_name_tag() -> None:
+    class Stream:
+        def __init__(self, result: object) -> None:
+            self.result = result
+
+        def __cuda_stream__(self) -> object:
+            return self.result
+
+    # (version, address) as the CUDA stream protocol says, or a tag naming the kind: ("cuda", 1)
+    assert echo(Stream((0, 0x2000))).value == 0x2000
+    assert echo(Stream(("cuda", 1))).value == 1
+    for bad, message in (((1,), "got a tuple of 1 items"), (("cuda", "x"), "int stream address, got `str`"),
+                         ([0, 1], "tuple, got `list`")):
+        with pytest.raises(TypeError, match=rf"argument #0 .*__cuda_stream__\(\) must return .*{message}"):
+            echo(Stream(bad))
+
+
 def test_bad_protocol_results_name_the_argument() -> None:
     class BadInt:
         def __tvm_ffi_int__(self) -> str:

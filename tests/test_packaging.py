@@ -62,11 +62,44 @@ def test_libinfo_paths_exist() -> None:
 
 
 def test_libinfo_reports_missing_files_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(libinfo, "_PACKAGE_DIR", tmp_path)
+    monkeypatch.setattr(libinfo, "_PACKAGE_DIRS", [tmp_path])
+    monkeypatch.setattr(libinfo, "_SOURCE_TREE", tmp_path / "checkout")
     for find in (libinfo.find_libtvm_ffi, libinfo.find_include_path, libinfo.find_dlpack_include_path,
+                 libinfo.find_cmake_path, libinfo.find_source_path, libinfo.find_python_helper_include_path,
                  libinfo._load_runtime_ctypes):
         with pytest.raises(RuntimeError, match=re.escape(str(tmp_path))):
             find()
+
+
+def test_libinfo_find_functions_of_the_reference() -> None:
+    package_dir = Path(tvm_ffi.__file__).resolve().parent
+    assert libinfo.find_source_path() == str(package_dir) and (package_dir / "src" / "runtime").is_dir()
+    core_path = Path(libinfo.find_cython_lib())
+    assert core_path.parent == package_dir and core_path.name.startswith("_core.") and core_path.suffix == ".so"
+    # our extension is plain C: there is no Cython helper header to point at
+    with pytest.raises(RuntimeError, match="tvm_ffi_python_helpers.h"):
+        libinfo.find_python_helper_include_path()
+
+
+def test_libinfo_prefers_the_package_and_falls_back_to_a_source_checkout(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path) -> None:
+    package, checkout = tmp_path / "site" / "tvm_ffi", tmp_path / "checkout"
+    (checkout / "cmake").mkdir(parents=True)
+    (checkout / "src").mkdir()
+    (checkout / "include" / "tvm" / "ffi").mkdir(parents=True)
+    (checkout / "include" / "tvm" / "ffi" / "c_api.h").touch()
+    (checkout / "include" / "dlpack").mkdir()
+    (checkout / "include" / "dlpack" / "dlpack.h").touch()
+    package.mkdir(parents=True)
+    monkeypatch.setattr(libinfo, "_PACKAGE_DIRS", [package])
+    monkeypatch.setattr(libinfo, "_SOURCE_TREE", checkout)
+    assert libinfo.find_cmake_path() == str(checkout / "cmake")
+    assert libinfo.find_source_path() == str(checkout)
+    assert libinfo.find_include_path() == libinfo.find_dlpack_include_path() == str(checkout / "include")
+    (package / "share" / "cmake" / "tvm_ffi").mkdir(parents=True)
+    (package / "src").mkdir()
+    assert libinfo.find_cmake_path() == str(package / "share" / "cmake" / "tvm_ffi")
+    assert libinfo.find_source_path() == str(package)
 
 
 def test_installed_headers_equal_repository_headers() -> None:
@@ -82,29 +115,55 @@ def test_installed_headers_equal_repository_headers() -> None:
 # ---- tvm-ffi-config ----
 
 def test_config_flags(config_cmd: list[str]) -> None:
-    include, lib = libinfo.find_include_path(), libinfo.find_libtvm_ffi()
+    include, dlpack_include, lib = (libinfo.find_include_path(), libinfo.find_dlpack_include_path(),
+                                    libinfo.find_libtvm_ffi())
     libdir = os.path.dirname(lib)
     expected = {
         "--includedir": include,
-        "--dlpack-includedir": libinfo.find_dlpack_include_path(),
+        "--dlpack-includedir": dlpack_include,
         "--libdir": libdir,
         "--libfiles": lib,
-        "--cflags": " ".join(f"-I{p}" for p in libinfo.include_paths()),
-        "--cxxflags": " ".join([*(f"-I{p}" for p in libinfo.include_paths()), "-std=c++17"]),
-        "--ldflags": f"-L{libdir} -Wl,-rpath,{libdir}",
+        "--sourcedir": libinfo.find_source_path(),
+        "--cython-lib-path": libinfo.find_cython_lib(),
+        # both directories even when they are one, as the reference prints them
+        "--cflags": f"-I{include} -I{dlpack_include}",
+        "--cxxflags": f"-I{include} -I{dlpack_include} -std=c++17",
+        "--ldflags": f"-L{libdir}",  # no rpath: kernels stay relocatable
+        "--rpath": f"-Wl,-rpath,{libdir}",
         "--libs": "-ltvm_ffi",
     }
     for flag, value in expected.items():
         assert run_checked([*config_cmd, flag]).stdout == value + "\n", flag
-    assert f"-I{include}" in expected["--cflags"]
-    # several flags at once: one line each, in the documented order
-    out = run_checked([*config_cmd, "--libs", "--cflags", "--ldflags"]).stdout
-    assert out.splitlines() == [expected["--cflags"], expected["--ldflags"], expected["--libs"]]
+    # several flags at once: one line each, in the reference's order
+    out = run_checked([*config_cmd, "--libs", "--cflags", "--ldflags", "--libdir"]).stdout
+    assert out.splitlines() == [expected["--libdir"], expected["--cflags"], expected["--libs"], expected["--ldflags"]]
+
+
+def test_config_cmakedir_prints_the_installed_cmake_package(config_cmd: list[str]) -> None:
+    cmake_dir = Path(tvm_ffi.__file__).resolve().parent / "share" / "cmake" / "tvm_ffi"
+    proc = subprocess.run([*config_cmd, "--cmakedir"], capture_output=True, text=True)
+    if not cmake_dir.is_dir():  # the CMake package is installed by the C++ API's build rules
+        assert proc.returncode == 1 and "cannot find the CMake package" in proc.stderr
+        pytest.skip(f"this build installs no CMake package at {cmake_dir}")
+    assert proc.returncode == 0 and proc.stdout == f"{cmake_dir}\n"
+
+
+def test_kernels_built_with_config_flags_carry_no_rpath(config_cmd: list[str], tmp_path: Path) -> None:
+    if shutil.which("readelf") is None or shutil.which(c_compiler()) is None:
+        pytest.skip("needs readelf and a C compiler")
+    (tmp_path / "k.c").write_text("#include <tvm/ffi/c_api.h>\nint k(void) { return TVMFFIGetTypeInfo(0) != 0; }\n")
+    flags = run_checked([*config_cmd, "--cflags", "--ldflags", "--libs"]).stdout.split()
+    run_checked([c_compiler(), "-shared", "-fPIC", str(tmp_path / "k.c"), "-o", str(tmp_path / "k.so"), *flags])
+    dynamic = run_checked(["readelf", "-d", str(tmp_path / "k.so")]).stdout
+    assert "Shared library: [libtvm_ffi.so]" in dynamic
+    assert "RPATH" not in dynamic and "RUNPATH" not in dynamic, dynamic
 
 
 def test_config_without_flags_prints_usage(config_cmd: list[str]) -> None:
     proc = subprocess.run(config_cmd, capture_output=True, text=True)
-    assert proc.returncode == 1 and "usage: tvm-ffi-config" in proc.stdout
+    assert proc.returncode == 0 and "usage: tvm-ffi-config" in proc.stdout
+    for flag in ("--cmakedir", "--sourcedir", "--cython-lib-path", "--rpath"):
+        assert flag in proc.stdout
     proc = subprocess.run([*config_cmd, "--no-such-flag"], capture_output=True, text=True)
     assert proc.returncode == 2 and "unrecognized arguments" in proc.stderr
 

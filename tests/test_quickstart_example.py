@@ -31,7 +31,7 @@ def user_env() -> dict[str, str]:
     """What a user of the installed package has: its console scripts (tvm-ffi-config) on PATH."""
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    env.pop("LD_LIBRARY_PATH", None)  # the kernel must find libtvm_ffi.so through its rpath
+    env.pop("LD_LIBRARY_PATH", None)  # the kernel binds to the runtime that `import tvm_ffi` loaded
     return env
 
 

@@ -30,7 +30,7 @@ def example_env() -> dict[str, str]:
     """The environment a user of the installed package has: its console scripts on PATH."""
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    env.pop("LD_LIBRARY_PATH", None)  # the example must find the runtime through its rpath
+    env.pop("LD_LIBRARY_PATH", None)  # the loader finds the runtime through its --rpath
     return env
 
 

@@ -10,7 +10,8 @@ if command -v tvm-ffi-config >/dev/null 2>&1; then
 else
   CONFIG=("${PYTHON:-python3}" -m tvm_ffi.config)
 fi
-# --cflags: include directories; --ldflags: -L and an rpath to libtvm_ffi.so; --libs: -ltvm_ffi.
+# --cflags: include directories; --ldflags: -L of libtvm_ffi.so (no rpath: the kernel binds to
+# the runtime `import tvm_ffi` has loaded); --libs: -ltvm_ffi.
 "${CC:-cc}" -std=c11 -O2 -Wall -Wextra -fPIC -shared \
   $("${CONFIG[@]}" --cflags) add_one.c -o build/add_one.so \
   $("${CONFIG[@]}" --ldflags) $("${CONFIG[@]}" --libs)

@@ -23,6 +23,6 @@ fi
 "$CC" -std=c11 -O2 -Wall -Wextra \
   $("${CONFIG[@]}" --cflags) \
   src/load.c -o build/load \
-  $("${CONFIG[@]}" --ldflags) $("${CONFIG[@]}" --libs) -ldl
+  $("${CONFIG[@]}" --ldflags) $("${CONFIG[@]}" --rpath) $("${CONFIG[@]}" --libs) -ldl
 build/load build/add_one_cpu.so
 # [load.end]

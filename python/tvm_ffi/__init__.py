@@ -53,6 +53,9 @@ LIB: ctypes.CDLL
 __all__ = ["LIB", "__version__", "__version_tuple__", "libinfo"]
 
 if not _running_as_config():
+    from ._dist_check import warn_if_shared
+
+    warn_if_shared(list(__path__))  # another distribution's files in our tvm_ffi/ directory?
     LIB = libinfo._load_runtime_ctypes(ctypes.RTLD_GLOBAL)
     _register_env_c_apis(LIB)
 

@@ -50,4 +50,5 @@ def device(device_type: str | int | DLDeviceType | _core.Device, index: int | No
         return device_type
     if isinstance(device_type, IntEnum):
         device_type = int(device_type)
-    return _core.Device(device_type, index)
+    # The class installed with core._set_class_device (a framework's Device subclass).
+    return _core._CLASS_DEVICE(device_type, index)  # type: ignore[no-any-return]

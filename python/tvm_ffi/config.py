@@ -5,6 +5,9 @@ Example::
     cc -shared -fPIC $(tvm-ffi-config --cflags) kernel.c -o kernel.so \\
         $(tvm-ffi-config --ldflags) $(tvm-ffi-config --libs)
 
+``--ldflags`` carries no rpath, so the kernel stays relocatable and binds to the runtime that
+loads it (``import tvm_ffi`` loads it first). Executables that link the runtime add ``--rpath``.
+
 Also runs as ``python -m tvm_ffi.config``. Only the standard library is imported.
 """
 
@@ -22,28 +25,28 @@ def _libdir() -> str:
     return os.path.dirname(libinfo.find_libtvm_ffi())
 
 
-def _cmakedir() -> str:
-    # The wheel installs tvm_ffi-config.cmake next to the package's include/ and lib/.
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "share", "cmake", "tvm_ffi")
+def _include_flags() -> str:
+    # Always both directories, even when they are one (the reference's output shape).
+    return f"-I{libinfo.find_include_path()} -I{libinfo.find_dlpack_include_path()}"
 
 
-def _include_flags() -> list[str]:
-    return [f"-I{path}" for path in libinfo.include_paths()]
-
-
-# (flag, help, producer) in the order answers are printed.
+# (flag, help, producer) in the order answers are printed (the reference's order).
 _QUERIES: list[tuple[str, str, Callable[[], str]]] = [
     ("--includedir", "directory holding tvm/ffi/c_api.h", libinfo.find_include_path),
     ("--dlpack-includedir", "directory holding dlpack/dlpack.h", libinfo.find_dlpack_include_path),
-    ("--cmakedir", "directory holding tvm_ffi-config.cmake (for find_package)", _cmakedir),
+    ("--cmakedir", "directory of the CMake package (tvm_ffi-config.cmake)", libinfo.find_cmake_path),
     ("--libdir", "directory holding libtvm_ffi.so", _libdir),
     ("--libfiles", "path of libtvm_ffi.so", libinfo.find_libtvm_ffi),
-    ("--cflags", "C compiler flags (include directories)", lambda: " ".join(_include_flags())),
+    ("--sourcedir", "top directory of the C sources", libinfo.find_source_path),
+    ("--cython-lib-path", "path of the compiled extension module tvm_ffi._core", libinfo.find_cython_lib),
     ("--cxxflags", "C++ compiler flags (include directories, -std=c++17)",
-     lambda: " ".join([*_include_flags(), "-std=c++17"])),
-    ("--ldflags", "linker flags (library directory and rpath)",
-     lambda: f"-L{_libdir()} -Wl,-rpath,{_libdir()}"),
+     lambda: f"{_include_flags()} -std=c++17"),
+    ("--cflags", "C compiler flags (include directories)", _include_flags),
     ("--libs", "libraries to link", lambda: "-ltvm_ffi"),
+    # No rpath: a kernel binds to the runtime its loader already has (relocatable).
+    ("--ldflags", "linker flags (library directory)", lambda: f"-L{_libdir()}"),
+    ("--rpath", "linker flag embedding the library directory, for executables",
+     lambda: f"-Wl,-rpath,{_libdir()}"),
 ]
 
 
@@ -64,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     wanted = [(flag, produce) for flag, _, produce in _QUERIES if args[flag[2:].replace("-", "_")]]
     if not wanted:
         parser.print_help()
-        return 1
+        return 0
     try:
         lines = [produce() for _, produce in wanted]
     except RuntimeError as err:

@@ -5,6 +5,13 @@
 runtime's shape object. Python lists/tuples passed to FFI functions become Arrays and dicts become
 Maps. ``len``, integer indexing and iteration of sequences, and ``len``/lookup of mappings run in
 the C extension (``_core.SeqBase`` / ``_core.MapBase``); everything else calls ``ffi.*`` globals.
+
+Equality is by content, as in the reference package: items compare strictly by type (``1``,
+``1.0`` and ``True`` differ; NaN equals NaN, -0.0 equals 0.0), an Array or List equals any
+sequence with equal items (``Array([1, 2]) == [1, 2]``), a Map equals only a Map and a Dict only
+a Dict (``Map({"x": 1}) == {"x": 1}`` is False: compare ``dict(m)``), and other objects compare by
+identity. ``hash()`` agrees with ``==`` (List and Dict hash their current content), and
+``x in seq`` is true exactly when an item ``== x``.
 """
 
 from __future__ import annotations
@@ -27,6 +34,11 @@ from .registry import register_object
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
+_content_equal = _ffi_api._ContentEqual
+
+# The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
+MISSING = _core.MISSING
+
 
 class _Seq(_core.SeqBase):  # type: ignore[misc]
     """Reading, comparing and printing shared by Array and List."""
@@ -47,18 +59,24 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
 
         def __iter__(self) -> Iterator[Any]: ...
 
+        # By content, like == (ffi.ArrayContains / ffi.ListContains); a plain dict is never in.
+        def __contains__(self, value: object) -> bool: ...
+
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, _core.Object) and self.same_as(other):
-            return True
-        if isinstance(other, (_Seq, list, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
+        """Item by item, by content, as the runtime compares (1, 1.0 and True differ)."""
+        if type(other) is list or type(other) is tuple or isinstance(other, _Seq):
+            return _content_equal(self, other)  # a list or tuple arrives as an Array
+        if isinstance(other, (str, bytes, bytearray, Mapping)) or not isinstance(other, Sequence):
+            return NotImplemented
+        return _content_equal(self, list(other))  # range, Shape, user sequences: their items
 
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = _core.Object.__hash__
+    # By content, agreeing with ==; an Array and a List with equal items hash equal.
+    __hash__ = _core.SeqBase.__hash__
+
 
     def __copy__(self) -> Any:
         """A new container of this type holding the same items."""
@@ -91,9 +109,6 @@ class Array(_Seq, Sequence[Any]):
     if TYPE_CHECKING:
 
         def __init__(self, items: Iterable[Any] = ()) -> None: ...
-
-    def __contains__(self, value: object) -> bool:
-        return bool(_ffi_api.ArrayContains(self, value))
 
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
@@ -192,9 +207,6 @@ class List(_Seq, MutableSequence[Any]):
         """Reverses the items in place."""
         _ffi_api.ListReverse(self)
 
-    def __contains__(self, value: object) -> bool:
-        return bool(_ffi_api.ListContains(self, value))
-
     def __reduce__(self) -> Any:
         return (List, (list(self),))
 
@@ -269,22 +281,17 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
         return bool(type(self)._count(self, key))
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, _core.Object) and self.same_as(other):
-            return True
-        if not isinstance(other, Mapping):
-            return NotImplemented
-        if len(self) != len(other):
-            return False
-        for key, value in self._pairs():
-            if key not in other or other[key] != value:
-                return False
-        return True
+        """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
+        dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is False)."""
+        if isinstance(other, _MapReader) and (isinstance(other, type(self)) or isinstance(self, type(other))):
+            return _content_equal(self, other)  # type: ignore[no-any-return]
+        return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = _core.Object.__hash__
+    __hash__ = _core.MapBase.__hash__  # by content, agreeing with ==
 
     def __copy__(self) -> Any:
         """A new mapping of this type holding the same entries."""
@@ -342,6 +349,10 @@ class Dict(_MapReader, MutableMapping[Any, Any]):
         _ffi_api.DictClear(self)
 
 
+class ShapeDimensionError(ValueError, TypeError):
+    """A Shape dimension that is not an int: a ValueError (as the reference raises) and a TypeError."""
+
+
 class Shape(tuple):  # type: ignore[type-arg]
     """Tuple of ints backed by the runtime's shape object (``ffi.Shape``).
 
@@ -359,7 +370,7 @@ class Shape(tuple):  # type: ignore[type-arg]
         values: list[int] = []
         for position, dim in enumerate(dims):
             if isinstance(dim, bool) or not hasattr(dim, "__index__"):
-                raise TypeError(
+                raise ShapeDimensionError(
                     f"Shape dimension #{position} must be an int, got {type(dim).__name__}"
                 )
             values.append(dim.__index__())

@@ -1,14 +1,22 @@
-"""Locate the native pieces of the installed package: the runtime library and the C headers.
+"""Locate the native pieces of the installed package: runtime library, headers, CMake package.
 
-Everything here is plain path arithmetic on this package's directory, so it works without the
-runtime being loadable and imports nothing beyond the standard library.
+Everything here is path arithmetic, so it works without the runtime being loadable and imports
+nothing beyond the standard library. The ``find_*`` functions have the reference package's names
+and behaviour: each returns the first existing candidate as a string or raises RuntimeError.
+
+Candidates come from the ``tvm_ffi`` package directories: one for a normal install; two for an
+editable install (``pip install -e .``), whose Python files stay in the source tree while the
+built files (``lib/``, ``include/``, ``_core``) go to site-packages. A source checkout is the
+last resort for headers, the CMake package and the sources.
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ._lib_search import find_library
 
@@ -16,41 +24,100 @@ if TYPE_CHECKING:
     from .module import Module
 
 __all__ = [
+    "find_cmake_path",
+    "find_cython_lib",
     "find_dlpack_include_path",
     "find_include_path",
     "find_libtvm_ffi",
+    "find_python_helper_include_path",
+    "find_source_path",
     "include_paths",
     "load_lib_ctypes",
     "load_lib_module",
 ]
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
 _LIB_NAME = "libtvm_ffi.so"
 _INSTALL_HINT = "reinstall the package from a source checkout with `pip install .`"
 
 
+def _package_dirs_at_import() -> list[Path]:
+    """Directories of the ``tvm_ffi`` package, this file's own first."""
+    dirs = [Path(__file__).resolve().parent]
+    package = sys.modules.get(__name__.rpartition(".")[0])
+    for location in getattr(package, "__path__", None) or []:
+        path = Path(location).resolve()
+        if path not in dirs:
+            dirs.append(path)
+    return dirs
+
+
+_PACKAGE_DIRS: list[Path] = _package_dirs_at_import()
+# The repository root when the package runs from a source checkout (python/tvm_ffi/).
+_SOURCE_TREE: Path = _PACKAGE_DIRS[0].parent.parent
+
+
+def _first(what: str, candidates: list[Path], accept: Callable[[Path], bool]) -> str:
+    """The first candidate ``accept`` holds for; RuntimeError listing every place looked at."""
+    for path in candidates:
+        try:
+            if accept(path):
+                return str(path)
+        except OSError:
+            continue
+    places = ", ".join(str(p) for p in candidates)
+    raise RuntimeError(f"cannot find {what}: looked in {places}; {_INSTALL_HINT}")
+
+
+def _in_package(*parts: str) -> list[Path]:
+    return [directory.joinpath(*parts) for directory in _PACKAGE_DIRS]
+
+
 def find_libtvm_ffi() -> str:
     """Absolute path of the runtime library ``libtvm_ffi.so`` shipped in ``tvm_ffi/lib``."""
-    path = _PACKAGE_DIR / "lib" / _LIB_NAME
-    if not path.is_file():
-        raise RuntimeError(f"cannot find {_LIB_NAME}: expected it at {path}; {_INSTALL_HINT}")
-    return str(path)
+    return _first(_LIB_NAME, _in_package("lib", _LIB_NAME), Path.is_file)
 
 
 def find_include_path() -> str:
     """Directory to pass as ``-I`` so that ``#include <tvm/ffi/c_api.h>`` works."""
-    path = _PACKAGE_DIR / "include"
-    if not (path / "tvm" / "ffi" / "c_api.h").is_file():
-        raise RuntimeError(f"cannot find the TVM-FFI headers: expected tvm/ffi/c_api.h under {path}; {_INSTALL_HINT}")
-    return str(path)
+    candidates = [*_in_package("include"), _SOURCE_TREE / "include"]
+    return _first("the TVM-FFI headers (tvm/ffi/c_api.h)", candidates,
+                  lambda p: (p / "tvm" / "ffi" / "c_api.h").is_file())
 
 
 def find_dlpack_include_path() -> str:
     """Directory to pass as ``-I`` so that ``#include <dlpack/dlpack.h>`` works."""
-    path = _PACKAGE_DIR / "include"
-    if not (path / "dlpack" / "dlpack.h").is_file():
-        raise RuntimeError(f"cannot find the DLPack header: expected dlpack/dlpack.h under {path}; {_INSTALL_HINT}")
-    return str(path)
+    candidates = [*_in_package("include"), _SOURCE_TREE / "include"]
+    return _first("the DLPack header (dlpack/dlpack.h)", candidates,
+                  lambda p: (p / "dlpack" / "dlpack.h").is_file())
+
+
+def find_cmake_path() -> str:
+    """Directory of the CMake package (``tvm_ffi-config.cmake``), for ``-Dtvm_ffi_DIR=``."""
+    candidates = [*_in_package("share", "cmake", "tvm_ffi"), _SOURCE_TREE / "cmake"]
+    return _first("the CMake package (tvm_ffi-config.cmake)", candidates, Path.is_dir)
+
+
+def find_source_path() -> str:
+    """Top directory of the C sources (it holds ``src/``): the package, or the source checkout."""
+    return _first("the TVM-FFI sources (src/)", [*_PACKAGE_DIRS, _SOURCE_TREE], lambda p: (p / "src").is_dir())
+
+
+def find_python_helper_include_path() -> str:
+    """Directory holding ``tvm_ffi_python_helpers.h``, the reference's CPython helper header.
+
+    Our extension is written in C directly and ships no such header, so this raises unless a
+    package next to ours provides one.
+    """
+    return _first("tvm_ffi_python_helpers.h", _in_package("include"),
+                  lambda p: (p / "tvm_ffi_python_helpers.h").is_file())
+
+
+def find_cython_lib() -> str:
+    """Path of the compiled extension module (``tvm_ffi._core``), located without importing it."""
+    spec = importlib.util.find_spec("tvm_ffi._core")
+    if spec is None or spec.origin is None or not Path(spec.origin).is_file():
+        raise RuntimeError(f"cannot find the extension module tvm_ffi._core; {_INSTALL_HINT}")
+    return str(Path(spec.origin).resolve())
 
 
 def include_paths() -> list[str]:

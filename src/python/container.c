@@ -14,6 +14,7 @@
 #include "container.h"
 
 #include "call.h"
+#include "container_content.h"
 #include "convert_result.h"
 #include "error.h"
 #include "framework.h"
@@ -104,10 +105,21 @@ static int seq_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   return rc;
 }
 
+/* Raised for Map(x)/Dict(x) when x is neither a mapping nor an iterable of pairs: both an
+ * AttributeError (what the reference raises, from calling x.items()) and a TypeError. */
+static PyObject* g_not_a_mapping = NULL;
+
 /* Appends key and value of each pair of `pairs` (an iterable) to the list `flat`. */
 static int flatten_pairs(PyObject* pairs, PyObject* flat) {
   PyObject* iter = PyObject_GetIter(pairs);
-  if (iter == NULL) return -1;
+  if (iter == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+    PyErr_Clear();
+    PyErr_Format(g_not_a_mapping,
+                 "expected a mapping or an iterable of (key, value) pairs, got `%s`",
+                 Py_TYPE(pairs)->tp_name);
+    return -1;
+  }
   PyObject* pair;
   Py_ssize_t position = 0;
   while ((pair = PyIter_Next(iter)) != NULL) {
@@ -115,7 +127,7 @@ static int flatten_pairs(PyObject* pairs, PyObject* flat) {
     int ok = fast != NULL && PySequence_Fast_GET_SIZE(fast) == 2;
     if (!ok) {
       PyErr_Clear();
-      PyErr_Format(PyExc_TypeError,
+      PyErr_Format(g_not_a_mapping,
                    "mapping items must be (key, value) pairs, item #%zd is `%s`", position,
                    Py_TYPE(pair)->tp_name);
     } else {
@@ -293,6 +305,7 @@ static PyObject* seq_iter(PyObject* self) {
 static PySequenceMethods seq_as_sequence = {
     .sq_length = seq_length,
     .sq_item = seq_item,
+    .sq_contains = core_seq_contains,
 };
 
 static PyMappingMethods seq_as_mapping = {
@@ -309,6 +322,7 @@ static PyTypeObject SeqBase_Type = {
     .tp_as_sequence = &seq_as_sequence,
     .tp_as_mapping = &seq_as_mapping,
     .tp_iter = seq_iter,
+    .tp_hash = core_container_hash,
 };
 
 /* ---- maps ---- */
@@ -425,11 +439,24 @@ static PyTypeObject MapBase_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Base of Map and Dict: len and lookup call the runtime from C.",
     .tp_as_mapping = &map_as_mapping,
+    .tp_hash = core_container_hash,
 };
 
 int core_container_init(PyObject* module) {
   g_str_ffi_ctor = PyUnicode_InternFromString("_ffi_ctor");
   if (g_str_ffi_ctor == NULL) return -1;
+  PyObject* bases = PyTuple_Pack(2, PyExc_AttributeError, PyExc_TypeError);
+  if (bases == NULL) return -1;
+  g_not_a_mapping = PyErr_NewExceptionWithDoc(
+      "tvm_ffi.core.NotAMappingError",
+      "Map()/Dict() got neither a mapping nor (key, value) pairs (an AttributeError and a "
+      "TypeError).",
+      bases, NULL);
+  Py_DECREF(bases);
+  if (g_not_a_mapping == NULL ||
+      PyModule_AddObjectRef(module, "NotAMappingError", g_not_a_mapping) < 0) {
+    return -1;
+  }
   SeqBase_Type.tp_base = &CoreObject_Type;
   MapBase_Type.tp_base = &CoreObject_Type;
   if (PyType_Ready(&SeqIter_Type) < 0 || PyType_Ready(&SeqBase_Type) < 0 ||

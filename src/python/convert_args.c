@@ -63,6 +63,35 @@ static int int_tuple(PyObject* tuple, long long* vals, Py_ssize_t n, const CoreA
   return 0;
 }
 
+/* `__cuda_stream__()` returns (tag, address): the tag is the protocol version (an int) or a
+ * name such as "cuda"; only the address is passed, as an opaque pointer. */
+static int set_cuda_stream(PyObject* pair, TVMFFIAny* out, const CoreArgSite* site) {
+  if (!PyTuple_Check(pair)) {
+    core_raise_arg_error(PyExc_TypeError, site,
+                         "__cuda_stream__() must return a (tag, stream address) tuple, got `%s`",
+                         Py_TYPE(pair)->tp_name);
+    return -1;
+  }
+  if (PyTuple_GET_SIZE(pair) != 2) {
+    core_raise_arg_error(PyExc_TypeError, site,
+                         "__cuda_stream__() must return a (tag, stream address) tuple, got a "
+                         "tuple of %zd items", PyTuple_GET_SIZE(pair));
+    return -1;
+  }
+  PyObject* address = PyTuple_GET_ITEM(pair, 1);
+  if (!PyLong_Check(address)) {
+    core_raise_arg_error(PyExc_TypeError, site,
+                         "__cuda_stream__() must return an int stream address, got `%s`",
+                         Py_TYPE(address)->tp_name);
+    return -1;
+  }
+  void* ptr = PyLong_AsVoidPtr(address);
+  if (ptr == NULL && PyErr_Occurred()) return -1;
+  core_set_pod(out, kTVMFFIOpaquePtr);
+  out->v_ptr = ptr;
+  return 0;
+}
+
 /* ---- converters, one per kind (see dispatch.h) ---- */
 
 #define CONVERTER(name)                                                                \
@@ -173,13 +202,9 @@ CONVERTER(convert_opaque_ptr_protocol) {
 CONVERTER(convert_cuda_stream) {
   PyObject* pair = call_protocol(value, "__cuda_stream__");
   if (pair == NULL) return -1;
-  long long vals[2];
-  int rc = int_tuple(pair, vals, 2, &ctx->site, "__cuda_stream__()");
+  int rc = set_cuda_stream(pair, out, &ctx->site);
   Py_DECREF(pair);
-  if (rc != 0) return -1;
-  core_set_pod(out, kTVMFFIOpaquePtr);
-  out->v_ptr = (void*)(intptr_t)vals[1];
-  return 0;
+  return rc;
 }
 
 CONVERTER(convert_exception) {

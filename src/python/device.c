@@ -37,8 +37,12 @@ static int device_type_from_name(const char* name, size_t len, int32_t* out) {
   return -1;
 }
 
+PyTypeObject* core_device_class = &CoreDevice_Type;
+
 PyObject* core_device_new(DLDevice device) {
-  CoreDevice* self = PyObject_New(CoreDevice, &CoreDevice_Type);
+  PyTypeObject* cls = core_device_class;
+  CoreDevice* self = CORE_LIKELY(cls == &CoreDevice_Type) ? PyObject_New(CoreDevice, cls)
+                                                          : (CoreDevice*)cls->tp_alloc(cls, 0);
   if (self == NULL) return NULL;
   self->device = device;
   return (PyObject*)self;

@@ -14,6 +14,9 @@ typedef struct {
 extern PyTypeObject CoreDevice_Type;
 
 PyObject* core_device_new(DLDevice device);
+/* The class Device results are made as: CoreDevice_Type, or the subclass installed with
+ * _set_class_device (class_hooks.c); a strong reference. */
+extern PyTypeObject* core_device_class;
 int core_device_init_types(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_DEVICE_H_ */

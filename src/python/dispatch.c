@@ -13,6 +13,12 @@
 #include "string_types.h"
 
 CoreDispatchEntry core_dispatch_table[CORE_DISPATCH_SIZE];
+PyTypeObject* core_container_types[2] = {NULL, NULL};
+
+int core_is_container_type(PyTypeObject* t) {
+  return (core_container_types[0] != NULL && PyType_IsSubtype(t, core_container_types[0])) ||
+         (core_container_types[1] != NULL && PyType_IsSubtype(t, core_container_types[1]));
+}
 
 static CoreArgConverter g_converters[kCoreArgNumKinds];
 static PyObject* g_numbers_integral = NULL;
@@ -47,7 +53,9 @@ static int is_framework_dtype(PyTypeObject* t) {
 }
 
 static CoreArgKind classify_kind(PyTypeObject* t) {
-  if (PyType_IsSubtype(t, &CoreObject_Type)) return kCoreArgObject;
+  if (PyType_IsSubtype(t, &CoreObject_Type)) {
+    return core_is_container_type(t) ? kCoreArgContainer : kCoreArgObject;
+  }
   if (t == &CoreRValueRef_Type) return kCoreArgRValueRef;
   if (type_has(t, "__tvm_ffi_object__")) return kCoreArgObjectProtocol;
   if (type_has(t, "__dlpack__") || type_has(t, "__dlpack_c_exchange_api__")) {

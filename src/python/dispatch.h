@@ -21,6 +21,7 @@
 typedef enum {
   kCoreArgOpaque = 0,       /* anything else: an OpaquePyObject */
   kCoreArgObject,           /* tvm_ffi Object and subclasses */
+  kCoreArgContainer,        /* Array/List/Map/Dict: Objects that may remember a framework */
   kCoreArgRValueRef,        /* ObjectRValueRef */
   kCoreArgObjectProtocol,   /* __tvm_ffi_object__ */
   kCoreArgNumpy,            /* numpy.ndarray (exact): read through its C struct or buffer */
@@ -96,6 +97,11 @@ static inline const CoreDispatchEntry* core_dispatch_lookup(PyTypeObject* t,
   }
   return core_dispatch_classify(t, scratch);
 }
+
+/* The container base types (SeqBase, MapBase), set by container.c at start-up: their instances
+ * and subclasses' are kCoreArgContainer (framework.c converts them). */
+extern PyTypeObject* core_container_types[2];
+int core_is_container_type(PyTypeObject* t);
 
 /* Installs the converter of one kind; forgets every classification. */
 void core_dispatch_register(CoreArgKind kind, CoreArgConverter convert);

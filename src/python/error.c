@@ -482,6 +482,7 @@ int core_error_init(PyObject* module) {
       {"OverflowError", PyExc_OverflowError},
       {"ZeroDivisionError", PyExc_ZeroDivisionError},
       {"OSError", PyExc_OSError},
+      {"RecursionError", PyExc_RecursionError},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
     PyObject* cls = defaults[i].cls;

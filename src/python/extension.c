@@ -8,6 +8,7 @@
 #include "base.h"
 #include "call.h"
 #include "callback.h"
+#include "class_hooks.h"
 #include "container.h"
 #include "convert_args.h"
 #include "convert_result.h"
@@ -16,6 +17,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "error_from_python.h"
+#include "framework.h"
 #include "function.h"
 #include "gil_policy.h"
 #include "globals.h"
@@ -144,9 +146,10 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_type_table_init() != 0 || core_error_init(module) != 0 ||
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
       core_dtype_init_types(module) != 0 || core_dispatch_init() != 0 ||
-      core_convert_init() != 0 || core_tensor_init(module) != 0 ||
+      core_convert_init() != 0 || core_framework_init() != 0 || core_tensor_init(module) != 0 ||
       core_tensor_import_init(module) != 0 || core_call_init() != 0 ||
-      core_container_init(module) != 0 || core_function_init_types(module) != 0 ||
+      core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
+      core_function_init_types(module) != 0 ||
       core_callback_init() != 0 || core_registry_init(module) != 0 ||
       core_reflection_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||

@@ -4,13 +4,24 @@
 #include "framework.h"
 
 #include "convert_result.h"
+#include "convert_value.h"
+#include "dispatch.h"
 #include "tensor.h"
 
-PyTypeObject* core_container_types[2] = {NULL, NULL};
+static inline int is_container(PyObject* obj) { return core_is_container_type(Py_TYPE(obj)); }
 
-static inline int is_container(PyObject* obj) {
-  return (core_container_types[0] != NULL && PyObject_TypeCheck(obj, core_container_types[0])) ||
-         (core_container_types[1] != NULL && PyObject_TypeCheck(obj, core_container_types[1]));
+static int convert_container(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
+                             TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+  (void)entry;
+  (void)bytes_slot;
+  const DLPackExchangeAPI* api = ((CoreContainer*)value)->dlpack_api;
+  if (CORE_UNLIKELY(api != NULL) && ctx->fw.api == NULL) ctx->fw.api = api;
+  return core_convert_object(value, out, ctx);
+}
+
+int core_framework_init(void) {
+  core_dispatch_register(kCoreArgContainer, convert_container);
+  return 0;
 }
 
 void core_container_set_framework(PyObject* obj, const DLPackExchangeAPI* api) {

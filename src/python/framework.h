@@ -7,6 +7,7 @@
 #define TVM_FFI_PYTHON_FRAMEWORK_H_
 
 #include "base.h"
+#include "dispatch.h"
 #include "object.h"
 
 /* Instances of the container base types (container.c) and their Python subclasses. */
@@ -15,8 +16,9 @@ typedef struct {
   const DLPackExchangeAPI* dlpack_api; /* framework of the call that returned it, or NULL */
 } CoreContainer;
 
-/* The container base types, set by container.c at start-up. */
-extern PyTypeObject* core_container_types[2];
+/* Registers the converter of container arguments: one returned in a framework's call brings
+ * that framework into the calls it is passed to, so their results go back to it as well. */
+int core_framework_init(void);
 
 /* Makes an Array/List/Map/Dict instance convert its tensor elements to the framework of
  * `api` (no-op for other objects or when already set). */

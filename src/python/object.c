@@ -15,6 +15,7 @@
 
 #include "pending_error.h"
 #include "state.h"
+#include "type_table.h"
 
 /* ---- Python objects kept alive by FFI objects ---- */
 
@@ -392,6 +393,20 @@ PyTypeObject CoreOpaque_Type = {
     .tp_methods = opaque_methods,
 };
 
+/* tvm_ffi.convert(x) of a value with no FFI form: an OpaquePyObject holding x. */
+static PyObject* mod_convert_to_opaque_object(PyObject* self, PyObject* value) {
+  (void)self;
+  TVMFFIObjectHandle handle;
+  if (core_make_opaque(value, &handle) != 0) return NULL;
+  return core_object_from_handle(handle);
+}
+
+static PyMethodDef opaque_module_methods[] = {
+    {"_convert_to_opaque_object", mod_convert_to_opaque_object, METH_O,
+     "An OpaquePyObject holding the given Python object."},
+    {NULL, NULL, 0, NULL},
+};
+
 int core_object_init_types(PyObject* module) {
   CoreOpaque_Type.tp_base = &CoreObject_Type;
   PyTypeObject* types[] = {&CoreObject_Type, &CoreRValueRef_Type, &CoreOpaque_Type};
@@ -404,5 +419,5 @@ int core_object_init_types(PyObject* module) {
       return -1;
     }
   }
-  return 0;
+  return PyModule_AddFunctions(module, opaque_module_methods);
 }

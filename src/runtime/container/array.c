@@ -115,11 +115,15 @@ static int global_array_contains(void* self, const TVMFFIAny* args, int32_t num_
   /* The needle may be a view (raw string, byte array); its owned form compares like a key. */
   TVMFFIAny needle;
   if (TVMFFIAnyViewToOwnedAny(&args[1], &needle) != 0) return -1;
-  bool found = false;
+  /* Like Python's `in`: items compare by content (content_equal.c). */
+  int found = 0;
   const TVMFFIAny* items = array_items(arr);
-  for (int64_t i = 0; i < arr->cell.size && !found; ++i) found = ffi_any_equal(&items[i], &needle);
+  for (int64_t i = 0; i < arr->cell.size && found == 0; ++i) {
+    found = ffi_content_equal(&items[i], &needle);
+  }
   ffi_any_release(&needle);
-  ffi_ret_bool(result, found);
+  if (found < 0) return -1;
+  ffi_ret_bool(result, found == 1);
   return 0;
 }
 

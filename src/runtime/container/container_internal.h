@@ -19,6 +19,12 @@ void ffi_container_buffer_free(void* data);
 uint64_t ffi_any_hash(const TVMFFIAny* value);
 bool ffi_any_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs);
 
+/* content_equal.c: equality as Python's `==` on containers sees it (1 equal, 0 not, -1 error
+ * raised: nesting too deep) and a hash that agrees with it; ffi._ContentEqual/_ContentHash. */
+int ffi_content_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs);
+uint64_t ffi_content_hash(const TVMFFIAny* value);
+void ffi_register_content_globals(void);
+
 /* Registers the ffi.List*, ffi.Map* and ffi.Dict* global functions (called once by init.c). */
 void ffi_register_map_list_globals(void);
 /* list.c: the ffi.List* part of it. */

@@ -196,12 +196,14 @@ LIST_GLOBAL(global_list_contains) {
       TVMFFIAnyViewToOwnedAny(&args[1], &needle) != 0) {
     return -1;
   }
-  bool found = false;
-  for (int64_t i = 0; i < list->cell.size && !found; ++i) {
-    found = ffi_any_equal(&list_items(list)[i], &needle);
+  /* Like Python's `in`: items compare by content (content_equal.c). */
+  int found = 0;
+  for (int64_t i = 0; i < list->cell.size && found == 0; ++i) {
+    found = ffi_content_equal(&list_items(list)[i], &needle);
   }
   ffi_any_release(&needle);
-  ffi_ret_bool(result, found);
+  if (found < 0) return -1;
+  ffi_ret_bool(result, found == 1);
   return 0;
 }
 

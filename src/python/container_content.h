@@ -1,0 +1,15 @@
+/*
+ * container_content.h -- hash() and `in` of the container base types by content
+ * (container_content.c), installed as their tp_hash / sq_contains slots by container.c.
+ */
+#ifndef TVM_FFI_PYTHON_CONTAINER_CONTENT_H_
+#define TVM_FFI_PYTHON_CONTAINER_CONTENT_H_
+
+#include "base.h"
+
+/* hash() of an Array/List/Map/Dict instance: ffi._ContentHash, agreeing with ==. */
+Py_hash_t core_container_hash(PyObject* self);
+/* `value in self` for an Array/List instance: ffi.ArrayContains / ffi.ListContains. */
+int core_seq_contains(PyObject* self, PyObject* value);
+
+#endif /* TVM_FFI_PYTHON_CONTAINER_CONTENT_H_ */
