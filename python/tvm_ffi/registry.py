@@ -127,8 +127,8 @@ def register_global_func(
                 f"register_global_func: expected a function name (str), got {type(func_name).__name__}"
             )
         f = func_name
-        func_name = getattr(f, "__name__", None)
-        if not isinstance(func_name, str):
+        func_name = getattr(f, "__name__", "")
+        if not isinstance(func_name, str) or not func_name:
             raise TypeError(f"register_global_func: {f!r} has no __name__; pass the name explicitly")
     name: str = func_name
 

@@ -243,7 +243,7 @@ PyTypeObject CoreDevice_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Device",
     .tp_basicsize = sizeof(CoreDevice),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Device(device_type, index=None): a DLPack device such as cuda:1.",
+    .tp_doc = "Device(device_type, index=None)\n--\n\nA DLPack device such as cuda:1.",
     .tp_new = device_new,
     .tp_dealloc = device_dealloc,
     .tp_str = device_str,

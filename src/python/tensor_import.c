@@ -512,7 +512,8 @@ static __attribute__((flatten)) int convert_exchange_view(const CoreDispatchEntr
 
 static PyMethodDef tensor_import_methods[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) -> Tensor"},
+     "from_dlpack($module, /, ext_tensor, require_alignment=0, require_contiguous=False)\n--\n\n"
+     "Imports a DLPack producer as a Tensor sharing its memory."},
     {NULL, NULL, 0, NULL},
 };
 
