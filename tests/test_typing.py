@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 import tvm_ffi
+from test_stubgen import make_package
 from tvm_ffi import _core
+from tvm_ffi.stub import main as stubgen_main
 
 PACKAGE_DIR = Path(tvm_ffi.__file__).resolve().parent
 SOURCE_DIR = Path(__file__).resolve().parent.parent / "python"
@@ -137,15 +139,16 @@ tvm_ffi.from_dlpack(1, require_alignment="x")
 
 @pytest.fixture(scope="module")
 def mypy_output(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """mypy --strict over both snippets, run once (it takes a while)."""
+    """mypy --strict over both snippets and a stubgen-made package, run once (it takes a while)."""
     if shutil.which("mypy", path=str(Path(sys.executable).parent)) is None:
         pytest.skip("mypy is not installed (make test installs it)")
     tmp_path = tmp_path_factory.mktemp("mypy")
     (tmp_path / "snippet.py").write_text(_REVEAL_SNIPPET)
     (tmp_path / "bad.py").write_text(_BAD_SNIPPET)
+    assert stubgen_main([str(make_package(tmp_path))]) == 0
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", "--no-incremental",
-         "--cache-dir", "/dev/null", "snippet.py", "bad.py"],
+         "--cache-dir", "/dev/null", "snippet.py", "bad.py", "genpkg"],
         capture_output=True, text=True, cwd=tmp_path, timeout=600,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr  # bad.py has errors
@@ -157,6 +160,11 @@ def test_reveal_type_is_precise(mypy_output: str) -> None:
     normalized = [re.sub(r"\b(builtins|typing|collections\.abc)\.", "", t) for t in revealed]
     assert normalized == _EXPECTED_REVEALS, mypy_output
     assert not re.search(r"snippet.py:\d+: error", mypy_output), mypy_output
+
+
+def test_generated_stubs_pass_strict_checking(mypy_output: str) -> None:
+    assert "(checked 5 source files)" in mypy_output  # the snippets and genpkg's three modules
+    assert "genpkg" not in mypy_output
 
 
 def test_type_errors_are_reported(mypy_output: str) -> None:
