@@ -29,8 +29,8 @@ def convert(value: Any) -> Any:
     ``dict`` -> ``Map``; callables -> ``Function``; exceptions -> ``core.Error``; NumPy/PyTorch
     dtypes -> :class:`tvm_ffi.dtype`; FFI objects, numbers, ``None`` and devices as they are.
 
-    >>> type(tvm_ffi.convert("hello")), type(tvm_ffi.convert(lambda x: x))
-    (<class 'tvm_ffi.core.String'>, <class 'tvm_ffi.core.Function'>)
+    >>> type(tvm_ffi.convert("hello")).__name__, type(tvm_ffi.convert(lambda x: x)).__name__
+    ('String', 'Function')
     """
     if value is None or isinstance(value, _PASS_THROUGH):
         return value

@@ -356,7 +356,7 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     >>> s = tvm_ffi.Shape((2, 3))
     >>> s, s[0]
-    ((2, 3), 2)
+    (Shape((2, 3)), 2)
     """
 
     # The runtime shape object; None until this Shape is first passed to a function (shapes
