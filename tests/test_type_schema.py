@@ -88,3 +88,33 @@ def test_malformed_schemas_are_value_errors(make, message: str) -> None:  # noqa
 def test_bad_json_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="type schema must be an object with a string `type`"):
         TypeSchema.from_json_obj({"args": []})
+
+
+def test_from_annotation() -> None:
+    import ctypes
+    from typing import Any, Callable, Optional, Union
+
+    import tvm_ffi
+    import tvm_ffi.testing as t
+
+    cases = [
+        (int, "int"), (float, "float"), (bool, "bool"), (str, "str"), (bytes, "bytes"), (None, "None"),
+        (Any, "Any"), (Optional[int], "int | None"), (int | None, "int | None"), (Union[int, str], "int | str"),
+        (Union[int, str, None], "int | str | None"), (list, "List[Any]"), (list[int], "List[int]"),
+        (dict, "Dict[Any, Any]"), (dict[str, int], "Dict[str, int]"), (tuple, "tuple"),
+        (tuple[int, str], "tuple[int, str]"), (tuple[int, ...], "Array[int]"),
+        (tvm_ffi.Array[int], "Array[int]"), (tvm_ffi.Map[str, int], "Map[str, int]"), (tvm_ffi.Array, "Array[Any]"),
+        (Callable, "Callable[..., Any]"), (Callable[[int, str], float], "Callable[[int, str], float]"),
+        (Callable[..., int], "Callable[..., int]"), (tvm_ffi.Function, "Callable[..., Any]"),
+        (tvm_ffi.Object, "Object"), (t.TestIntPair, "testing.TestIntPair"), (tvm_ffi.Tensor, "Tensor"),
+        (tvm_ffi.Device, "Device"), (tvm_ffi.dtype, "dtype"), (ctypes.c_void_p, "ctypes.c_void_p"),
+    ]
+    for annotation, text in cases:
+        assert str(TypeSchema.from_annotation(annotation)) == text, annotation
+    for bad in (set, complex, object, "int"):
+        with pytest.raises(TypeError, match="to TypeSchema"):
+            TypeSchema.from_annotation(bad)
+    with pytest.raises(TypeError, match="Array requires 1 type argument, got 2"):
+        TypeSchema.from_annotation(tvm_ffi.Array[int, int])
+    with pytest.raises(TypeError, match="dict requires 0 or 2 type arguments, got 1"):
+        TypeSchema.from_annotation(dict[str])

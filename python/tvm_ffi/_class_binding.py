@@ -3,10 +3,11 @@
 From the type's reflection the class gets: a ``core.FieldProperty`` per own field, each method
 (instance methods as ``core.InstanceMethod``, static ones as ``staticmethod``), ``__ffi_init__``
 and an ``__init__`` calling it (a ``core.ConstructorInit``, adopting the new handle), and the type
-attribute hooks (``__ffi_repr__``, ``__ffi_hash__``, ...). Names the class body defines win.
-Types that have no class get one synthesised under their nearest bound ancestor, so their own
-fields and methods work too. Reflection registered after the class was bound is picked up on
-the first attribute lookup that misses.
+attribute hooks (``__ffi_repr__``, ``__ffi_hash__``, ...). Names the class body (or a Python
+base) defines win. Types that have no class get one synthesised under their nearest bound
+ancestor, so their own fields and methods work too. Reflection registered after the class was
+bound is picked up when a library loads (``load_module``), and, for types that reflected
+nothing when bound, on the first attribute lookup that misses.
 """
 
 from __future__ import annotations

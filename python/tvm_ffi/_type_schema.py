@@ -101,6 +101,12 @@ class TypeSchema:
         return TypeSchema(origin, tuple(args) if args else None, named_args=named, type_key=type_key)
 
     @staticmethod
+    def from_annotation(annotation: Any) -> TypeSchema:
+        """The schema of a Python annotation: ``int``, ``list[int]``, ``Optional[str]``,
+        ``Array[int]``, ``Callable[[int], str]``, a registered object class, ..."""
+        return _from_annotation(annotation)
+
+    @staticmethod
     def from_type_index(type_index: int, args: tuple[TypeSchema, ...] = ()) -> TypeSchema:
         """The schema of an FFI type index (objects by their type key)."""
         for origin, index in _ORIGIN_INDEX.items():
@@ -161,6 +167,89 @@ class TypeSchema:
         from . import _core
 
         return theirs == mine or theirs in _core._type_index_ancestors(mine)
+
+
+_SIMPLE = {int: "int", float: "float", bool: "bool", str: "str", bytes: "bytes", type(None): "None"}
+_ARITY = {"List": (0, 1), "Array": (0, 1), "Dict": (0, 2), "Map": (0, 2)}
+
+
+def _unsupported(annotation: Any) -> TypeError:
+    return TypeError(f"Cannot convert {annotation!r} to TypeSchema")
+
+
+def _container(origin: str, args: tuple[Any, ...], name: str) -> TypeSchema:
+    allowed = _ARITY[origin]
+    if len(args) not in allowed:
+        expected = "1 type argument" if allowed[1] == 1 else "0 or 2 type arguments"
+        raise TypeError(f"{name} requires {expected}, got {len(args)}")
+    parsed = tuple(_from_annotation(a) for a in args) or (TypeSchema("Any"),) * allowed[1]
+    return TypeSchema(origin, parsed)
+
+
+def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
+    import collections.abc
+    import ctypes
+    import types
+    import typing
+
+    from . import _core
+
+    if annotation is None or annotation in _SIMPLE:
+        return TypeSchema(_SIMPLE[type(None) if annotation is None else annotation])
+    if annotation is typing.Any:
+        return TypeSchema("Any")
+    if annotation is ctypes.c_void_p:
+        return TypeSchema("ctypes.c_void_p")
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Union or origin is getattr(types, "UnionType", typing.Union):
+        members = [a for a in args if a is not type(None)]
+        inner = (_from_annotation(members[0]) if len(members) == 1
+                 else TypeSchema("Union", tuple(_from_annotation(m) for m in members)))
+        return TypeSchema("Optional", (inner,)) if len(members) < len(args) else inner
+    if annotation is collections.abc.Callable or origin is collections.abc.Callable:
+        if not args:
+            return TypeSchema("Callable")
+        params, ret = args
+        named: dict[str, Any] = {"return": [_from_annotation(ret)]}
+        if params is not Ellipsis:
+            named["params"] = [_from_annotation(p) for p in params]
+        return TypeSchema("Callable", named_args=named)
+    if annotation is list or origin is list:
+        return _container("List", args, "list")
+    if annotation is dict or origin is dict:
+        return _container("Dict", args, "dict")
+    if annotation is tuple or origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return TypeSchema("Array", (_from_annotation(args[0]),))
+        return TypeSchema("tuple", None if annotation is tuple else tuple(_from_annotation(a) for a in args))
+    klass = origin if isinstance(origin, type) else annotation
+    if isinstance(klass, type):
+        for name in ("Array", "List", "Map", "Dict"):
+            container = getattr(_container_module(), name, None)
+            if klass is container:
+                return _container(name, args, name)
+        if klass is _core.Function:
+            return TypeSchema("Callable")
+        if klass.__name__ in ("Device", "dtype") and klass.__module__.startswith("tvm_ffi"):
+            return TypeSchema(klass.__name__)
+        if issubclass(klass, str):
+            return TypeSchema("str")
+        if issubclass(klass, bytes):
+            return TypeSchema("bytes")
+        if hasattr(klass, "__dlpack__") and not issubclass(klass, _core.Object) or klass.__name__ == "Tensor":
+            return TypeSchema("Tensor")
+        if klass is _core.Object:
+            return TypeSchema("Object")
+        info = getattr(klass, "__tvm_ffi_type_info__", None)
+        if issubclass(klass, _core.Object) and info is not None and info.type_cls is klass:
+            return TypeSchema(info.type_key)
+    raise _unsupported(annotation)
+
+
+def _container_module() -> Any:
+    from . import container
+
+    return container
 
 
 def _origin_index(origin: str) -> int:

@@ -163,7 +163,8 @@ static PyObject* ctor_vectorcall(PyObject* op, PyObject* const* args, size_t nar
     /* positionals, KWARGS, name0, value0, ... */
     Py_ssize_t total = nargs - 1 + 1 + 2 * nkw;
     PyObject* stack[32];
-    PyObject** flat = total <= 32 ? stack : (PyObject**)PyMem_Malloc((size_t)total * sizeof(PyObject*));
+    PyObject** flat =
+        total <= 32 ? stack : (PyObject**)PyMem_Malloc((size_t)total * sizeof(PyObject*));
     if (flat == NULL) return PyErr_NoMemory();
     Py_ssize_t n = 0;
     for (Py_ssize_t i = 1; i < nargs; ++i) flat[n++] = args[i];

@@ -32,7 +32,8 @@ int ffi_reflection_collect_fields(const TVMFFITypeInfo* info, FfiFieldTable* out
   return 0;
 }
 
-int ffi_reflection_set_field(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
+int ffi_reflection_set_field(TVMFFIObject* obj, const TVMFFIFieldInfo* field,
+                             const TVMFFIAny* value) {
   void* addr = (char*)obj + field->offset;
   if (field->setter == NULL) {
     return ffi_raise("TypeError", "Field `%.*s` has no setter", (int)field->name.size,

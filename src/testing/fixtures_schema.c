@@ -26,7 +26,8 @@
 /* What a parameter accepts. Containers check their elements against `elem`/`value`. */
 typedef enum {
   K_INT, K_FLOAT, K_BOOL, K_DEVICE, K_DTYPE, K_STR, K_BYTES, K_FUNC, K_ANY, K_OBJECT, K_TENSOR,
-  K_DLTENSOR, K_TENSOR_VIEW, K_OPT_INT, K_OPT_STR, K_OPT_OBJ, K_ARRAY, K_LIST, K_MAP, K_DICT, K_INT_OR_STR,
+  K_DLTENSOR, K_TENSOR_VIEW, K_OPT_INT, K_OPT_STR, K_OPT_OBJ, K_ARRAY, K_LIST, K_MAP, K_DICT,
+  K_INT_OR_STR,
   K_INT_STR_OR_ARRAY
 } Kind;
 typedef enum { E_ANY, E_INT, E_STR, E_OBJ, E_OPT_INT, E_ARRAY_INT } Elem;
@@ -94,16 +95,17 @@ static int convert_seq(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
 static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, bool want_dict,
                        TVMFFIAny* out) {
   int32_t t = v->type_index;
-  if (t != kTVMFFIMap && t != kTVMFFIDict) return testing_type_mismatch(&fx->base, index, fx->type_name, t);
+  if (t != kTVMFFIMap && t != kTVMFFIDict) {
+    return testing_type_mismatch(&fx->base, index, fx->type_name, t);
+  }
   bool is_dict = t == kTVMFFIDict;
   TVMFFIAny size_any = {0}, iter = {0};
   if (testing_call_global(is_dict ? "ffi.DictSize" : "ffi.MapSize", v, 1, &size_any) != 0) return -1;
   int64_t n = size_any.v_int64;
   TVMFFIAny* flat = (TVMFFIAny*)calloc((size_t)(2 * n + 1), sizeof(TVMFFIAny));
   if (flat == NULL) return testing_raise("MemoryError", "out of memory");
-  int rc = n == 0 ? 0
-                  : testing_call_global(is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor",
-                                        v, 1, &iter);
+  const char* iter_name = is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor";
+  int rc = n == 0 ? 0 : testing_call_global(iter_name, v, 1, &iter);
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
     TVMFFIAny op0 = testing_view_int(0), op1 = testing_view_int(1), op2 = testing_view_int(2);
     TVMFFIAny more = {0};
@@ -111,8 +113,8 @@ static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
     if (rc == 0) rc = TVMFFIFunctionCall(iter.v_obj, &op1, 1, &flat[2 * i + 1]);
     if (rc == 0 && !(elem_ok(fx->elem, &flat[2 * i]) && elem_ok(fx->value, &flat[2 * i + 1]))) {
       bool key_bad = !elem_ok(fx->elem, &flat[2 * i]);
-      rc = mismatch_detail(fx, index, key_bad ? "%s[some key is %.*s, V]" : "%s[K, some value is %.*s]",
-                           want_dict ? "Dict" : "Map", -1,
+      const char* fmt = key_bad ? "%s[some key is %.*s, V]" : "%s[K, some value is %.*s]";
+      rc = mismatch_detail(fx, index, fmt, want_dict ? "Dict" : "Map", -1,
                            flat[2 * i + (key_bad ? 0 : 1)].type_index);
     }
     if (rc == 0 && i + 1 < n) rc = TVMFFIFunctionCall(iter.v_obj, &op2, 1, &more);
@@ -256,7 +258,9 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
     case K_INT_OR_STR:
     case K_INT_STR_OR_ARRAY:
       if (t == kTVMFFIInt || is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
-      if (fx->kind == K_INT_STR_OR_ARRAY && t == kTVMFFIArray) return convert_seq(fx, index, v, false, out);
+      if (fx->kind == K_INT_STR_OR_ARRAY && t == kTVMFFIArray) {
+        return convert_seq(fx, index, v, false, out);
+      }
       break;
   }
   return testing_type_mismatch(&fx->base, index, fx->type_name, t);
@@ -394,7 +398,8 @@ static const SchemaFixture kSchemaFixtures[] = {
     {{"testing.schema_tensor_view_input", "testing.schema_tensor_view_input(0: DLTensor*) -> void",
       SCHEMA_FN(T_NONE, "{\"type\":\"DLTensor*\"}"), 1, returns_none, NULL},
      K_TENSOR_VIEW, E_ANY, E_ANY, "DLTensor*", NULL},
-    {{"testing.schema_packed", NULL, SCHEMA_PACKED, 0, NULL, schema_packed}, K_ANY, E_ANY, E_ANY, "", NULL},
+    {{"testing.schema_packed", NULL, SCHEMA_PACKED, 0, NULL, schema_packed},
+     K_ANY, E_ANY, E_ANY, "", NULL},
     {{"testing.schema_arr_map_opt",
       "testing.schema_arr_map_opt(0: Array<Optional<int>>, 1: Map<str, Array<int>>, 2: "
       "Optional<str>) -> Map<str, Array<int>>",

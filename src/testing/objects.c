@@ -510,14 +510,14 @@ static int register_type(TestingTypeDef* def) {
   return 0;
 }
 
+static void register_types(TestingTypeDef* const* defs, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (register_type(defs[i]) != 0) report("registration", defs[i]->key);
+  }
+}
+
 void testing_register_object_types(void) {
-  for (int i = 0; i < kTestingNumBasicTypes; ++i) {
-    if (register_type(kTestingBasicTypes[i]) != 0) report("registration", kTestingBasicTypes[i]->key);
-  }
-  for (int i = 0; i < kTestingNumCxxTypes; ++i) {
-    if (register_type(kTestingCxxTypes[i]) != 0) report("registration", kTestingCxxTypes[i]->key);
-  }
-  for (int i = 0; i < kTestingNumSchemaTypes; ++i) {
-    if (register_type(kTestingSchemaTypes[i]) != 0) report("registration", kTestingSchemaTypes[i]->key);
-  }
+  register_types(kTestingBasicTypes, kTestingNumBasicTypes);
+  register_types(kTestingCxxTypes, kTestingNumCxxTypes);
+  register_types(kTestingSchemaTypes, kTestingNumSchemaTypes);
 }

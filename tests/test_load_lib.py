@@ -1,0 +1,46 @@
+"""``tvm_ffi.libinfo.load_lib_module`` / ``load_lib_ctypes``: how extension packages load the
+shared library of one of their CMake targets (reference signatures)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import tvm_ffi
+from _kernel_lib import build_kernel
+from tvm_ffi import libinfo
+
+
+@pytest.fixture(scope="module")
+def lib_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding libpylayer_kernel.so, as a package's build tree would."""
+    out = tmp_path_factory.mktemp("libs")
+    shutil.copy(build_kernel(tmp_path_factory.mktemp("kernel")), out / "libpylayer_kernel.so")
+    return out
+
+
+def test_load_lib_module_from_extra_paths(lib_dir: Path) -> None:
+    mod = libinfo.load_lib_module("no-such-distribution", "pylayer_kernel", extra_lib_paths=[lib_dir])
+    assert isinstance(mod, tvm_ffi.Module)
+    assert mod.live_objects() >= 0  # a function the kernel exports
+
+
+def test_load_lib_ctypes_next_to_the_package_and_in_extra_paths(lib_dir: Path) -> None:
+    runtime = libinfo.load_lib_ctypes("tvm_ffi", "tvm_ffi", "RTLD_GLOBAL")  # tvm_ffi/lib
+    assert Path(runtime._name).name == "libtvm_ffi.so" and hasattr(runtime, "TVMFFIGetTypeInfo")
+    kernel = libinfo.load_lib_ctypes("no-such-distribution", "pylayer_kernel", "RTLD_LOCAL", [lib_dir])
+    assert Path(kernel._name) == (lib_dir / "libpylayer_kernel.so").resolve()
+
+
+def test_missing_target_lists_the_searched_directories(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"Cannot find library libnothing_here.so of target `nothing_here`"
+                                           r"(.|\n)*" + str(tmp_path)):
+        libinfo.load_lib_module("no-such-distribution", "nothing_here", extra_lib_paths=[tmp_path])
+
+
+def test_argument_errors(lib_dir: Path) -> None:
+    with pytest.raises(TypeError, match=r"extra_lib_paths\[0\] must be a pathlib.Path, got str"):
+        libinfo.load_lib_ctypes("x", "pylayer_kernel", "RTLD_LOCAL", [str(lib_dir)])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="mode must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got 'RTLD_NOW'"):
+        libinfo.load_lib_ctypes("x", "pylayer_kernel", "RTLD_NOW", [lib_dir])
