@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import tvm_ffi
 
-# Modules whose import has side effects or needs a command line (not a library API).
-_SKIPPED_MODULES = {"tvm_ffi.stub.__main__", "tvm_ffi.config"}
+# Modules that run a command line when imported, and tvm_ffi.core (the same module as _core).
+_SKIPPED_MODULES = {"tvm_ffi.stub.__main__", "tvm_ffi.config", "tvm_ffi.core"}
 
 
 def _module_names() -> list[str]:
@@ -47,7 +47,8 @@ _DOCTESTS = _doctests()
 
 def test_the_package_has_examples() -> None:
     names = {t.name for t in _DOCTESTS}
-    for expected in ("tvm_ffi.container.Array", "tvm_ffi.registry.get_global_func", "tvm_ffi._device.device"):
+    for expected in ("tvm_ffi.container.Array", "tvm_ffi.registry.get_global_func", "tvm_ffi._device.device",
+                     "tvm_ffi._core.from_dlpack", "tvm_ffi._core.Tensor"):
         assert expected in names
 
 

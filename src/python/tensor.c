@@ -334,7 +334,21 @@ PyTypeObject CoreTensor_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Tensor",
     .tp_basicsize = sizeof(CoreObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Tensor()\n--\n\nAn n-dimensional array object (ffi.Tensor) that speaks DLPack.",
+    .tp_doc = "Tensor()\n"
+              "--\n"
+              "\n"
+              "An n-dimensional array (``ffi.Tensor``) that speaks DLPack.\n"
+              "\n"
+              "Made by :func:`tvm_ffi.from_dlpack` or returned by FFI functions; exported to other frameworks\n"
+              "with ``__dlpack__``.\n"
+              "\n"
+              "Examples\n"
+              "--------\n"
+              ">>> t = tvm_ffi.from_dlpack(numpy.zeros((2, 3), dtype=\"int32\"))\n"
+              ">>> t.ndim, t.numel(), t.strides, t.is_contiguous()\n"
+              "(2, 6, (3, 1), True)\n"
+              ">>> numpy.from_dlpack(t).shape\n"
+              "(2, 3)",
     .tp_repr = tensor_repr,
     .tp_methods = tensor_methods,
     .tp_getset = tensor_getset,
