@@ -29,6 +29,19 @@ def convert(value: Any) -> Any:
     ``dict`` -> ``Map``; callables -> ``Function``; exceptions -> ``core.Error``; NumPy/PyTorch
     dtypes -> :class:`tvm_ffi.dtype`; FFI objects, numbers, ``None`` and devices as they are.
 
+    Parameters
+    ----------
+    value : Any
+        A Python value.
+
+    Returns
+    -------
+    Any
+        The FFI value (an ``Object``, ``String``, ``Bytes``, number, device, dtype or ``None``);
+        other Python objects become an ``OpaquePyObject`` holding them.
+
+    Examples
+    --------
     >>> type(tvm_ffi.convert("hello")).__name__, type(tvm_ffi.convert(lambda x: x)).__name__
     ('String', 'Function')
     """

@@ -200,7 +200,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tvm-ffi-stubgen`` console script."""
+    """Entry point of the ``tvm-ffi-stubgen`` console script.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The command-line arguments (default: ``sys.argv[1:]``); ``--help`` lists them.
+
+    Returns
+    -------
+    int
+        0 on success, 1 when ``--check`` finds stale blocks, 2 on bad markers, unregistered
+        types or missing paths (the error is printed to stderr).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from tvm_ffi.stub import main
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "api.pyi"
+    >>> _ = path.write_text("# tvm-ffi-stubgen(begin): global/testing\\n# tvm-ffi-stubgen(end)\\n")
+    >>> main([str(path)])
+    0
+    >>> print(path.read_text().splitlines()[2])
+    def add_one(_0: int, /) -> int: ...
+    >>> main(["--check", str(path)])
+    0
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if not args.files:
