@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tvm_ffi._type_schema import TypeSchema
 from tvm_ffi.stub import main
+from tvm_ffi.stub.annotate import Annotator
 from tvm_ffi.stub.cli import module_name_of
 from tvm_ffi.stub.markers import MarkerError, parse
 
@@ -196,3 +198,14 @@ def test_console_script_and_module_entry_points() -> None:
     assert out.returncode == 0 and "--check" in out.stdout and "--dlls" in out.stdout
     out = subprocess.run([sys.executable, "-m", "tvm_ffi.stub"], capture_output=True, text=True)
     assert out.returncode == 2 and "usage: tvm-ffi-stubgen" in out.stdout
+
+
+def test_annotations_import_only_what_they_name() -> None:
+    annot = Annotator({"mylib.Point": "mylib.geometry.Point"})
+    optional = TypeSchema.from_json_str('{"type":"Optional","args":[{"type":"int"}]}')
+    assert annot.schema(optional, param=True) == "int | None"
+    assert annot.imports == set()
+    variant = TypeSchema.from_json_str('{"type":"Variant","args":[{"type":"mylib.Point"},{"type":"ffi.Array"}]}')
+    assert annot.schema(variant, param=False) == "Point | Array[Any]"
+    assert annot.imports == {("mylib.geometry", "Point"), ("tvm_ffi", "Array"), ("typing", "Any")}
+    assert Annotator({}).schema(TypeSchema.from_json_str('{"type":"unknown.Type"}'), param=True) == "Object"

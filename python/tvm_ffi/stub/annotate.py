@@ -14,8 +14,8 @@ from typing import Any
 
 from .._type_schema import TypeSchema
 
-# Origins that are Python builtins.
-_BUILTINS = frozenset({"None", "int", "bool", "float", "str", "bytes", "tuple"})
+# Origins that are Python builtins, and the unions TypeSchema spells with ``|`` itself.
+_BUILTINS = frozenset({"None", "int", "bool", "float", "str", "bytes", "tuple", "Optional", "Union"})
 # Origins spelled by a class of the tvm_ffi package.
 _TVM_FFI_NAMES = frozenset({"dtype", "Device", "Tensor", "Object", "Shape", "Module"})
 # Containers: the name a parameter takes (collections.abc) and the one a result has (tvm_ffi).
