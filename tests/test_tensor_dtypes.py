@@ -124,8 +124,7 @@ class CapsuleProducer:
         return self.capsule
 
 
-# Not a class defined inside the test: from_dlpack keeps every producer type it sees in a
-# process-wide cache (src/python/tensor.c, exchange_api_of), and with it whatever that type holds.
+# A module-level class rather than one made inside a test, so that every test sees one type.
 
 
 @pytest.mark.parametrize("name", NUMPY_DTYPES)

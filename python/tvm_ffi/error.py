@@ -108,18 +108,9 @@ def _with_append_backtrace(error: BaseException, backtrace: str) -> BaseExceptio
         del error, tb
 
 
-def _traceback_to_backtrace_str(tb: types.TracebackType | None) -> str:
-    """Hook for _core (Python -> C): backtrace text of a traceback, most recent call first."""
-    lines = []
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
-        tb = tb.tb_next
-    lines.reverse()
-    return "".join(lines)
-
-
-_core._set_error_hooks(_with_append_backtrace, _traceback_to_backtrace_str)
+# Python -> C backtrace text is written by _core itself (the one writer of the format that
+# parse_backtrace reads), so only the C -> Python direction needs a hook.
+_core._set_error_hooks(_with_append_backtrace, None)
 
 
 @overload
@@ -168,11 +159,3 @@ def _register(kind: str, cls: _E) -> _E:
     _core.ERROR_NAME_TO_TYPE[kind] = cls
     _core.ERROR_TYPE_TO_NAME[cls] = kind
     return cls
-
-
-for _builtin in (
-    RuntimeError, ValueError, TypeError, AttributeError, KeyError, IndexError, AssertionError, MemoryError,
-    NotImplementedError,
-):
-    register_error(_builtin)
-del _builtin

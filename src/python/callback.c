@@ -14,6 +14,7 @@
 #include "convert_value.h"
 #include "dispatch.h"
 #include "error.h"
+#include "error_from_python.h"
 #include "function.h"
 #include "object.h"
 

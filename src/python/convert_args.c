@@ -15,6 +15,7 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "error.h"
+#include "error_from_python.h"
 #include "object.h"
 #include "state.h"
 
@@ -278,7 +279,9 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
   CoreDispatchEntry scratch;
   const CoreDispatchEntry* entry = core_dispatch_lookup(t, &scratch);
   if (CORE_UNLIKELY(entry == NULL)) return -1;
-  return entry->convert(entry, value, out, bytes_slot, ctx);
+  /* A copy: a converter that runs Python code may have the table slot reused meanwhile. */
+  CoreDispatchEntry held = *entry;
+  return held.convert(&held, value, out, bytes_slot, ctx);
 }
 
 int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* site) {

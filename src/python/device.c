@@ -1,5 +1,5 @@
 /*
- * device.c -- Device: a DLDevice value with the names of spec/ABI.md section 1.4.
+ * device.c -- Device: a DLDevice value with the device-type names of DLPack (cpu, cuda, ...).
  */
 #include <stdlib.h>
 #include <string.h>

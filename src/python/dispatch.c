@@ -136,6 +136,9 @@ const CoreDispatchEntry* core_dispatch_classify(PyTypeObject* t, CoreDispatchEnt
   if ((kind == kCoreArgTensor || kind == kCoreArgNumpy) && exchange_api_of(t, &api) != 0) {
     return NULL;
   }
+  if (kind == kCoreArgTensor && api != NULL && api->dltensor_from_py_object_no_sync != NULL) {
+    kind = kCoreArgTensorView;
+  }
   CoreArgConverter convert = g_converters[kind];
   if (convert == NULL) convert = g_converters[kCoreArgOpaque];
   /* A lookup gives the type a version tag when CPython can; then the answer is kept. */

@@ -25,6 +25,7 @@ typedef enum {
   kCoreArgObjectProtocol,   /* __tvm_ffi_object__ */
   kCoreArgNumpy,            /* numpy.ndarray (exact): read through its C struct or buffer */
   kCoreArgTensor,           /* __dlpack__ / __dlpack_c_exchange_api__ producers */
+  kCoreArgTensorView,       /* producers whose exchange API describes a tensor in place */
   kCoreArgIntegral,         /* int subclasses, numbers.Integral */
   kCoreArgReal,             /* float subclasses, numbers.Real */
   kCoreArgDataType,         /* tvm_ffi DataType */

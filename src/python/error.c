@@ -1,5 +1,5 @@
 /*
- * error.c -- errors in both directions, and the Error type.
+ * error.c -- errors from C to Python, the Error type, and the kind tables.
  *
  * C -> Python: the error kind picks the exception class (ERROR_NAME_TO_TYPE; unknown kinds get
  * a cached RuntimeError subclass named after the kind), the message is kept as is, the stored
@@ -8,9 +8,13 @@
  * started as a Python exception (its extra_context holds that exception), the very same
  * exception object is raised again, with the frames it picked up on the C side.
  *
- * Python -> C: the kind comes from ERROR_TYPE_TO_NAME along the exception's MRO, the message is
- * str(exc), the backtrace is the Python traceback (most recent call first) plus the C frames,
- * and for exceptions leaving a callback the exception itself is kept as extra_context.
+ * Python -> C (error_from_python.c): the kind comes from ERROR_TYPE_TO_NAME along the
+ * exception's MRO, the message is str(exc), the backtrace is the Python traceback (most recent
+ * call first) plus the C frames, and for exceptions leaving a callback the exception itself is
+ * kept as extra_context.
+ *
+ * The default kinds (ERROR_NAME_TO_TYPE / ERROR_TYPE_TO_NAME) are listed once, in
+ * core_error_init; tvm_ffi.error.register_error adds to the same tables.
  */
 #include "error.h"
 
@@ -23,11 +27,8 @@
 static PyObject* g_kind_classes = NULL; /* dict: unknown kind -> generated class */
 static PyObject* g_class_kinds = NULL;  /* dict: generated class -> kind */
 static PyObject* g_hook_append = NULL;  /* with_append_backtrace(exc, text) -> exc, or NULL */
-static PyObject* g_hook_to_text = NULL; /* traceback_to_backtrace_str(tb) -> str, or NULL */
-
-/* An error cause chain is a tree walked recursively; bound it against pathological input. */
-enum { kMaxCauseDepth = 64 };
-
+/* traceback -> backtrace text, or NULL for native_traceback_text (error.py installs none). */
+static PyObject* g_hook_to_text = NULL;
 
 /* ---- small helpers ---- */
 
@@ -40,8 +41,7 @@ static int byte_array_equals(const TVMFFIByteArray* bytes, const char* text) {
   return bytes->size == n && memcmp(bytes->data, text, n) == 0;
 }
 
-/* Borrowed module-level dict (error.py mutates these in place; a rebinding is honoured). */
-static PyObject* module_dict_attr(const char* name) {
+PyObject* core_error_table(const char* name) {
   PyObject* value = PyObject_GetAttrString(core_module, name);
   if (value == NULL) {
     PyErr_Clear();
@@ -49,22 +49,6 @@ static PyObject* module_dict_attr(const char* name) {
   }
   Py_DECREF(value); /* the module keeps it */
   return PyDict_Check(value) ? value : NULL;
-}
-
-/* Fetches the pending exception as one normalised object (with its traceback attached). */
-static PyObject* fetch_exception(void) {
-#if PY_VERSION_HEX >= 0x030C0000
-  return PyErr_GetRaisedException();
-#else
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  if (type == NULL) return NULL;
-  PyErr_NormalizeException(&type, &value, &tb);
-  if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
-  Py_XDECREF(type);
-  Py_XDECREF(tb);
-  return value;
-#endif
 }
 
 void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const char* fmt, ...) {
@@ -89,7 +73,8 @@ void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const cha
 
 /* ---- backtrace text <-> Python traceback ---- */
 
-/* Plain-text traceback, most recent call first, when error.py has not installed its hook. */
+/* Plain-text traceback, most recent call first: `  File "f", line n, in func` lines, the
+ * format tvm_ffi.error.parse_backtrace reads back (the one writer of that format). */
 static PyObject* native_traceback_text(PyObject* tb) {
   PyObject* lines = PyList_New(0);
   if (lines == NULL) return NULL;
@@ -132,8 +117,7 @@ static PyObject* native_traceback_text(PyObject* tb) {
   return out;
 }
 
-/* The Python frames of an exception as backtrace text (never fails: "" on trouble). */
-static PyObject* exception_backtrace_text(PyObject* exc) {
+PyObject* core_exception_backtrace_text(PyObject* exc) {
   PyObject* tb = PyException_GetTraceback(exc);
   if (tb == NULL) {
     tb = Py_None;
@@ -175,6 +159,11 @@ static PyObject* append_backtrace(PyObject* exc, PyObject* text) {
   return exc;
 }
 
+
+PyObject* core_error_generated_kind(PyObject* cls) {
+  return PyDict_GetItemWithError(g_class_kinds, cls);
+}
+
 /* ---- C -> Python ---- */
 
 static PyObject* unknown_kind_class(PyObject* kind) {
@@ -197,7 +186,7 @@ static PyObject* unknown_kind_class(PyObject* kind) {
 }
 
 static PyObject* class_for_kind(PyObject* kind) {
-  PyObject* table = module_dict_attr("ERROR_NAME_TO_TYPE");
+  PyObject* table = core_error_table("ERROR_NAME_TO_TYPE");
   PyObject* cls = table != NULL ? PyDict_GetItemWithError(table, kind) : NULL;
   if (cls != NULL && PyExceptionClass_Check(cls)) {
     Py_INCREF(cls);
@@ -231,7 +220,7 @@ static PyObject* error_to_exception(TVMFFIObjectHandle handle, PyObject* wrapper
     /* Its own traceback already has the Python frames stored first in the text: add only
      * what the C side appended after them. */
     Py_INCREF(original);
-    PyObject* prefix = exception_backtrace_text(original);
+    PyObject* prefix = core_exception_backtrace_text(original);
     PyObject* rest = backtrace;
     Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
     if (n > 0 && PyUnicode_Tailmatch(backtrace, prefix, 0, n, -1) == 1) {
@@ -272,7 +261,7 @@ static PyObject* error_to_exception(TVMFFIObjectHandle handle, PyObject* wrapper
   Py_XDECREF(owned_wrapper);
 
   TVMFFIObjectHandle cause = cell->cause_chain;
-  if (cause != NULL && depth < kMaxCauseDepth &&
+  if (cause != NULL && depth < CORE_MAX_CAUSE_DEPTH &&
       TVMFFIObjectGetTypeIndex(cause) == kTVMFFIError) {
     PyObject* cause_exc = error_to_exception(cause, NULL, depth + 1);
     if (cause_exc != NULL) {
@@ -331,161 +320,6 @@ PyObject* core_raise_from_rc(int rc) {
                  "FFI call failed with return code %d but raised no error", rc);
   }
   return NULL;
-}
-
-/* ---- Python -> C ---- */
-
-static PyObject* kind_for_exception(PyObject* exc) {
-  PyObject* table = module_dict_attr("ERROR_TYPE_TO_NAME");
-  PyObject* mro = Py_TYPE(exc)->tp_mro;
-  for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); ++i) {
-    PyObject* base = PyTuple_GET_ITEM(mro, i);
-    PyObject* name = table != NULL ? PyDict_GetItemWithError(table, base) : NULL;
-    if (name == NULL) name = PyDict_GetItemWithError(g_class_kinds, base);
-    if (name != NULL && PyUnicode_Check(name)) {
-      Py_INCREF(name);
-      return name;
-    }
-    PyErr_Clear();
-  }
-  return PyUnicode_FromString("RuntimeError");
-}
-
-static PyObject* exception_message(PyObject* exc) {
-  PyObject* message = PyObject_Str(exc);
-  if (message == NULL) {
-    PyErr_Clear();
-    message = PyUnicode_FromString("<exception str() failed>");
-  }
-  return message;
-}
-
-/* UTF-8 view of a str; invalid text (lone surrogates) is replaced rather than failing. */
-static PyObject* utf8_bytes(PyObject* text) {
-  PyObject* out = PyUnicode_AsEncodedString(text, "utf-8", "replace");
-  if (out == NULL) PyErr_Clear();
-  return out;
-}
-
-static TVMFFIByteArray bytes_view(PyObject* bytes) {
-  TVMFFIByteArray view = {"", 0};
-  if (bytes != NULL) {
-    view.data = PyBytes_AS_STRING(bytes);
-    view.size = (size_t)PyBytes_GET_SIZE(bytes);
-  }
-  return view;
-}
-
-/* Backtrace text for an error leaving Python: Python frames, then (for errors raised into C)
- * the C frames of the current thread. */
-static PyObject* full_backtrace(PyObject* exc, int with_c_frames) {
-  PyObject* text = exception_backtrace_text(exc);
-  if (text == NULL || !with_c_frames) return text;
-  const TVMFFIByteArray* c_frames = TVMFFIBacktrace(NULL, 0, NULL, 0);
-  if (c_frames == NULL || c_frames->size == 0) return text;
-  PyObject* c_text = bytes_to_str(c_frames);
-  if (c_text == NULL) {
-    PyErr_Clear();
-    return text;
-  }
-  PyObject* out = PyUnicode_Concat(text, c_text);
-  Py_DECREF(c_text);
-  if (out == NULL) {
-    PyErr_Clear();
-    return text;
-  }
-  Py_DECREF(text);
-  return out;
-}
-
-/* `from_callback`: the error leaves a Python callback for its C caller. Only then does it get
- * the C frames and keep the exception itself (extra_context), so that the caller's Python side
- * re-raises the same object. Errors made on request (_convert_to_ffi_error, arguments) do not
- * keep it: the caller holds the Error while the exception's traceback holds the caller's frame,
- * a cycle through C references that the garbage collector cannot see. */
-static int error_from_exception(PyObject* exc, int from_callback, int depth,
-                                TVMFFIObjectHandle* out) {
-  /* An error that came from C earlier: keep that object (and its identity), refresh its
-   * backtrace from the traceback, which by now holds the C frames as well. */
-  PyObject* attached = PyObject_GetAttrString(exc, "__tvm_ffi_error__");
-  if (attached == NULL) PyErr_Clear();
-  if (attached != NULL && PyObject_TypeCheck(attached, &CoreError_Type) &&
-      ((CoreObject*)attached)->chandle != NULL) {
-    TVMFFIObjectHandle handle = ((CoreObject*)attached)->chandle;
-    PyObject* text = full_backtrace(exc, from_callback);
-    PyObject* text_bytes = text != NULL ? utf8_bytes(text) : NULL;
-    TVMFFIByteArray view = bytes_view(text_bytes);
-    TVMFFIErrorGetCellPtr(handle)->update_backtrace(handle, &view,
-                                                     kTVMFFIBacktraceUpdateModeReplace);
-    Py_XDECREF(text);
-    Py_XDECREF(text_bytes);
-    Py_DECREF(attached);
-    TVMFFIObjectIncRef(handle);
-    *out = handle;
-    return 0;
-  }
-  Py_XDECREF(attached);
-
-  PyObject* kind = kind_for_exception(exc);
-  PyObject* message = exception_message(exc);
-  PyObject* text = full_backtrace(exc, from_callback);
-  PyObject* kind_bytes = kind != NULL ? utf8_bytes(kind) : NULL;
-  PyObject* message_bytes = message != NULL ? utf8_bytes(message) : NULL;
-  PyObject* text_bytes = text != NULL ? utf8_bytes(text) : NULL;
-  Py_XDECREF(kind);
-  Py_XDECREF(message);
-  Py_XDECREF(text);
-
-  TVMFFIObjectHandle cause = NULL;
-  PyObject* cause_exc = PyException_GetCause(exc);
-  if (cause_exc != NULL && depth < kMaxCauseDepth &&
-      error_from_exception(cause_exc, 0, depth + 1, &cause) != 0) {
-    PyErr_Clear();
-    cause = NULL;
-  }
-  Py_XDECREF(cause_exc);
-
-  TVMFFIObjectHandle opaque = NULL;
-  int rc = from_callback ? core_make_opaque(exc, &opaque) : 0;
-  if (rc == 0) {
-    TVMFFIByteArray kind_view = bytes_view(kind_bytes);
-    TVMFFIByteArray message_view = bytes_view(message_bytes);
-    TVMFFIByteArray text_view = bytes_view(text_bytes);
-    if (kind_bytes == NULL) {
-      kind_view.data = "RuntimeError";
-      kind_view.size = strlen(kind_view.data);
-    }
-    if (TVMFFIErrorCreateWithCauseAndExtraContext(&kind_view, &message_view, &text_view, cause,
-                                                  opaque, out) != 0) {
-      PyErr_NoMemory();
-      rc = -1;
-    }
-  }
-  if (opaque != NULL) TVMFFIObjectDecRef(opaque);
-  if (cause != NULL) TVMFFIObjectDecRef(cause);
-  Py_XDECREF(kind_bytes);
-  Py_XDECREF(message_bytes);
-  Py_XDECREF(text_bytes);
-  return rc;
-}
-
-int core_error_from_py_exception(PyObject* exc, TVMFFIObjectHandle* out) {
-  return error_from_exception(exc, 0, 0, out);
-}
-
-void core_set_raised_from_pyerr(void) {
-  PyObject* exc = fetch_exception();
-  TVMFFIObjectHandle error = NULL;
-  if (exc != NULL && error_from_exception(exc, 1, 0, &error) == 0) {
-    TVMFFIErrorSetRaised(error);
-    TVMFFIObjectDecRef(error);
-  } else {
-    PyErr_Clear();
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "a Python callback failed and its exception could not be "
-                                 "converted");
-  }
-  Py_XDECREF(exc);
 }
 
 /* ---- the Error type ---- */
@@ -621,18 +455,6 @@ PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args) {
   Py_XSETREF(g_hook_append, append == Py_None ? NULL : (Py_INCREF(append), append));
   Py_XSETREF(g_hook_to_text, to_text == Py_None ? NULL : (Py_INCREF(to_text), to_text));
   Py_RETURN_NONE;
-}
-
-PyObject* core_mod_convert_to_ffi_error(PyObject* self, PyObject* exc) {
-  (void)self;
-  if (!PyExceptionInstance_Check(exc)) {
-    PyErr_Format(PyExc_TypeError, "_convert_to_ffi_error() expects an exception, got `%s`",
-                 Py_TYPE(exc)->tp_name);
-    return NULL;
-  }
-  TVMFFIObjectHandle handle;
-  if (core_error_from_py_exception(exc, &handle) != 0) return NULL;
-  return core_object_from_handle(handle);
 }
 
 int core_error_init(PyObject* module) {

@@ -1,5 +1,5 @@
 /*
- * error.h -- errors in both directions and the Error type (error.c).
+ * error.h -- errors from C to Python, argument errors, and the Error type (error.c).
  */
 #ifndef TVM_FFI_PYTHON_ERROR_H_
 #define TVM_FFI_PYTHON_ERROR_H_
@@ -26,18 +26,23 @@ PyObject* core_raise_from_rc(int rc);
 PyObject* core_raise_from_error(TVMFFIObjectHandle error);
 /* Builds (without raising) the Python exception for a borrowed Error handle. */
 PyObject* core_error_to_py_exception(TVMFFIObjectHandle error, PyObject* error_wrapper);
-/* Turns the pending Python exception into an FFI error in the thread-local slot (clears the
- * Python error). */
-void core_set_raised_from_pyerr(void);
-/* Makes an owned FFI Error handle for a Python exception (kind, message, Python backtrace;
- * without the exception itself, see error.c). */
-int core_error_from_py_exception(PyObject* exc, TVMFFIObjectHandle* out);
 /* Raises `exc_type` for `site`: "Cannot convert argument #i when calling `name`: msg". */
 void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const char* fmt, ...);
 
+/* An error cause chain is a tree walked recursively; bound it against pathological input. */
+#define CORE_MAX_CAUSE_DEPTH 64
+
+/* Shared by the two directions (error.c, error_from_python.c): a borrowed kind table of the
+ * module ("ERROR_NAME_TO_TYPE" / "ERROR_TYPE_TO_NAME"; error.py mutates them in place, a
+ * rebinding is honoured) or NULL; the kind of a class generated for an unknown kind
+ * (borrowed) or NULL; the Python frames of an exception as backtrace text (never fails: ""
+ * on trouble). */
+PyObject* core_error_table(const char* name);
+PyObject* core_error_generated_kind(PyObject* cls);
+PyObject* core_exception_backtrace_text(PyObject* exc);
+
 /* Module functions (listed in extension.c). */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);
-PyObject* core_mod_convert_to_ffi_error(PyObject* self, PyObject* exc);
 int core_error_init(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_ERROR_H_ */

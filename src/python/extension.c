@@ -15,6 +15,7 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "error.h"
+#include "error_from_python.h"
 #include "function.h"
 #include "globals.h"
 #include "object.h"

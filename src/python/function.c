@@ -78,6 +78,12 @@ static PyObject* function_vectorcall_release_gil(PyObject* callable, PyObject* c
 
 /* ---- the type ---- */
 
+/* The call variant is picked here, once, not per call. */
+static void function_use_release_gil(CoreFunction* self, int release_gil) {
+  self->release_gil = release_gil;
+  self->vectorcall = release_gil ? function_vectorcall_release_gil : function_vectorcall;
+}
+
 static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds) {
   (void)args;
   (void)kwds;
@@ -85,9 +91,8 @@ static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds
   if (self == NULL) return NULL;
   self->base.chandle = NULL;
   self->base.weakreflist = NULL;
-  self->vectorcall = function_vectorcall;
   self->name = NULL;
-  self->release_gil = 0;
+  function_use_release_gil(self, 0); /* the default: see the top of this file */
   return (PyObject*)self;
 }
 
@@ -109,9 +114,7 @@ static int function_set_release_gil(PyObject* op, PyObject* value, void* closure
   }
   int flag = PyObject_IsTrue(value);
   if (flag < 0) return -1;
-  CoreFunction* self = (CoreFunction*)op;
-  self->release_gil = flag;
-  self->vectorcall = flag ? function_vectorcall_release_gil : function_vectorcall;
+  function_use_release_gil((CoreFunction*)op, flag);
   return 0;
 }
 

@@ -29,14 +29,6 @@ static int view_of(const CoreDispatchEntry* entry, PyObject* value, TVMFFIObject
   return core_view_tensor_from_exchange(value, entry->api->dltensor_from_py_object_no_sync, out);
 }
 
-/* Numpy arrays and DLPack producers in general; types whose exchange API describes tensors in
- * place get the direct view converter in their dispatch entry. */
-static int convert_tensor(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                          TVMFFIByteArray* bytes_slot, CoreCallContext* ctx);
-static int convert_exchange_view(const CoreDispatchEntry* entry, PyObject* value,
-                                 TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
-                                 CoreCallContext* ctx);
-
 /* ---- import: Python producer -> owned ffi.Tensor handle ---- */
 
 static int import_from_capsule(PyObject* capsule, PyTypeObject* producer, int32_t alignment,
@@ -257,7 +249,8 @@ static int import_numpy_buffer(PyObject* value, int32_t alignment, int32_t conti
     PyBuffer_Release(&view);
     return 0;
   }
-  BufferTensor* bt = (BufferTensor*)malloc(sizeof(BufferTensor) + 2 * (size_t)ndim * sizeof(int64_t));
+  BufferTensor* bt =
+      (BufferTensor*)malloc(sizeof(BufferTensor) + 2 * (size_t)ndim * sizeof(int64_t));
   if (bt == NULL) {
     PyBuffer_Release(&view);
     PyErr_NoMemory();
@@ -406,10 +399,10 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
   (void)self;
   if (PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL) {
     /* The common call, from_dlpack(torch_tensor), for a type known to describe itself. */
-    const CoreDispatchEntry* entry = core_dispatch_slot(Py_TYPE(args[0]));
-    if (entry->type == Py_TYPE(args[0]) && entry->convert == convert_exchange_view &&
-        entry->version_tag == Py_TYPE(args[0])->tp_version_tag &&
-        core_type_tag_valid(Py_TYPE(args[0]))) {
+    PyTypeObject* type = Py_TYPE(args[0]);
+    const CoreDispatchEntry* entry = core_dispatch_slot(type);
+    if (entry->type == type && entry->kind == kCoreArgTensorView &&
+        entry->version_tag == type->tp_version_tag && core_type_tag_valid(type)) {
       TVMFFIObjectHandle handle;
       if (view_of(entry, args[0], &handle) != 0) return NULL;
       return core_tensor_wrap(handle);
@@ -487,8 +480,8 @@ static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* a
   return 0;
 }
 
-/* A DLPack producer of any kind; a type that turns out to have no __dlpack__ after all (an
- * exchange API of unknown layout) becomes an opaque object. */
+/* NumPy arrays and DLPack producers in general; a type that turns out to have no __dlpack__
+ * after all (an exchange API of unknown layout) becomes an opaque object. */
 static int convert_tensor(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
                           TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
   TVMFFIObjectHandle handle = NULL;
@@ -553,5 +546,6 @@ int core_tensor_import_init(PyObject* module) {
   if (g_str_dlpack == NULL || g_kwnames_max_version == NULL || g_max_version == NULL) return -1;
   core_dispatch_register(kCoreArgNumpy, convert_tensor);
   core_dispatch_register(kCoreArgTensor, convert_tensor);
+  core_dispatch_register(kCoreArgTensorView, convert_exchange_view);
   return PyModule_AddFunctions(module, tensor_import_methods);
 }

@@ -4,14 +4,15 @@
  * A NumPy array or a framework tensor passed to a function lives at least as long as the call,
  * and usually longer. Wrapping it through a DLPack managed tensor costs two allocations and the
  * producer's export (for torch: a C++ allocation, a tensor copy and a GIL round trip) per
- * argument. A view instead is one block, recycled: the object header (type index kTVMFFITensor), the DLTensor at +24 that kernels and the runtime read, a strong reference to
+ * argument. A view instead is one block, recycled: the object header (type index
+ * kTVMFFITensor), the DLTensor at +24 that kernels and the runtime read, a strong reference to
  * the Python owner, then shape and strides copied from the owner. Its deleter drops the owner
  * under the GIL. The runtime treats it like any other tensor: it reads only the DLTensor, as it
  * must for tensors that kernels allocate with their own layouts.
  */
-#include <stdlib.h>
-
 #include "tensor_view.h"
+
+#include <stdlib.h>
 
 #include "../runtime/refcount.h"
 

@@ -3,7 +3,7 @@
  *
  * Views may point at memory the callee does not own (raw C strings, byte-array pointers) or
  * offer an object for the taking (rvalue refs); an owned Any never does either, so those are
- * copied or stolen here (spec/ABI.md section 5.3).
+ * copied or stolen here (TVMFFIAnyViewToOwnedAny).
  */
 #include "internal.h"
 

@@ -1,7 +1,7 @@
 /*
  * bigint.c -- integers wider than int64 (the wheel's ffi.BigInt, type index 78).
  *
- * Layout (spec/ABI.md section 0): header, then a size_t word count at +24, then that many
+ * Layout: header, then a size_t word count at +24, then that many
  * native-endian int64 words from +32, least significant first, two's complement. The word
  * count is minimal and always >= 2: anything that fits one word travels as kTVMFFIInt
  * instead, so every integer has exactly one representation.

@@ -1,5 +1,5 @@
 /*
- * dtype.c -- DLDataType <-> string (spec/ABI.md section 5.6).
+ * dtype.c -- DLDataType <-> string (TVMFFIDataTypeFromString / TVMFFIDataTypeToString).
  *
  * Grammar accepted by TVMFFIDataTypeFromString:
  *   ""  |  "void"                                   -> opaque handle, 0 bits, 0 lanes
@@ -360,7 +360,7 @@ static size_t format_suffix(const DLDataType* dtype, char* buf) {
   return w;
 }
 
-/* The result uses the small inline form for up to 7 characters, as spec/ABI.md 5.6 asks (the
+/* The result uses the small inline form for up to 7 characters, as the ABI asks (the
  * reference always allocates a Str object; readers accept both forms). */
 int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
   if (dtype == NULL || out == NULL) {

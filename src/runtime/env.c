@@ -1,5 +1,5 @@
 /*
- * env.c -- what kernels ask of their embedding environment (spec/ABI.md section 5.8): the
+ * env.c -- what kernels ask of their embedding environment (extra/c_env_api.h): the
  * current stream per device, the DLPack tensor allocator, and the frontend's signal check.
  *
  * Streams and the allocator are per thread, so a framework can set them around a call without

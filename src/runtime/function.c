@@ -3,7 +3,7 @@
  *
  * A function object is the header plus a TVMFFIFunctionCell whose safe_call receives the
  * object's own handle. Functions made from a C (resource, safe_call) pair go through a small
- * trampoline that hands the resource to the callee instead (spec/ABI.md section 5.3). cpp_call
+ * trampoline that hands the resource to the callee instead (the C function API). cpp_call
  * stays NULL: only reference C++ code may fill it.
  */
 #include <pthread.h>

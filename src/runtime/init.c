@@ -13,7 +13,7 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_function_globals();
   ffi_register_string_globals();
   ffi_register_object_globals();
-  ffi_register_container_globals();
+  ffi_register_array_globals();
   ffi_register_map_list_globals();
   ffi_register_tensor_globals();
   ffi_register_module_globals();

@@ -5,7 +5,7 @@
  * Conventions used by every file:
  *  - Functions returning int follow the ABI: 0 ok, -1 error raised into the thread-local slot.
  *  - Objects the runtime makes are malloc'ed, header-first, and released through their own
- *    deleter following the combined strong/weak protocol (spec/ABI.md section 3.2).
+ *    deleter following the combined strong/weak protocol (refcount.h).
  *  - Names starting with ffi_ are internal; TVMFFI* are the exported C API.
  */
 #ifndef TVM_FFI_RUNTIME_INTERNAL_H_
@@ -233,7 +233,7 @@ static inline void ffi_ret_object(TVMFFIAny* result, TVMFFIObject* obj) {
 void ffi_register_function_globals(void);   /* function.c */
 void ffi_register_string_globals(void);     /* string.c */
 void ffi_register_object_globals(void);     /* object.c */
-void ffi_register_container_globals(void);  /* container/array.c */
+void ffi_register_array_globals(void);      /* container/array.c: ffi.Array* */
 void ffi_register_tensor_globals(void);     /* tensor.c */
 void ffi_register_module_globals(void);     /* module_globals.c */
 void ffi_register_reflection_globals(void); /* reflection_create.c */

@@ -3,7 +3,7 @@
  * custom allocator hook, version and the init-once helpers for static handles.
  *
  * The refcount protocol runs inline in every C++ kernel, so this file must match it bit for bit
- * (spec/ABI.md section 3.2): strong count in the low 32 bits, weak count in the high 32 bits,
+ * (refcount.h): strong count in the low 32 bits, weak count in the high 32 bits,
  * and all strong references together hold one weak reference.
  */
 #include <pthread.h>

@@ -4,7 +4,7 @@
  * Up to 7 bytes live inline in the Any (SmallStr / SmallBytes: length at +4, bytes at +8, a NUL
  * after them, the rest zero); longer content is a heap object whose TVMFFIByteArray cell at +24
  * points at the characters stored right after it (+40), always NUL-terminated so that C++
- * c_str()-style readers work (spec/ABI.md sections 4.1 and 6).
+ * c_str()-style readers work.
  */
 #include <stdlib.h>
 

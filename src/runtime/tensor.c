@@ -1,7 +1,7 @@
 /*
  * tensor.c -- tensor objects (DLPack import and export, unsafe views) and shape objects.
  *
- * Layout (spec/ABI.md section 4.2): the object header, then the DLTensor at +24 that inline C++
+ * Layout: the object header, then the DLTensor at +24 that inline C++
  * reads directly, then private fields. A tensor is backed either by a producer's managed tensor
  * (legacy or versioned; its deleter runs exactly once when the tensor dies) or, for unsafe
  * views, by a strong reference to a source object. Tensors we make always carry strides when
@@ -169,7 +169,8 @@ static int validate_layout(const char* api, const DLTensor* t) {
   return 0;
 }
 
-/* The checks of spec/ABI.md section 5.5. Failures leave `from` with the caller. */
+/* The checks of TVMFFITensorFromDLPack*: layout, alignment, contiguity. Failures leave
+ * `from` with the caller. */
 static int check_import(const char* api, const DLTensor* t, int32_t require_alignment,
                         int32_t require_contiguous) {
   if (validate_layout(api, t) != 0) return -1;

@@ -1,7 +1,7 @@
 /*
  * type_registry.c -- the type table: static and dynamic type indices, ancestors, reflected
- * fields and methods, type metadata and type attribute columns (spec/ABI.md sections 2, 3.7-3.9
- * and 5.2).
+ * fields and methods, type metadata and type attribute columns (TVMFFITypeInfo and the
+ * TVMFFIType* entry points of c_api.h).
  *
  * Layout and concurrency:
  *  - Every type is one malloc'ed TypeEntry that lives for the process, so the TVMFFITypeInfo
@@ -264,7 +264,8 @@ static int32_t take_global_indices(const char* api, const TypeRequest* req, int6
   return (int32_t)index;
 }
 
-/* Chooses the index of a new type (spec/ABI.md 5.2 steps 3 and 4). Fatal on failure. */
+/* Chooses the index of a new type: a reserved child slot of the parent, else the next
+ * dynamic index. Fatal on failure. */
 static int32_t choose_index(const char* api, const TypeRequest* req, TypeEntry* parent) {
   int64_t needed = (int64_t)req->num_child_slots + 1;
   if (req->static_index >= 0) {
@@ -692,7 +693,7 @@ const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_
 }
 
 /* ------------------------------------------------------------------------------------------
- * Start-up: the static type table (spec/ABI.md section 2)
+ * Start-up: the static type table (the fixed indices of TVMFFITypeIndex)
  * ------------------------------------------------------------------------------------------ */
 
 typedef struct {

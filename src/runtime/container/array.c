@@ -1,7 +1,7 @@
 /*
  * container/array.c -- the immutable ffi.Array (type index 71).
  *
- * Layout (spec/ABI.md sections 3.3 and 4.3), read inline by C++ kernels: the object header,
+ * Layout (TVMFFISeqCell), read inline by C++ kernels: the object header,
  * a TVMFFISeqCell at +24, and the elements stored inline right after it at +56, so data_deleter
  * stays NULL. Every element is a 16-byte owned Any (never a raw string or rvalue ref).
  * An array is never mutated after construction; C++ copies it before writing.
@@ -123,7 +123,7 @@ static int global_array_contains(void* self, const TVMFFIAny* args, int32_t num_
   return 0;
 }
 
-void ffi_register_container_globals(void) {
+void ffi_register_array_globals(void) {
   ffi_register_builtin("ffi.Array", global_array);
   ffi_register_builtin("ffi.ArrayGetItem", global_array_get_item);
   ffi_register_builtin("ffi.ArraySize", global_array_size);

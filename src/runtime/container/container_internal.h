@@ -1,6 +1,6 @@
 /*
  * container/container_internal.h -- what the List/Map/Dict files share: the hashing and equality
- * rules of map keys (spec/ABI.md section 4.4) and the buffer deleter that C++ kernels may call.
+ * rules of map keys (AnyHash / AnyEqual) and the buffer deleter that C++ kernels may call.
  */
 #ifndef TVM_FFI_RUNTIME_CONTAINER_INTERNAL_H_
 #define TVM_FFI_RUNTIME_CONTAINER_INTERNAL_H_

@@ -1,7 +1,7 @@
 /*
  * container/list.c -- the mutable ffi.List (type index 75).
  *
- * Layout (spec/ABI.md sections 3.3 and 4.3): header + TVMFFISeqCell at +24; the elements live in
+ * Layout (TVMFFISeqCell): header + TVMFFISeqCell at +24; the elements live in
  * a separate malloc'ed buffer freed through data_deleter. Kernels grow a List inline: they
  * allocate with ::operator new and free the old buffer through the data_deleter they find, then
  * keep it, so ours is plain free() (which also accepts NULL). Lists that kernels made arrive

@@ -1,6 +1,6 @@
 /*
  * container/map.c -- ffi.Map (type index 72, never mutated after construction here) and
- * ffi.Dict (76, mutated in place), one object layout for both (spec/ABI.md section 4.4).
+ * ffi.Dict (76, mutated in place), one object layout for both (the reference MapObj layout).
  *
  * Kernels built against the reference headers read these objects and, for Dict, insert and
  * erase inline, so the layouts and the probing are reproduced exactly:
@@ -245,7 +245,7 @@ static TVMFFIAny* map_value_at(MapObject* m, uint64_t pos) {
   return map_is_small(m) ? &small_pairs(m)[pos].value : &slot_item(m, pos)->value;
 }
 
-/* ---- dense insertion (the probing of section 4.4) ---- */
+/* ---- dense insertion (the reference DenseMapObj probing) ---- */
 
 static bool dense_full(const MapObject* m) {
   return (double)(m->size + 1) > (double)m->slots * 0.99;

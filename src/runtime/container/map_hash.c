@@ -1,5 +1,5 @@
 /*
- * container/map_hash.c -- AnyHash and AnyEqual (spec/ABI.md section 4.4).
+ * container/map_hash.c -- AnyHash and AnyEqual, the key rules of Map and Dict.
  *
  * Kernels compiled against the reference headers run these functions inline on our maps, so
  * every value must hash to exactly what they compute, or a key inserted here is not found there.
