@@ -7,6 +7,9 @@ VENV := .venv
 VENV_PY := $(VENV)/bin/python
 BUILD_DEPS := scikit-build-core cmake ninja
 TEST_DEPS := pytest numpy ruff
+# mypy --strict checks the package (with its _core stubs) and the Python examples.
+TYPING_DEPS := mypy
+MYPY_TARGETS := python/tvm_ffi $(wildcard examples/*/*.py)
 # PyTorch (CPU build) exercises the DLPack exchange-API paths. Pinned, so pip takes the local
 # CPU wheel this machine kind provides; optional: without it the torch tests skip visibly.
 OPTIONAL_TEST_DEPS := torch==2.13.0
@@ -37,8 +40,14 @@ demo: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/quickstart/build.sh
 	$(VENV_PY) examples/quickstart/run.py
 
-test: install
+# The type checker, added after the first venvs were made, so it has its own stamp.
+$(VENV)/.typing-deps-installed: $(VENV)/.deps-installed
+	$(VENV_PY) -m pip install $(TYPING_DEPS)
+	touch $@
+
+test: install $(VENV)/.typing-deps-installed
 	$(VENV)/bin/ruff check $(LINT_DIRS)
+	$(VENV)/bin/mypy $(MYPY_TARGETS)
 	$(VENV)/bin/pytest -q tests
 
 clean:

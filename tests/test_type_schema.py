@@ -4,6 +4,7 @@ functions, and printing it as a Python-style annotation."""
 from __future__ import annotations
 
 import json
+import types
 
 import pytest
 from tvm_ffi import core
@@ -114,7 +115,9 @@ def test_from_annotation() -> None:
     for bad in (set, complex, object, "int"):
         with pytest.raises(TypeError, match="to TypeSchema"):
             TypeSchema.from_annotation(bad)
+    with pytest.raises(TypeError, match="Too many arguments"):  # Array is Generic[T]: checked on subscripting
+        tvm_ffi.Array[int, int]  # type: ignore[misc]
     with pytest.raises(TypeError, match="Array requires 1 type argument, got 2"):
-        TypeSchema.from_annotation(tvm_ffi.Array[int, int])
+        TypeSchema.from_annotation(types.GenericAlias(tvm_ffi.Array, (int, int)))
     with pytest.raises(TypeError, match="dict requires 0 or 2 type arguments, got 1"):
         TypeSchema.from_annotation(dict[str])

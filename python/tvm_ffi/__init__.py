@@ -11,6 +11,7 @@ that from the already-loaded library, so every kernel binds to this runtime.
 
 from __future__ import annotations
 
+import builtins
 import ctypes
 import os
 import sys
@@ -24,7 +25,7 @@ __version_tuple__ = (0, 1, 16)
 _ENV_C_APIS = ("PyErr_CheckSignals", "PyGILState_Ensure", "PyGILState_Release")
 
 
-def _running_as_config() -> bool:
+def _running_as_config() -> builtins.bool:
     """True under ``tvm-ffi-config`` / ``python -m tvm_ffi.config``, which only print paths.
 
     Those commands must work even where the runtime cannot be loaded, and stay fast, so the

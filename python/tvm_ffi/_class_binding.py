@@ -185,4 +185,4 @@ def forget_fallback(type_index: int) -> None:
 
 
 # Objects of types without a class come back as classes made here (see type_table.c).
-_core._fallback_class_factory = make_fallback_class  # type: ignore[attr-defined]
+_core._fallback_class_factory = make_fallback_class

@@ -29,8 +29,21 @@ def convert(value: Any) -> Any:
     ``dict`` -> ``Map``; callables -> ``Function``; exceptions -> ``core.Error``; NumPy/PyTorch
     dtypes -> :class:`tvm_ffi.dtype`; FFI objects, numbers, ``None`` and devices as they are.
 
-    >>> type(tvm_ffi.convert("hello")), type(tvm_ffi.convert(lambda x: x))
-    (<class 'tvm_ffi.core.String'>, <class 'tvm_ffi.core.Function'>)
+    Parameters
+    ----------
+    value : Any
+        A Python value.
+
+    Returns
+    -------
+    Any
+        The FFI value (an ``Object``, ``String``, ``Bytes``, number, device, dtype or ``None``);
+        other Python objects become an ``OpaquePyObject`` holding them.
+
+    Examples
+    --------
+    >>> type(tvm_ffi.convert("hello")).__name__, type(tvm_ffi.convert(lambda x: x)).__name__
+    ('String', 'Function')
     """
     if value is None or isinstance(value, _PASS_THROUGH):
         return value

@@ -41,7 +41,26 @@ def device(device_type: str | int | DLDeviceType | _core.Device, index: int | No
 
     ``index`` defaults to 0, or to the index written in the name; a ``Device`` is returned as is.
 
-    >>> tvm_ffi.device("cuda:1") == tvm_ffi.device("cuda", 1) == tvm_ffi.device(DLDeviceType.kDLCUDA, 1)
+    Parameters
+    ----------
+    device_type : str, int, DLDeviceType or Device
+        ``"cpu"``, ``"cuda"``, ``"cuda:1"``, a ``DLDeviceType`` code, or a device.
+    index : int, optional
+        The device ordinal.
+
+    Returns
+    -------
+    Device
+        The device.
+
+    Raises
+    ------
+    ValueError
+        An unknown device name, or an ``index`` that contradicts the given device.
+
+    Examples
+    --------
+    >>> tvm_ffi.device("cuda:1") == tvm_ffi.device("cuda", 1) == tvm_ffi.device(tvm_ffi.DLDeviceType.kDLCUDA, 1)
     True
     """
     if isinstance(device_type, _core.Device):

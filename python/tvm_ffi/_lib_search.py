@@ -81,7 +81,8 @@ def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | N
         for name in names:
             candidate = directory / name
             if candidate.is_file():
-                return candidate.resolve()
+                resolved: Path = candidate.resolve()
+                return resolved
     where = "\n  ".join(str(d) for d in searched) or "(no directories)"
     raise RuntimeError(
         f"Cannot find library {' or '.join(names)} of target `{target_name}` for package `{package}`; "

@@ -85,7 +85,7 @@ class TypeField:
     setter_is_func: bool = dataclasses.field(default=False, repr=False)
 
     @staticmethod
-    def _from_raw(raw: tuple) -> TypeField:
+    def _from_raw(raw: tuple[Any, ...]) -> TypeField:
         name, doc, metadata_text, flags, size, alignment, offset, getter, setter, dflt, static = raw
         metadata = _parse_metadata(metadata_text)
         has_default = bool(flags & _HAS_DEFAULT)
@@ -126,7 +126,7 @@ class TypeMethod:
     is_static: bool
 
     @staticmethod
-    def _from_raw(raw: tuple) -> TypeMethod:
+    def _from_raw(raw: tuple[Any, ...]) -> TypeMethod:
         name, doc, metadata_text, flags, func = raw
         return TypeMethod(name, doc, func, _parse_metadata(metadata_text), bool(flags & _STATIC_METHOD))
 
@@ -238,8 +238,7 @@ def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
 _type_info_of_index(64).type_cls = _core.Object  # ffi.Object
 
 # Reachable under the reference's names: tvm_ffi.core.TypeInfo, ... (core is _core).
-_core.TypeInfo = TypeInfo  # type: ignore[attr-defined]
-_core.TypeField = TypeField  # type: ignore[attr-defined]
-_core.TypeMethod = TypeMethod  # type: ignore[attr-defined]
-_core.TypeSchema = TypeSchema  # type: ignore[attr-defined]
-_core._lookup_or_register_type_info_from_type_key = _lookup_or_register_type_info_from_type_key  # type: ignore[attr-defined]
+for _name, _value in [("TypeInfo", TypeInfo), ("TypeField", TypeField), ("TypeMethod", TypeMethod),
+                      ("TypeSchema", TypeSchema),
+                      ("_lookup_or_register_type_info_from_type_key", _lookup_or_register_type_info_from_type_key)]:
+    setattr(_core, _name, _value)

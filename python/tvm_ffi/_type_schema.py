@@ -83,9 +83,9 @@ class TypeSchema:
         """Parses an already decoded schema object."""
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise TypeError(f"type schema must be an object with a string `type`, got {obj!r}")
-        raw = obj["type"]
-        origin = _ORIGIN_ALIASES.get(raw, raw)
-        type_key = None
+        raw: str = obj["type"]
+        origin: str = _ORIGIN_ALIASES.get(raw, raw)
+        type_key: str | None = None
         if raw == "ffi.BigInt":
             origin, type_key = "int", raw
         args = [TypeSchema.from_json_obj(a) for a in obj.get("args", ())] or None

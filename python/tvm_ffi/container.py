@@ -27,7 +27,7 @@ from collections.abc import (
     ValuesView,
 )
 from itertools import chain
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
 
 from . import _core, _ffi_api
 from .registry import register_object
@@ -39,8 +39,14 @@ _content_equal = _ffi_api._ContentEqual
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
 
+# Element, key and value types: Array[int], Map[str, Tensor], ... for type checkers; at run time
+# the containers hold any FFI value.
+_T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
-class _Seq(_core.SeqBase):  # type: ignore[misc]
+
+class _Seq(_core.SeqBase, Generic[_T]):
     """Reading, comparing and printing shared by Array and List."""
 
     __slots__ = ()
@@ -50,14 +56,14 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
         def __len__(self) -> int: ...
 
         @overload
-        def __getitem__(self, index: SupportsIndex) -> Any: ...
+        def __getitem__(self, index: SupportsIndex) -> _T: ...
 
         @overload
-        def __getitem__(self, index: slice) -> list[Any]: ...
+        def __getitem__(self, index: slice) -> list[_T]: ...
 
-        def __getitem__(self, index: SupportsIndex | slice) -> Any: ...
+        def __getitem__(self, index: SupportsIndex | slice) -> _T | list[_T]: ...
 
-        def __iter__(self) -> Iterator[Any]: ...
+        def __iter__(self) -> Iterator[_T]: ...
 
         # By content, like == (ffi.ArrayContains / ffi.ListContains); a plain dict is never in.
         def __contains__(self, value: object) -> bool: ...
@@ -96,7 +102,7 @@ class _Seq(_core.SeqBase):  # type: ignore[misc]
 
 
 @register_object("ffi.Array")
-class Array(_Seq, Sequence[Any]):
+class Array(_Seq[_T], Sequence[_T]):
     """Immutable sequence of FFI values (runtime type ``ffi.Array``).
 
     >>> arr = tvm_ffi.Array([1, "two", 3.0])
@@ -108,7 +114,7 @@ class Array(_Seq, Sequence[Any]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Iterable[Any] = ()) -> None: ...
+        def __init__(self, items: Iterable[_T] = ()) -> None: ...
 
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
@@ -124,7 +130,7 @@ def _position(index: SupportsIndex, size: int, what: str) -> int:
 
 
 @register_object("ffi.List")
-class List(_Seq, MutableSequence[Any]):
+class List(_Seq[_T], MutableSequence[_T]):
     """Mutable sequence of FFI values (runtime type ``ffi.List``), shared by reference.
 
     >>> lst = tvm_ffi.List([1, 2])
@@ -136,13 +142,13 @@ class List(_Seq, MutableSequence[Any]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Iterable[Any] = ()) -> None: ...
+        def __init__(self, items: Iterable[_T] = ()) -> None: ...
 
     @overload
-    def __setitem__(self, index: SupportsIndex, value: Any) -> None: ...
+    def __setitem__(self, index: SupportsIndex, value: _T) -> None: ...
 
     @overload
-    def __setitem__(self, index: slice, value: Iterable[Any]) -> None: ...
+    def __setitem__(self, index: slice, value: Iterable[_T]) -> None: ...
 
     def __setitem__(self, index: SupportsIndex | slice, value: Any) -> None:
         size = len(self)
@@ -176,28 +182,29 @@ class List(_Seq, MutableSequence[Any]):
             return
         _ffi_api.ListErase(self, _position(index, size, "List deletion"))
 
-    def insert(self, index: SupportsIndex, value: Any) -> None:
+    def insert(self, index: SupportsIndex, value: _T) -> None:
         """Inserts ``value`` before ``index`` (clamped to the ends, like ``list.insert``)."""
         size = len(self)
         i = index.__index__()
         position = min(max(i + size if i < 0 else i, 0), size)
         _ffi_api.ListInsert(self, position, value)
 
-    def append(self, value: Any) -> None:
+    def append(self, value: _T) -> None:
         """Adds ``value`` at the end."""
         _ffi_api.ListAppend(self, value)
 
-    def extend(self, values: Iterable[Any]) -> None:
+    def extend(self, values: Iterable[_T]) -> None:
         """Adds every item of ``values`` at the end (``lst.extend(lst)`` doubles it)."""
         size = len(self)
         _ffi_api.ListReplaceSlice(self, size, size, List(values))
 
-    def pop(self, index: SupportsIndex = -1) -> Any:
+    def pop(self, index: SupportsIndex = -1) -> _T:
         """Removes and returns the item at ``index`` (the last by default)."""
         size = len(self)
         if size == 0:
             raise IndexError("pop from empty List")
-        return _ffi_api.ListPop(self, _position(index, size, "List pop"))
+        item: _T = _ffi_api.ListPop(self, _position(index, size, "List pop"))
+        return item
 
     def clear(self) -> None:
         """Removes every item."""
@@ -230,7 +237,7 @@ class _ValuesView(ValuesView[Any]):
             yield value
 
 
-class _MapReader(_core.MapBase):  # type: ignore[misc]
+class _MapReader(_core.MapBase, Generic[_K, _V]):
     """Reading, comparing and printing shared by Map and Dict."""
 
     __slots__ = ()
@@ -241,11 +248,11 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
 
         def __len__(self) -> int: ...
 
-        def __getitem__(self, key: Any) -> Any: ...
+        def __getitem__(self, key: _K) -> _V: ...
 
         def _in_framework(self, value: Any) -> Any: ...
 
-    def _pairs(self) -> Iterator[tuple[Any, Any]]:
+    def _pairs(self) -> Iterator[tuple[_K, _V]]:
         size = len(self)
         if size == 0:
             return
@@ -263,17 +270,17 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
         if len(self) != size:
             raise RuntimeError(f"{type(self).__name__} changed size during iteration")
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[_K]:
         for key, _ in self._pairs():
             yield key
 
     # A key read back is not always usable for a lookup (an opaque Python object converts to
     # a new FFI object each time, and objects compare by identity), so the views never look up.
-    def items(self) -> ItemsView[Any, Any]:
+    def items(self) -> ItemsView[_K, _V]:
         """A view of the (key, value) pairs in insertion order."""
         return _ItemsView(self)
 
-    def values(self) -> ValuesView[Any]:
+    def values(self) -> ValuesView[_V]:
         """A view of the values in insertion order."""
         return _ValuesView(self)
 
@@ -302,7 +309,7 @@ class _MapReader(_core.MapBase):  # type: ignore[misc]
 
 
 @register_object("ffi.Map")
-class Map(_MapReader, Mapping[Any, Any]):
+class Map(_MapReader[_K, _V], Mapping[_K, _V]):
     """Immutable, insertion-ordered mapping of FFI values (runtime type ``ffi.Map``).
 
     >>> m = tvm_ffi.Map({"a": 1, 2: "b"})
@@ -311,16 +318,16 @@ class Map(_MapReader, Mapping[Any, Any]):
     """
 
     _ffi_ctor = _ffi_api.Map  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
-    _iter_functor = staticmethod(_ffi_api.MapForwardIterFunctor)
-    _count = staticmethod(_ffi_api.MapCount)
+    _iter_functor: Any = staticmethod(_ffi_api.MapForwardIterFunctor)
+    _count: Any = staticmethod(_ffi_api.MapCount)
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None: ...
+        def __init__(self, items: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
 
 
 @register_object("ffi.Dict")
-class Dict(_MapReader, MutableMapping[Any, Any]):
+class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
     """Mutable, insertion-ordered mapping of FFI values (``ffi.Dict``), shared by reference.
 
     >>> d = tvm_ffi.Dict({"a": 1})
@@ -329,17 +336,17 @@ class Dict(_MapReader, MutableMapping[Any, Any]):
     """
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
-    _iter_functor = staticmethod(_ffi_api.DictForwardIterFunctor)
-    _count = staticmethod(_ffi_api.DictCount)
+    _iter_functor: Any = staticmethod(_ffi_api.DictForwardIterFunctor)
+    _count: Any = staticmethod(_ffi_api.DictCount)
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None: ...
+        def __init__(self, items: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: _K, value: _V) -> None:
         _ffi_api.DictSetItem(self, key, value)
 
-    def __delitem__(self, key: Any) -> None:
+    def __delitem__(self, key: _K) -> None:
         if key not in self:
             raise KeyError(key)
         _ffi_api.DictErase(self, key)
@@ -353,12 +360,16 @@ class ShapeDimensionError(ValueError, TypeError):
     """A Shape dimension that is not an int: a ValueError (as the reference raises) and a TypeError."""
 
 
+# The ffi.Shape constructor (a module attribute: mypy mistakes the name for the class below).
+_make_shape: Any = _ffi_api.Shape
+
+
 class Shape(tuple):  # type: ignore[type-arg]
     """Tuple of ints backed by the runtime's shape object (``ffi.Shape``).
 
     >>> s = tvm_ffi.Shape((2, 3))
     >>> s, s[0]
-    ((2, 3), 2)
+    (Shape((2, 3)), 2)
     """
 
     # The runtime shape object; None until this Shape is first passed to a function (shapes
@@ -374,7 +385,7 @@ class Shape(tuple):  # type: ignore[type-arg]
                     f"Shape dimension #{position} must be an int, got {type(dim).__name__}"
                 )
             values.append(dim.__index__())
-        made = _ffi_api.Shape(*values)
+        made = _make_shape(*values)
         return cls._from_object(tuple(values), getattr(made, "_tvm_ffi_object", made))
 
     @classmethod
@@ -388,7 +399,7 @@ class Shape(tuple):  # type: ignore[type-arg]
         """The runtime shape object, passed when this Shape is an FFI argument."""
         obj = self._tvm_ffi_object
         if obj is None:
-            made = _ffi_api.Shape(*self)
+            made = _make_shape(*self)
             obj = self._tvm_ffi_object = getattr(made, "_tvm_ffi_object", made)
         return obj
 

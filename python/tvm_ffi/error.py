@@ -13,7 +13,7 @@ import linecache
 import re
 import sys
 import types
-from typing import Any, Callable, TypeVar, overload
+from typing import Any, Callable, TypeVar, cast, overload
 
 from . import _core
 
@@ -75,7 +75,8 @@ class TracebackManager:
 
     def make_frame(self, filename: str, lineno: int, func: str) -> types.FrameType:
         """A finished frame object that reports ``func`` in ``filename``."""
-        return eval(self._code_for(filename, lineno, func), {"frame": sys._getframe})
+        # No local holds the frame: it links back to this one, and a local would make a cycle.
+        return cast(types.FrameType, eval(self._code_for(filename, lineno, func), {"frame": sys._getframe}))
 
     def prepend_frames(
         self, tb: types.TracebackType | None, frames: list[tuple[str, int, str]]

@@ -34,9 +34,9 @@ class ModulePropertyMask(IntEnum):
 class Module(_core.Object):
     """A loaded module (runtime type ``ffi.Module``): functions by name, plus imported modules.
 
-    >>> mod = tvm_ffi.load_module("build/add_one_cpu.so")
-    >>> mod.add_one_cpu(x, y)            # same as mod["add_one_cpu"](x, y)
-    >>> mod.get_function_metadata("add_one_cpu")   # None unless the kernel exported metadata
+    >>> mod = tvm_ffi.load_module("build/add_one_cpu.so")  # doctest: +SKIP
+    >>> mod.add_one_cpu(x, y)  # same as mod["add_one_cpu"](x, y)  # doctest: +SKIP
+    >>> mod.get_function_metadata("add_one_cpu")  # None without exported metadata  # doctest: +SKIP
 
     Objects returned by a library's functions may need its code to be destroyed: keep the module
     (or a function of it) alive until they are gone, or load with ``keep_module_alive=True``.
@@ -67,7 +67,8 @@ class Module(_core.Object):
         func = _ffi_api.ModuleGetFunction(self, name, query_imports)
         if func is None:
             raise AttributeError(f"Module has no function '{name}' ({self._describe_lookup(name, query_imports)})")
-        return func
+        found: _core.Function = func
+        return found
 
     def get_function_metadata(self, name: str, query_imports: bool = False) -> dict[str, Any] | None:
         """Metadata of ``name`` (``type_schema`` ...), or None when the library exported none."""
@@ -113,7 +114,7 @@ class Module(_core.Object):
         """Source code of the module in ``fmt``, when it has any (``""`` otherwise)."""
         return str(_ffi_api.ModuleInspectSource(self, fmt))
 
-    def write_to_file(self, file_name: str | os.PathLike, fmt: str = "") -> None:
+    def write_to_file(self, file_name: str | os.PathLike[str], fmt: str = "") -> None:
         """Writes the module to ``file_name``, for module kinds that support it."""
         _ffi_api.ModuleWriteToFile(self, os.fspath(file_name), fmt)
 
@@ -150,7 +151,8 @@ def system_lib(symbol_prefix: str = "") -> Module:
     """
     if not isinstance(symbol_prefix, str):
         raise TypeError(f"system_lib: symbol_prefix must be a str, got {type(symbol_prefix).__name__}")
-    return _ffi_api.SystemLib(symbol_prefix)
+    lib: Module = _ffi_api.SystemLib(symbol_prefix)
+    return lib
 
 
 # The runtime reflects ffi.Module's `imports_`; its descriptor is built once, at import.
@@ -159,7 +161,7 @@ _read_imports = next(
 ).as_property(Module).__get__
 
 
-def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
+def load_module(path: str | os.PathLike[str], keep_module_alive: bool = True) -> Module:
     """Loads the shared library at ``path`` (``.so``, ``.dll``, ``.dylib``) as a :class:`Module`.
 
     With ``keep_module_alive`` (the default) the library stays loaded for the rest of the
@@ -167,7 +169,7 @@ def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Modu
     once the module and every function taken from it are gone. A missing or unloadable file
     raises ``RuntimeError`` naming the path.
     """
-    mod = _ffi_api.ModuleLoadFromFile(os.fspath(path))
+    mod: Module = _ffi_api.ModuleLoadFromFile(os.fspath(path))
     if keep_module_alive:
         _ffi_api.ModuleGlobalsAdd(mod)
     refresh_bound_classes()  # the library may have added reflection to types bound already

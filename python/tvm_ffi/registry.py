@@ -45,9 +45,9 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     ``__init__`` gets one that calls the type's ``__ffi_init__``, or raises ``TypeError`` when
     the type has none.
 
-    >>> @tvm_ffi.register_object("mylib.Point")     # a type the C/C++ library registered
-    ... class Point(tvm_ffi.Object): ...
-    >>> type(mylib_make_point(1, 2))
+    >>> @tvm_ffi.register_object("mylib.Point")  # doctest: +SKIP
+    ... class Point(tvm_ffi.Object): ...         # a type the C/C++ library registered
+    >>> type(mylib_make_point(1, 2))  # doctest: +SKIP
     <class 'Point'>
     """
     if isinstance(type_key, type):  # used bare: @register_object
@@ -82,7 +82,18 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
 
 
 def get_registered_type_keys() -> list[str]:
-    """Type keys of every type in the runtime's type table (POD types included)."""
+    """Type keys of every type in the runtime's type table (POD types included).
+
+    Returns
+    -------
+    list[str]
+        The keys, such as ``"ffi.Array"`` or the keys a loaded library registered.
+
+    Examples
+    --------
+    >>> "ffi.Array" in tvm_ffi.get_registered_type_keys()
+    True
+    """
     return [str(key) for key in array_to_list(get_global_func("ffi.GetRegisteredTypeKeys")())]
 
 
@@ -96,15 +107,17 @@ def array_to_list(array: _core.Object) -> list[Any]:
 
 
 @overload
-def register_global_func(func_name: _F, f: None = None, override: bool = False) -> Any: ...
+def register_global_func(func_name: _F, f: None = None, override: bool = False) -> _core.Function: ...
 
 
 @overload
-def register_global_func(func_name: str, f: None = None, override: bool = False) -> Callable[[_F], Any]: ...
+def register_global_func(
+    func_name: str, f: None = None, override: bool = False
+) -> Callable[[Callable[..., Any]], _core.Function]: ...
 
 
 @overload
-def register_global_func(func_name: str, f: Callable[..., Any], override: bool = False) -> Any: ...
+def register_global_func(func_name: str, f: Callable[..., Any], override: bool = False) -> _core.Function: ...
 
 
 def register_global_func(
@@ -116,6 +129,31 @@ def register_global_func(
     ``@register_global_func`` (named after the function). An existing name raises
     ``RuntimeError`` unless ``override=True``. The decorated name is bound to the ``Function``.
 
+    Parameters
+    ----------
+    func_name : str or callable
+        The global name (``"namespace.name"``), or the function itself when used as a bare
+        decorator.
+    f : callable, optional
+        The Python function; omitted when used as a decorator.
+    override : bool
+        Replace a function already registered under that name.
+
+    Returns
+    -------
+    Function or callable
+        The registered ``Function``; with ``f`` omitted, a decorator that registers and
+        returns it.
+
+    Raises
+    ------
+    RuntimeError
+        The name is taken and ``override`` is false.
+    TypeError
+        ``func_name`` is neither a str nor a named function, or ``f`` is not callable.
+
+    Examples
+    --------
     >>> @tvm_ffi.register_global_func("demo.add_one")
     ... def add_one(x): return x + 1
     >>> tvm_ffi.get_global_func("demo.add_one")(1)
@@ -127,8 +165,8 @@ def register_global_func(
                 f"register_global_func: expected a function name (str), got {type(func_name).__name__}"
             )
         f = func_name
-        func_name = getattr(f, "__name__", None)
-        if not isinstance(func_name, str):
+        func_name = getattr(f, "__name__", "")
+        if not isinstance(func_name, str) or not func_name:
             raise TypeError(f"register_global_func: {f!r} has no __name__; pass the name explicitly")
     name: str = func_name
 
@@ -151,18 +189,68 @@ def get_global_func(name: str, allow_missing: bool) -> _core.Function | None: ..
 def get_global_func(name: str, allow_missing: bool = False) -> _core.Function | None:
     """The global function ``name``: a ``Function``, or ``None`` when missing and ``allow_missing``.
 
-    Missing without ``allow_missing`` raises ``ValueError("Cannot find global function <name>")``.
+    Parameters
+    ----------
+    name : str
+        The registered name, such as ``"testing.add_one"``.
+    allow_missing : bool
+        Return ``None`` instead of raising when no function has that name.
+
+    Returns
+    -------
+    Function or None
+        The function; ``None`` only with ``allow_missing``.
+
+    Raises
+    ------
+    ValueError
+        ``"Cannot find global function <name>"`` when missing without ``allow_missing``.
+
+    Examples
+    --------
+    >>> tvm_ffi.get_global_func("testing.add_one")(41)
+    42
+    >>> tvm_ffi.get_global_func("no.such.function", allow_missing=True) is None
+    True
     """
     return _core._get_global_func(name, bool(allow_missing))
 
 
 def remove_global_func(name: str) -> bool:
-    """Removes the global function ``name``; True if it was registered."""
+    """Removes the global function ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The registered name.
+
+    Returns
+    -------
+    bool
+        True if a function of that name was registered (and is now gone).
+
+    Examples
+    --------
+    >>> _ = tvm_ffi.register_global_func("demo.temporary", lambda: 1)
+    >>> tvm_ffi.remove_global_func("demo.temporary"), tvm_ffi.remove_global_func("demo.temporary")
+    (True, False)
+    """
     return bool(get_global_func("ffi.FunctionRemoveGlobal")(name))
 
 
 def list_global_func_names() -> list[str]:
-    """Names of all registered global functions."""
+    """Names of all registered global functions.
+
+    Returns
+    -------
+    list[str]
+        Every name :func:`get_global_func` finds.
+
+    Examples
+    --------
+    >>> "testing.add_one" in tvm_ffi.list_global_func_names()
+    True
+    """
     names = get_global_func("ffi.FunctionListGlobalNamesFunctor")()
     return [names(i) for i in range(names(-1))]
 
@@ -170,7 +258,25 @@ def list_global_func_names() -> list[str]:
 def get_global_func_metadata(name: str) -> dict[str, Any]:
     """Metadata of a global function as a dict (e.g. ``type_schema`` JSON); ``{}`` when it has none.
 
-    A missing function raises ``RuntimeError("Global Function is not found: <name>")``.
+    Parameters
+    ----------
+    name : str
+        The registered name.
+
+    Returns
+    -------
+    dict[str, Any]
+        The decoded metadata JSON.
+
+    Raises
+    ------
+    RuntimeError
+        ``"Global Function is not found: <name>"`` when no function has that name.
+
+    Examples
+    --------
+    >>> tvm_ffi.get_global_func_metadata("testing.add_one")["type_schema"]
+    '{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],"params":[{"type":"int"}]}}'
     """
     text = get_global_func("ffi.GetGlobalFuncMetadata")(name)
     return json.loads(text) if text else {}
@@ -193,7 +299,7 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
         if not full_name.startswith(prefix) or "." in full_name[len(prefix) :]:
             continue
         short_name = full_name[len(prefix) :]
-        func = get_global_func(full_name)
+        func: Any = get_global_func(full_name)  # a Function, named below where it allows
         try:
             func.__name__ = short_name
         except (AttributeError, TypeError):  # Function objects without a __dict__

@@ -318,7 +318,8 @@ static PyTypeObject SeqBase_Type = {
     .tp_basicsize = sizeof(CoreContainer),
     .tp_init = seq_init,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Base of Array and List: len, indexing and iteration read the cell directly.",
+    .tp_doc = "SeqBase(items=())\n--\n\n"
+              "Base of Array and List: len, indexing and iteration read the cell directly.",
     .tp_as_sequence = &seq_as_sequence,
     .tp_as_mapping = &seq_as_mapping,
     .tp_iter = seq_iter,
@@ -437,7 +438,8 @@ static PyTypeObject MapBase_Type = {
     .tp_init = map_init,
     .tp_methods = map_methods,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Base of Map and Dict: len and lookup call the runtime from C.",
+    .tp_doc = "MapBase(items=())\n--\n\n"
+              "Base of Map and Dict: len and lookup call the runtime from C.",
     .tp_as_mapping = &map_as_mapping,
     .tp_hash = core_container_hash,
 };

@@ -247,7 +247,23 @@ PyTypeObject CoreDevice_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Device",
     .tp_basicsize = sizeof(CoreDevice),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Device(device_type, index=None): a DLPack device such as cuda:1.",
+    .tp_doc = "Device(device_type, index=None)\n"
+              "--\n"
+              "\n"
+              "A DLPack device such as cuda:1 (passed by value).\n"
+              "\n"
+              "Parameters\n"
+              "----------\n"
+              "device_type : str or int\n"
+              "    A name (``\"cpu\"``, ``\"cuda\"``, ``\"cuda:1\"``) or a ``DLDeviceType`` code.\n"
+              "index : int, optional\n"
+              "    The device ordinal; defaults to the one in the name, else 0.\n"
+              "\n"
+              "Examples\n"
+              "--------\n"
+              ">>> dev = tvm_ffi.Device(\"cuda\", 1)\n"
+              ">>> dev, str(dev), dev.dlpack_device_type()\n"
+              "(device(type='cuda', index=1), 'cuda:1', 2)",
     .tp_new = device_new,
     .tp_dealloc = device_dealloc,
     .tp_str = device_str,

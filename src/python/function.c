@@ -244,7 +244,19 @@ PyTypeObject CoreFunction_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Function",
     .tp_basicsize = sizeof(CoreFunction),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = "An FFI function; call it with positional arguments.",
+    .tp_doc = "Function()\n"
+              "--\n"
+              "\n"
+              "An FFI function (``ffi.Function``); call it with positional arguments.\n"
+              "\n"
+              "Functions come from :func:`tvm_ffi.get_global_func`, from modules, or from Python callables\n"
+              "through :func:`tvm_ffi.convert`.\n"
+              "\n"
+              "Examples\n"
+              "--------\n"
+              ">>> add = tvm_ffi.convert(lambda a, b: a + b)\n"
+              ">>> add(1, 2)\n"
+              "3",
     .tp_new = function_new,
     .tp_dealloc = function_dealloc,
     .tp_call = PyVectorcall_Call,

@@ -341,7 +341,7 @@ static PyObject* field_get_fget(PyObject* op, void* closure) {
 
 static PyMethodDef field_methods[] = {
     {"set", (PyCFunction)(void (*)(void))field_set_method, METH_FASTCALL,
-     "set(obj, value): writes the field, read-only fields included."},
+     "set($self, obj, value, /)\n--\n\nWrites the field, read-only fields included."},
     {NULL, NULL, 0, NULL},
 };
 

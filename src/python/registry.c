@@ -184,9 +184,9 @@ static PyObject* mod_type_index_ancestors(PyObject* self, PyObject* index_obj) {
 
 static PyMethodDef registry_methods[] = {
     {"_get_global_func", (PyCFunction)(void (*)(void))mod_get_global_func, METH_FASTCALL,
-     "_get_global_func(name, allow_missing) -> Function | None"},
+     "_get_global_func($module, name, allow_missing, /)\n--\n\nThe global function `name`, or None."},
     {"_register_global_func", (PyCFunction)(void (*)(void))mod_register_global_func,
-     METH_FASTCALL, "_register_global_func(name, func, override) -> Function"},
+     METH_FASTCALL, "_register_global_func($module, name, func, override, /)\n--\n\nRegisters `func` globally."},
     {"_register_object_class", mod_register_object_class, METH_VARARGS,
      "_register_object_class(type_index, cls): results of that type become cls instances."},
     {"_object_type_key_to_index", mod_object_type_key_to_index, METH_O,

@@ -325,7 +325,8 @@ static PyMethodDef tensor_methods[] = {
      "A 'dltensor_versioned' capsule."},
     {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)."},
     {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_VARARGS | METH_KEYWORDS,
-     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a capsule."},
+     "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+     "Exports the tensor as a DLPack capsule."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -333,7 +334,21 @@ PyTypeObject CoreTensor_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Tensor",
     .tp_basicsize = sizeof(CoreObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "An n-dimensional array object (ffi.Tensor) that speaks DLPack.",
+    .tp_doc = "Tensor()\n"
+              "--\n"
+              "\n"
+              "An n-dimensional array (``ffi.Tensor``) that speaks DLPack.\n"
+              "\n"
+              "Made by :func:`tvm_ffi.from_dlpack` or returned by FFI functions; exported to other frameworks\n"
+              "with ``__dlpack__``.\n"
+              "\n"
+              "Examples\n"
+              "--------\n"
+              ">>> t = tvm_ffi.from_dlpack(numpy.zeros((2, 3), dtype=\"int32\"))\n"
+              ">>> t.ndim, t.numel(), t.strides, t.is_contiguous()\n"
+              "(2, 6, (3, 1), True)\n"
+              ">>> numpy.from_dlpack(t).shape\n"
+              "(2, 3)",
     .tp_repr = tensor_repr,
     .tp_methods = tensor_methods,
     .tp_getset = tensor_getset,

@@ -519,7 +519,37 @@ static __attribute__((flatten)) int convert_exchange_view(const CoreDispatchEntr
 
 static PyMethodDef tensor_import_methods[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) -> Tensor"},
+     "from_dlpack($module, /, ext_tensor, require_alignment=0, require_contiguous=False)\n"
+     "--\n"
+     "\n"
+     "Imports a DLPack producer as a Tensor sharing its memory.\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "ext_tensor : object\n"
+     "    Anything with ``__dlpack__``/``__dlpack_device__`` (NumPy, PyTorch, JAX, a Tensor).\n"
+     "require_alignment : int\n"
+     "    Required alignment of the data pointer in bytes; 0 accepts any.\n"
+     "require_contiguous : bool\n"
+     "    Refuse tensors that are not row-major contiguous.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "Tensor\n"
+     "    A view of the producer's memory; the producer stays alive as long as the view.\n"
+     "\n"
+     "Raises\n"
+     "------\n"
+     "TypeError\n"
+     "    ``ext_tensor`` does not speak DLPack.\n"
+     "RuntimeError\n"
+     "    The alignment or contiguity requirement is not met.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> t = tvm_ffi.from_dlpack(numpy.arange(6, dtype=\"float32\").reshape(2, 3))\n"
+     ">>> t.shape, t.dtype, t.device\n"
+     "(Shape((2, 3)), dtype('float32'), device(type='cpu', index=0))"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -170,17 +170,19 @@ def create_object(type_key: str, **kwargs: Any) -> _core.Object:
     flat: list[Any] = []
     for name, value in kwargs.items():
         flat += (name, value)
-    return get_global_func("ffi.MakeObjectFromPackedArgs")(type_key, *flat)
+    made: _core.Object = get_global_func("ffi.MakeObjectFromPackedArgs")(type_key, *flat)
+    return made
 
 
 def add_one(x: int) -> int:
     """``x + 1`` computed by the native ``testing.add_one`` (C ``int`` arithmetic)."""
-    return get_global_func("testing.add_one")(x)
+    return int(get_global_func("testing.add_one")(x))
 
 
 def make_unregistered_object() -> _core.Object:
     """A ``testing.TestUnregisteredObject`` (v1=41, v2=42): a type with no Python class."""
-    return get_global_func("testing.make_unregistered_object")()
+    made: _core.Object = get_global_func("testing.make_unregistered_object")()
+    return made
 
 
 def __getattr__(name: str) -> Any:
