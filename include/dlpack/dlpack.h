@@ -2,7 +2,7 @@
  * dlpack/dlpack.h -- our own C definitions of the DLPack 1.3 interchange structs.
  *
  * Written for this project from the published DLPack facts (names, enum values, struct
- * layouts); see spec/ABI.md section 1. Layout is what matters: every struct here has a
+ * layouts). Layout is what matters: every struct here has a
  * size/offset test (tests/test_abi_layout.py).
  */
 #ifndef DLPACK_DLPACK_H_

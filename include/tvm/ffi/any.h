@@ -294,7 +294,7 @@ namespace detail {
 inline std::optional<Any> CallTypeAttr(const char* attr, const TVMFFIAny& a, const TVMFFIAny* b);
 }  // namespace detail
 
-/*! \brief Hash of a value, the same the runtime's maps use (spec/ABI.md section 4.4). */
+/*! \brief Hash of a value, the same the runtime's maps use. */
 struct AnyHash {
   uint64_t operator()(const Any& value) const { return Hash(value.CopyToTVMFFIAny()); }
   uint64_t operator()(const AnyView& value) const { return Hash(value.CopyToTVMFFIAny()); }
@@ -335,7 +335,7 @@ struct AnyHash {
   }
 };
 
-/*! \brief Equality of values as the runtime's maps compare keys (spec/ABI.md section 4.4). */
+/*! \brief Equality of values as the runtime's maps compare keys. */
 struct AnyEqual {
   bool operator()(const Any& a, const Any& b) const {
     return Equal(a.CopyToTVMFFIAny(), b.CopyToTVMFFIAny());

@@ -52,7 +52,7 @@ namespace ffi {
 struct UnsafeInit {};
 
 namespace detail {
-// The 64-bit combined count: low half strong, high half weak (spec/ABI.md section 3.2).
+// The 64-bit combined count: low half strong, high half weak.
 constexpr uint64_t kStrongOne = 1;
 constexpr uint64_t kWeakOne = uint64_t(1) << 32;
 constexpr uint64_t kFreshCount = kWeakOne | kStrongOne;

@@ -3,7 +3,7 @@
  *
  * One 16-byte tagged value (TVMFFIAny), one 24-byte object header (TVMFFIObject), one calling
  * convention (TVMFFISafeCallType) and the exported runtime functions around them. Names, values
- * and layouts match the released reference ABI 0.1.16 (spec/ABI.md), so C and C++ written for
+ * and layouts match the released reference ABI 0.1.16, so C and C++ written for
  * the reference compile unchanged against this header and link against either runtime.
  * Valid C11 and C++17.
  */

@@ -16,7 +16,7 @@ struct DeviceName {
   int32_t type;
   const char* name;
 };
-// The names tvm_ffi.Device prints (spec/ABI.md section 1.4); aliases accepted when parsing.
+// The names tvm_ffi.Device prints (the DLPack device types); aliases accepted when parsing.
 inline constexpr DeviceName kDeviceNames[] = {
     {kDLCPU, "cpu"},         {kDLCUDA, "cuda"},         {kDLCUDAHost, "cuda_host"},
     {kDLOpenCL, "opencl"},   {kDLVulkan, "vulkan"},     {kDLMetal, "metal"},

@@ -1,7 +1,7 @@
 /*
  * tvm/ffi/container/list.h -- List<T>: a mutable sequence shared by reference (mutations are
  * seen by every holder). The element buffer is separate from the object and freed through the
- * cell's data_deleter, which growth keeps (spec/ABI.md section 4.3).
+ * cell's data_deleter, which growth keeps.
  */
 #ifndef TVM_FFI_CONTAINER_LIST_H_
 #define TVM_FFI_CONTAINER_LIST_H_

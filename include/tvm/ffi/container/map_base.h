@@ -1,7 +1,7 @@
 /*
  * tvm/ffi/container/map_base.h -- what Map and Dict share. Their hash tables are built and
  * probed by the runtime (the ffi.Map* / ffi.Dict* global functions); this header only walks
- * the items in iteration order, reading the small and dense layouts of spec/ABI.md section 4.4.
+ * the items in iteration order, reading the runtime map's small and dense layouts.
  */
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_

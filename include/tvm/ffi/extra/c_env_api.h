@@ -1,7 +1,7 @@
 /*
  * tvm/ffi/extra/c_env_api.h -- what a kernel asks of its embedding environment: the current
  * stream per device, a tensor allocator, signal checks, and module context symbols.
- * All stream and allocator state is per thread (spec/ABI.md section 5.8).
+ * All stream and allocator state is per thread.
  */
 #ifndef TVM_FFI_EXTRA_C_ENV_API_H_
 #define TVM_FFI_EXTRA_C_ENV_API_H_

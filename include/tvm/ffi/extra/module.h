@@ -101,7 +101,7 @@ inline void ModuleObj::ImportModule(const Module& other) const {
   TVM_FFI_MODULE_GLOBAL_("ffi.ModuleImportModule")(Self(), other);
 }
 
-/*! \brief Symbol names a module library exports or is given (spec/ABI.md section 7.1). */
+/*! \brief Symbol names a module library exports or is given. */
 namespace symbol {
 constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
 constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
