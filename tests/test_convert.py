@@ -72,6 +72,13 @@ def test_convert_other_objects_are_opaque() -> None:
     assert tvm_ffi.registry.array_to_list(arr)[0] is payload
 
 
+def test_convert_classes_are_functions_like_other_callables() -> None:
+    # a class is callable: it becomes a Function that constructs, as in the reference
+    make_list = tvm_ffi.convert(list)
+    assert type(make_list) is core.Function
+    assert make_list() == []
+
+
 def test_convert_opaque_keeps_the_object_alive_exactly_as_long_as_needed() -> None:
     class Payload:
         pass

@@ -57,7 +57,7 @@ def convert(value: Any) -> Any:
         return value.__tvm_ffi_object__()
     if isinstance(value, (list, tuple, dict)) or hasattr(value, "__dlpack__"):
         return _core._convert(value)
-    if callable(value) and not isinstance(value, type):
+    if callable(value):  # classes too, as the reference: convert(list) is a Function
         return _core._convert_to_ffi_func(value)
     if dtype.is_dtype(value):
         return dtype(value)
