@@ -17,6 +17,7 @@ identity. ``hash()`` agrees with ``==`` (List and Dict hash their current conten
 from __future__ import annotations
 
 from collections.abc import (
+    Callable,
     ItemsView,
     Iterable,
     Iterator,
@@ -34,7 +35,7 @@ from .registry import register_object
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
-_content_equal = _ffi_api._ContentEqual
+_content_equal: Callable[[Any, Any], bool] = _ffi_api._ContentEqual
 
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
@@ -291,7 +292,7 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
         """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
         dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is False)."""
         if isinstance(other, _MapReader) and (isinstance(other, type(self)) or isinstance(self, type(other))):
-            return _content_equal(self, other)  # type: ignore[no-any-return]
+            return _content_equal(self, other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:

@@ -13,14 +13,16 @@ format: documents written by either load in the other.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from . import _core, _ffi_api
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
 
+_T = TypeVar("_T")
 
-def _new_object(cls: type) -> Any:
+
+def _new_object(cls: type[_T]) -> _T:
     """An empty instance of ``cls``: the first step of unpickling an FFI object."""
     return cls.__new__(cls)
 
@@ -28,7 +30,7 @@ def _new_object(cls: type) -> Any:
 # Pickles name it `tvm_ffi.core._new_object`, as the reference's do, so either package loads
 # pickles made by the other (Object.__reduce__ in _core looks it up there).
 _new_object.__module__ = "tvm_ffi.core"
-_core._new_object = _new_object  # type: ignore[attr-defined]
+_core._new_object = _new_object
 
 
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
