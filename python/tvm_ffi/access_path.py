@@ -4,6 +4,7 @@ A path starts at ``AccessPath.root()`` and each step goes one level down: an att
 array item, a map item, or one of their ``_missing`` forms for something present on only one
 side of a comparison. Paths print as ``<root>.body[1]["k"]``.
 
+>>> from tvm_ffi.access_path import AccessPath
 >>> path = AccessPath.root().attr("body").array_item(1)
 >>> str(path)
 '<root>.body[1]'

@@ -136,7 +136,7 @@ class List(_Seq[_T], MutableSequence[_T]):
 
     >>> lst = tvm_ffi.List([1, 2])
     >>> lst.append(3); lst[0] = "x"; lst
-    ['x', 2, 3]
+    ["x", 2, 3]
     """
 
     _ffi_ctor = _ffi_api.List  # called by _core.SeqBase.__init__ with the items
@@ -333,7 +333,7 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
 
     >>> d = tvm_ffi.Dict({"a": 1})
     >>> d["b"] = 2; del d["a"]; d
-    {'b': 2}
+    {"b": 2}
     """
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
@@ -370,7 +370,7 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     >>> s = tvm_ffi.Shape((2, 3))
     >>> s, s[0]
-    (Shape((2, 3)), 2)
+    ((2, 3), 2)
     """
 
     # The runtime shape object; None until this Shape is first passed to a function (shapes

@@ -4,6 +4,7 @@ The document lists every distinct value once as a node (children before parents)
 nodes by index, so shared sub-objects stay shared after loading. It is the reference package's
 format: documents written by either load in the other.
 
+>>> from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 >>> text = to_json_graph_str([1, "a"])
 >>> text
 '{"root_index":2,"nodes":[{"type":"int","data":1},{"type":"ffi.String","data":"a"},{"type":"ffi.Array","data":[0,1]}]}'

@@ -5,6 +5,7 @@ Two values are structurally equal when they have the same shape of content, as t
 by field following each type's structural kind (tree, DAG, free variable, ...). The hash agrees
 with equality. Both run in the C runtime with explicit stacks, so deep graphs are fine.
 
+>>> from tvm_ffi.structural import structural_equal, structural_hash
 >>> structural_equal([1, {"a": 2.0}], [1, {"a": 2.0}])
 True
 >>> structural_hash([1, 2, 3]) == structural_hash((1, 2, 3))
@@ -52,6 +53,7 @@ def get_first_structural_mismatch(
 ) -> tuple[AccessPath, AccessPath] | None:
     """None when structurally equal, else the access paths (lhs, rhs) of the first difference.
 
+    >>> from tvm_ffi.structural import get_first_structural_mismatch
     >>> lhs_path, rhs_path = get_first_structural_mismatch([1, 2, 3], [1, 5, 3])
     >>> str(lhs_path)
     '<root>[1]'
@@ -66,6 +68,7 @@ def get_first_structural_mismatch(
 class StructuralKey(_core.Object):
     """A value wrapped with its structural hash: a dict/Map key matching structurally equal values.
 
+    >>> from tvm_ffi.structural import StructuralKey
     >>> {StructuralKey([1, 2]): "x"}[StructuralKey([1, 2])]
     'x'
     """

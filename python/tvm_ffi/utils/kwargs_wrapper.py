@@ -82,6 +82,7 @@ def make_kwargs_wrapper(
     ``__doc__``, ``__module__``, ``__qualname__`` and annotations; the arguments named in
     ``map_dataclass_to_tuple`` go through :func:`unpack_dataclass_to_tuple` first.
 
+    >>> from tvm_ffi.utils.kwargs_wrapper import make_kwargs_wrapper
     >>> add = make_kwargs_wrapper(lambda a, b, c: a + b + c, ["a", "b"], (10,), ["c"], {"c": 100})
     >>> add(1), add(1, b=2, c=3)
     (111, 6)

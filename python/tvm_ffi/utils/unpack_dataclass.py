@@ -56,6 +56,8 @@ def unpack_dataclass_to_tuple(x: Any) -> Any:
     with unpacked elements, dicts keep their keys with unpacked values, and anything else is
     returned as is (not copied).
 
+    >>> import dataclasses
+    >>> from tvm_ffi.utils.unpack_dataclass import unpack_dataclass_to_tuple
     >>> @dataclasses.dataclass
     ... class Point:
     ...     x: int
