@@ -206,10 +206,8 @@ def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> 
         offset = (cursor + align - 1) // align * align
         cursor = offset + size
         default = f.default_factory if f.default_factory is not MISSING else f.default
-        if f.default_factory is not MISSING:
-            import tvm_ffi
-
-            default = tvm_ffi.convert(f.default_factory)
+        if f.default_factory is not MISSING:  # any callable, classes such as `list` included
+            default = _core._convert_to_ffi_func(f.default_factory)
         _c_registry.register_field(
             type_index, name=f.name, doc=f.doc, metadata={"type_schema": f._ty_schema.to_json()},
             flags=_flags(f), size=size, alignment=align, offset=offset, getter=int(make_getter(fsti)),
