@@ -7,9 +7,11 @@ VENV := .venv
 VENV_PY := $(VENV)/bin/python
 BUILD_DEPS := scikit-build-core cmake ninja
 TEST_DEPS := pytest numpy ruff
-# mypy --strict checks the package (with its _core stubs) and the Python examples.
+# mypy --strict checks the package (with its _core stubs) and the Python examples. Each example
+# is checked on its own: several are top-level scripts of the same name (run.py), which one mypy
+# run would reject as duplicate modules.
 TYPING_DEPS := mypy
-MYPY_TARGETS := python/tvm_ffi $(wildcard examples/*/*.py)
+MYPY_EXAMPLES := $(wildcard examples/*/*.py)
 # PyTorch (CPU build) exercises the DLPack exchange-API paths. Pinned, so pip takes the local
 # CPU wheel this machine kind provides; optional: without it the torch tests skip visibly.
 OPTIONAL_TEST_DEPS := torch==2.13.0
@@ -47,7 +49,8 @@ $(VENV)/.typing-deps-installed: $(VENV)/.deps-installed
 
 test: install $(VENV)/.typing-deps-installed
 	$(VENV)/bin/ruff check $(LINT_DIRS)
-	$(VENV)/bin/mypy $(MYPY_TARGETS)
+	$(VENV)/bin/mypy python/tvm_ffi
+	for example in $(MYPY_EXAMPLES); do $(VENV)/bin/mypy "$$example" || exit 1; done
 	$(VENV)/bin/pytest -q tests
 
 clean:

@@ -70,4 +70,4 @@ def device(device_type: str | int | DLDeviceType | _core.Device, index: int | No
     if isinstance(device_type, IntEnum):
         device_type = int(device_type)
     # The class installed with core._set_class_device (a framework's Device subclass).
-    return _core._CLASS_DEVICE(device_type, index)  # type: ignore[no-any-return]
+    return _core._CLASS_DEVICE(device_type, index)

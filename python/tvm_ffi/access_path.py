@@ -4,6 +4,7 @@ A path starts at ``AccessPath.root()`` and each step goes one level down: an att
 array item, a map item, or one of their ``_missing`` forms for something present on only one
 side of a comparison. Paths print as ``<root>.body[1]["k"]``.
 
+>>> from tvm_ffi.access_path import AccessPath
 >>> path = AccessPath.root().attr("body").array_item(1)
 >>> str(path)
 '<root>.body[1]'
@@ -11,7 +12,7 @@ side of a comparison. Paths print as ``<root>.body[1]["k"]``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +38,13 @@ def _method(name: str) -> _core.Function:
     return get_global_func(f"ffi.reflection.AccessPath{name}")
 
 
+def _path_method(name: str) -> Callable[..., AccessPath]:
+    # The methods that extend a path return an AccessPath.
+    return _method(name)
+
+
 @register_object("ffi.reflection.AccessStep")
-class AccessStep(_core.Object):  # type: ignore[misc]
+class AccessStep(_core.Object):
     """One step of an :class:`AccessPath`: its ``kind`` (an :class:`AccessKind` value) and ``key``."""
 
     __slots__ = ()
@@ -56,7 +62,7 @@ class AccessStep(_core.Object):  # type: ignore[misc]
 
 
 @register_object("ffi.reflection.AccessPath")
-class AccessPath(_core.Object):  # type: ignore[misc]
+class AccessPath(_core.Object):
     """An immutable path from a root object: a parent path plus one step."""
 
     __slots__ = ()
@@ -69,7 +75,7 @@ class AccessPath(_core.Object):  # type: ignore[misc]
     @staticmethod
     def root() -> AccessPath:
         """The empty path, denoting the root object."""
-        return _method("_root")()
+        return _path_method("_root")()
 
     # Reflected fields: ``parent`` (the path without its last step, None for the root),
     # ``step`` (the last step, None for the root) and ``depth`` (steps from the root).
@@ -94,28 +100,29 @@ class AccessPath(_core.Object):  # type: ignore[misc]
 
     def attr(self, attr_key: str) -> AccessPath:
         """This path extended by attribute ``attr_key``."""
-        return _method("_attr")(self, attr_key)
+        return _path_method("_attr")(self, attr_key)
 
     def attr_missing(self, attr_key: str) -> AccessPath:
         """This path extended by an attribute absent on this side."""
-        return _method("_attr_missing")(self, attr_key)
+        return _path_method("_attr_missing")(self, attr_key)
 
     def array_item(self, index: int) -> AccessPath:
         """This path extended by sequence item ``index``."""
-        return _method("_array_item")(self, index)
+        return _path_method("_array_item")(self, index)
 
     def array_item_missing(self, index: int) -> AccessPath:
         """This path extended by a sequence item absent on this side."""
-        return _method("_array_item_missing")(self, index)
+        return _path_method("_array_item_missing")(self, index)
 
     def map_item(self, key: Any) -> AccessPath:
         """This path extended by map entry ``key``."""
-        return _method("_map_item")(self, key)
+        return _path_method("_map_item")(self, key)
 
     def map_item_missing(self, key: Any) -> AccessPath:
         """This path extended by a map entry absent on this side."""
-        return _method("_map_item_missing")(self, key)
+        return _path_method("_map_item_missing")(self, key)
 
     def to_steps(self) -> Sequence[AccessStep]:
         """The steps from the root to here (empty for the root)."""
-        return _method("_to_steps")(self)
+        steps: Sequence[AccessStep] = _method("_to_steps")(self)
+        return steps

@@ -17,6 +17,7 @@ identity. ``hash()`` agrees with ``==`` (List and Dict hash their current conten
 from __future__ import annotations
 
 from collections.abc import (
+    Callable,
     ItemsView,
     Iterable,
     Iterator,
@@ -34,7 +35,7 @@ from .registry import register_object
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
-_content_equal = _ffi_api._ContentEqual
+_content_equal: Callable[[Any, Any], bool] = _ffi_api._ContentEqual
 
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
@@ -135,7 +136,7 @@ class List(_Seq[_T], MutableSequence[_T]):
 
     >>> lst = tvm_ffi.List([1, 2])
     >>> lst.append(3); lst[0] = "x"; lst
-    ['x', 2, 3]
+    ["x", 2, 3]
     """
 
     _ffi_ctor = _ffi_api.List  # called by _core.SeqBase.__init__ with the items
@@ -291,7 +292,7 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
         """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
         dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is False)."""
         if isinstance(other, _MapReader) and (isinstance(other, type(self)) or isinstance(self, type(other))):
-            return _content_equal(self, other)  # type: ignore[no-any-return]
+            return _content_equal(self, other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -332,7 +333,7 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
 
     >>> d = tvm_ffi.Dict({"a": 1})
     >>> d["b"] = 2; del d["a"]; d
-    {'b': 2}
+    {"b": 2}
     """
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
@@ -369,7 +370,7 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     >>> s = tvm_ffi.Shape((2, 3))
     >>> s, s[0]
-    (Shape((2, 3)), 2)
+    ((2, 3), 2)
     """
 
     # The runtime shape object; None until this Shape is first passed to a function (shapes

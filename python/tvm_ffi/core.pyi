@@ -1,6 +1,12 @@
 """Type stubs of ``tvm_ffi.core``: the same module object as ``tvm_ffi._core``."""
 
 from ._core import (
+    _CLASS_DEVICE as _CLASS_DEVICE,
+)
+from ._core import (
+    _CLASS_TENSOR as _CLASS_TENSOR,
+)
+from ._core import (
     ERROR_NAME_TO_TYPE as ERROR_NAME_TO_TYPE,
 )
 from ._core import (
@@ -38,6 +44,9 @@ from ._core import (
 )
 from ._core import (
     MapBase as MapBase,
+)
+from ._core import (
+    NotAMappingError as NotAMappingError,
 )
 from ._core import (
     Object as Object,
@@ -82,6 +91,9 @@ from ._core import (
     _convert_to_ffi_func as _convert_to_ffi_func,
 )
 from ._core import (
+    _convert_to_opaque_object as _convert_to_opaque_object,
+)
+from ._core import (
     _env_get_current_stream as _env_get_current_stream,
 )
 from ._core import (
@@ -103,6 +115,9 @@ from ._core import (
     _lookup_type_attr as _lookup_type_attr,
 )
 from ._core import (
+    _new_object as _new_object,
+)
+from ._core import (
     _object_type_key_to_index as _object_type_key_to_index,
 )
 from ._core import (
@@ -112,10 +127,16 @@ from ._core import (
     _register_object_class as _register_object_class,
 )
 from ._core import (
+    _set_class_device as _set_class_device,
+)
+from ._core import (
     _set_class_dtype as _set_class_dtype,
 )
 from ._core import (
     _set_class_shape as _set_class_shape,
+)
+from ._core import (
+    _set_class_tensor as _set_class_tensor,
 )
 from ._core import (
     _set_error_hooks as _set_error_hooks,

@@ -4,6 +4,7 @@ The document lists every distinct value once as a node (children before parents)
 nodes by index, so shared sub-objects stay shared after loading. It is the reference package's
 format: documents written by either load in the other.
 
+>>> from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 >>> text = to_json_graph_str([1, "a"])
 >>> text
 '{"root_index":2,"nodes":[{"type":"int","data":1},{"type":"ffi.String","data":"a"},{"type":"ffi.Array","data":[0,1]}]}'
@@ -13,14 +14,16 @@ format: documents written by either load in the other.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from . import _core, _ffi_api
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
 
+_T = TypeVar("_T")
 
-def _new_object(cls: type) -> Any:
+
+def _new_object(cls: type[_T]) -> _T:
     """An empty instance of ``cls``: the first step of unpickling an FFI object."""
     return cls.__new__(cls)
 
@@ -28,7 +31,7 @@ def _new_object(cls: type) -> Any:
 # Pickles name it `tvm_ffi.core._new_object`, as the reference's do, so either package loads
 # pickles made by the other (Object.__reduce__ in _core looks it up there).
 _new_object.__module__ = "tvm_ffi.core"
-_core._new_object = _new_object  # type: ignore[attr-defined]
+_core._new_object = _new_object
 
 
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:

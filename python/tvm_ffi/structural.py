@@ -5,6 +5,7 @@ Two values are structurally equal when they have the same shape of content, as t
 by field following each type's structural kind (tree, DAG, free variable, ...). The hash agrees
 with equality. Both run in the C runtime with explicit stacks, so deep graphs are fine.
 
+>>> from tvm_ffi.structural import structural_equal, structural_hash
 >>> structural_equal([1, {"a": 2.0}], [1, {"a": 2.0}])
 True
 >>> structural_hash([1, 2, 3]) == structural_hash((1, 2, 3))
@@ -13,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _core, _ffi_api
@@ -23,8 +25,8 @@ __all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal",
 
 # Bound once: these are hot (dict keys, caches), so the wrappers skip module attribute lookups
 # and pass the flags only when they are set.
-_STRUCTURAL_EQUAL = _ffi_api.StructuralEqual
-_STRUCTURAL_HASH = _ffi_api.StructuralHash
+_STRUCTURAL_EQUAL: Callable[..., bool] = _ffi_api.StructuralEqual
+_STRUCTURAL_HASH: Callable[..., int] = _ffi_api.StructuralHash
 _U64 = 0xFFFFFFFFFFFFFFFF
 
 
@@ -35,15 +37,15 @@ def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tenso
     ``skip_tensor_content`` compares tensors by shape and dtype only.
     """
     if map_free_vars or skip_tensor_content:
-        return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)  # type: ignore[no-any-return]
-    return _STRUCTURAL_EQUAL(lhs, rhs)  # type: ignore[no-any-return]
+        return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)
+    return _STRUCTURAL_EQUAL(lhs, rhs)
 
 
 def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
     """The structural hash of ``value`` as an unsigned 64-bit int (equal values hash equal)."""
     if map_free_vars or skip_tensor_content:
-        return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64  # type: ignore[no-any-return]
-    return _STRUCTURAL_HASH(value) & _U64  # type: ignore[no-any-return]
+        return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64
+    return _STRUCTURAL_HASH(value) & _U64
 
 
 def get_first_structural_mismatch(
@@ -51,17 +53,22 @@ def get_first_structural_mismatch(
 ) -> tuple[AccessPath, AccessPath] | None:
     """None when structurally equal, else the access paths (lhs, rhs) of the first difference.
 
+    >>> from tvm_ffi.structural import get_first_structural_mismatch
     >>> lhs_path, rhs_path = get_first_structural_mismatch([1, 2, 3], [1, 5, 3])
     >>> str(lhs_path)
     '<root>[1]'
     """
-    return _ffi_api.GetFirstStructuralMismatch(lhs, rhs, map_free_vars, skip_tensor_content)
+    mismatch: tuple[AccessPath, AccessPath] | None = _ffi_api.GetFirstStructuralMismatch(
+        lhs, rhs, map_free_vars, skip_tensor_content
+    )
+    return mismatch
 
 
 @register_object("ffi.StructuralKey")
-class StructuralKey(_core.Object):  # type: ignore[misc]
+class StructuralKey(_core.Object):
     """A value wrapped with its structural hash: a dict/Map key matching structurally equal values.
 
+    >>> from tvm_ffi.structural import StructuralKey
     >>> {StructuralKey([1, 2]): "x"}[StructuralKey([1, 2])]
     'x'
     """

@@ -549,7 +549,7 @@ static PyMethodDef tensor_import_methods[] = {
      "--------\n"
      ">>> t = tvm_ffi.from_dlpack(numpy.arange(6, dtype=\"float32\").reshape(2, 3))\n"
      ">>> t.shape, t.dtype, t.device\n"
-     "(Shape((2, 3)), dtype('float32'), device(type='cpu', index=0))"},
+     "((2, 3), dtype('float32'), device(type='cpu', index=0))"},
     {NULL, NULL, 0, NULL},
 };
 

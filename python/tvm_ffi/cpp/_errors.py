@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 __all__ = ["BuildError", "first_errors"]
 
@@ -60,5 +61,5 @@ class BuildError(RuntimeError):
         lines += [f"command: {command}", f"build directory: {build_dir}", "output:", shown.rstrip()]
         super().__init__("\n".join(lines))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.name, self.command, self.build_dir, self.output, self.returncode))

@@ -74,7 +74,7 @@ def find_ninja() -> str | None:
     if beside.is_file() and os.access(beside, os.X_OK):
         return str(beside)
     try:
-        import ninja  # type: ignore[import-not-found]  # noqa: PLC0415
+        import ninja  # noqa: PLC0415
     except ImportError:
         return None
     candidate = Path(getattr(ninja, "BIN_DIR", "")) / "ninja"

@@ -70,6 +70,7 @@ def _gpu_backend() -> str:
 def to_cpp_dtype(dtype_str: str | Any) -> str:
     """The C++ type of a dtype given as a string (``"float32"``), a ``tvm_ffi.dtype`` or a ``torch.dtype``.
 
+    >>> from tvm_ffi.cpp.dtype import to_cpp_dtype
     >>> to_cpp_dtype("int32"), to_cpp_dtype("float64")
     ('int32_t', 'double')
 

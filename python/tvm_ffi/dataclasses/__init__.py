@@ -39,9 +39,17 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     return obj.__replace__(**changes)
 
 
+def _field_names(obj: Any) -> list[str]:
+    names = []
+    for f in fields(obj):
+        assert f.name is not None  # the decorator named every field of a defined class
+        names.append(f.name)
+    return names
+
+
 def _plain(value: Any, factory: Callable[[Any], Any], as_tuple: bool) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
-        items = [(f.name, _plain(getattr(value, f.name), factory, as_tuple)) for f in fields(value)]
+        items = [(name, _plain(getattr(value, name), factory, as_tuple)) for name in _field_names(value)]
         return factory([v for _, v in items]) if as_tuple else factory(items)
     if isinstance(value, (Array, List, list, tuple)):
         return [_plain(v, factory, as_tuple) for v in value]

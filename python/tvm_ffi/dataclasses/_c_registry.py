@@ -127,5 +127,5 @@ def _check(rc: int, what: str) -> None:
         return
     # The runtime keeps the error in thread-local storage: a global that hands it back raises it
     # here as the Python exception of its kind.
-    _core._get_global_func("ffi._PyClassRaisePending", True)()
+    _core._get_global_func("ffi._PyClassRaisePending", False)()
     raise RuntimeError(f"{what} failed")

@@ -59,7 +59,7 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
     if not init:
         cls.__init__ = make_no_init(cls)  # type: ignore[misc]
         return
-    ctor = cls.__dict__.get("__ffi_init__")
+    ctor: Any = cls.__dict__.get("__ffi_init__")  # the reflected constructor, bound by bind_reflection
     props = [(name, prop.func) for klass in reversed(cls.__mro__)
              for name, prop in klass.__dict__.get("__tvm_ffi_init_properties__", ())]
     if _post_init_of(cls) is None and not props:
@@ -149,5 +149,5 @@ def install_dunders(cls: type, info: TypeInfo, options: dict[str, Any]) -> None:
     if "__replace__" not in body:
         _set(cls, "__replace__", __replace__)
     if options.get("match_args", True) and "__match_args__" not in body:
-        cls.__match_args__ = tuple(f.name for f in _init_fields(info) if not f.c_kw_only)  # type: ignore[attr-defined]
+        cls.__match_args__ = tuple(f.name for f in _init_fields(info) if not f.c_kw_only)  # type: ignore[attr-defined, misc]
     cls.__ffi_is_dataclass__ = True  # type: ignore[attr-defined]

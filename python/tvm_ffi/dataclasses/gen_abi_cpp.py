@@ -52,7 +52,10 @@ def _select(selectors: Sequence[str]) -> list[TypeInfo]:
         if not matched:
             raise ValueError(f"Type-key selector {selector!r} did not match any registered type")
         for key in matched:
-            info = _type_info_of_index(int(_core._object_type_key_to_index(key)))
+            index = _core._object_type_key_to_index(key)
+            if index is None:
+                raise ValueError(f"Type key {key!r} is not registered")
+            info = _type_info_of_index(index)
             chosen[info.type_index] = info
     return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_index))
 

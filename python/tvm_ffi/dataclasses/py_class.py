@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import typing
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 from .. import _core
 from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
@@ -23,8 +23,6 @@ from ._dunder import install_dunders, make_init
 from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
 from .field import MISSING, Field, field, init_property
-
-_T = TypeVar("_T", bound=type)
 
 # TVMFFIFieldFlagBitMask
 _WRITABLE, _HAS_DEFAULT, _SEQ_IGNORE, _DEF_PATTERN, _FROM_FACTORY = 1, 2, 8, 16, 32
@@ -56,7 +54,7 @@ def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, fro
         raise TypeError(f"py_class: expected str or type, got {type(cls_or_type_key)!r}")
     key = cls_or_type_key if cls_or_type_key is not None else type_key
 
-    def decorator(cls: _T) -> _T:
+    def decorator(cls: type) -> type:
         return _define(cls, key, options)
 
     return decorator
@@ -134,7 +132,8 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) ->
 
 
 def _init_properties(cls: type) -> tuple[tuple[str, init_property], ...]:
-    return cls.__dict__.get("__tvm_ffi_init_properties__", ())
+    props: tuple[tuple[str, init_property], ...] = cls.__dict__.get("__tvm_ffi_init_properties__", ())
+    return props
 
 
 def _resolve_return(cls: type, func: Any) -> Any:
@@ -198,18 +197,17 @@ def _exact_index(schema: Any) -> int:
 
 def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> int:
     """Lays out and registers own fields; returns the instance's total size."""
-    make_getter = _core._get_global_func("ffi.MakeFieldGetter", True)
-    make_setter = _core._get_global_func("ffi.MakeFieldSetter", True)
+    make_getter = _core._get_global_func("ffi.MakeFieldGetter", False)
+    make_setter = _core._get_global_func("ffi.MakeFieldSetter", False)
     cursor = max([24] + [f.offset + f.size for f in parent.all_fields()])
     for f in fields:
+        assert f.name is not None  # _collect_fields named every field
         size, align, fsti = storage_of(f._ty_schema)
         offset = (cursor + align - 1) // align * align
         cursor = offset + size
         default = f.default_factory if f.default_factory is not MISSING else f.default
-        if f.default_factory is not MISSING:
-            import tvm_ffi
-
-            default = tvm_ffi.convert(f.default_factory)
+        if f.default_factory is not MISSING:  # any callable, classes such as `list` included
+            default = _core._convert_to_ffi_func(f.default_factory)
         _c_registry.register_field(
             type_index, name=f.name, doc=f.doc, metadata={"type_schema": f._ty_schema.to_json()},
             flags=_flags(f), size=size, alignment=align, offset=offset, getter=int(make_getter(fsti)),
@@ -314,7 +312,7 @@ def _complete(pending: _Pending) -> None:
                   file=sys.stderr)
             raise ValueError(f"duplicate parameter name: {f.name!r}")
     total_size = _register_fields(type_index, parent, fields)
-    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", True)(type_index, total_size)
+    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", False)(type_index, total_size)
     kind = _KINDS.get(options["structural_eq"] or "", 0)
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
@@ -323,7 +321,8 @@ def _complete(pending: _Pending) -> None:
     info._refresh()
     for tf, f in zip(info.fields or (), fields):
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
-    if cls.__dict__.get("__init__") is not None and getattr(cls.__init__, "_tvm_ffi_pending", False):
+    own_init = cls.__dict__.get("__init__")
+    if own_init is not None and getattr(own_init, "_tvm_ffi_pending", False):
         del cls.__init__  # type: ignore[misc]
     bind_reflection(cls, info, init=False)
     make_init(cls, info, options["init"])

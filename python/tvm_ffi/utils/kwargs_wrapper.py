@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import keyword
+import types
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable
 
@@ -39,7 +40,7 @@ def _check_names(names: Sequence[Any], what: str) -> None:
 
 
 def _check_arguments(
-    arg_names: list[str], arg_defaults: tuple, kwonly_names: list[str], kwonly_defaults: dict[str, Any]
+    arg_names: list[str], arg_defaults: tuple[Any, ...], kwonly_names: list[str], kwonly_defaults: dict[str, Any]
 ) -> None:
     _check_names(arg_names, "Argument")
     if not isinstance(arg_defaults, tuple):
@@ -63,14 +64,14 @@ def _check_arguments(
 
 
 def make_kwargs_wrapper(
-    target_func: Callable,
+    target_func: Callable[..., Any],
     arg_names: list[str],
-    arg_defaults: tuple = (),
+    arg_defaults: tuple[Any, ...] = (),
     kwonly_names: list[str] | None = None,
     kwonly_defaults: dict[str, Any] | None = None,
-    prototype: Callable | None = None,
+    prototype: Callable[..., Any] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
-) -> Callable:
+) -> Callable[..., Any]:
     """A function with the given signature that calls ``target_func`` with every argument positionally.
 
     ``arg_names`` are the positional-or-keyword parameters in order; ``arg_defaults`` are the
@@ -81,6 +82,7 @@ def make_kwargs_wrapper(
     ``__doc__``, ``__module__``, ``__qualname__`` and annotations; the arguments named in
     ``map_dataclass_to_tuple`` go through :func:`unpack_dataclass_to_tuple` first.
 
+    >>> from tvm_ffi.utils.kwargs_wrapper import make_kwargs_wrapper
     >>> add = make_kwargs_wrapper(lambda a, b, c: a + b + c, ["a", "b"], (10,), ["c"], {"c": 100})
     >>> add(1), add(1, b=2, c=3)
     (111, 6)
@@ -99,7 +101,7 @@ def make_kwargs_wrapper(
     code = f"def wrapper({', '.join(params)}):\n    return {_TARGET}({', '.join(call)})\n"
     namespace: dict[str, Any] = {}
     exec(code, {_TARGET: target_func, _UNPACK: unpack_dataclass_to_tuple}, namespace)
-    wrapper = namespace["wrapper"]
+    wrapper: types.FunctionType = namespace["wrapper"]
     wrapper.__defaults__ = arg_defaults or None
     wrapper.__kwdefaults__ = kwonly_defaults or None
     if prototype is not None:
@@ -108,12 +110,12 @@ def make_kwargs_wrapper(
 
 
 def make_kwargs_wrapper_from_signature(
-    target_func: Callable,
+    target_func: Callable[..., Any],
     signature: inspect.Signature,
-    prototype: Callable | None = None,
+    prototype: Callable[..., Any] | None = None,
     exclude_arg_names: Iterable[str] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
-) -> Callable:
+) -> Callable[..., Any]:
     """:func:`make_kwargs_wrapper` with the parameters of ``signature`` (minus ``exclude_arg_names``).
 
     ``*args`` / ``**kwargs`` parameters, and a required positional parameter after one with a

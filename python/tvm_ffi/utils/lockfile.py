@@ -47,8 +47,11 @@ def _unlock(fd: int) -> None:
 class FileLock:
     """An exclusive lock on ``lock_file_path``, shared by every cooperating process.
 
-    >>> with FileLock("/tmp/my.lock"):
-    ...     do_work()   # other processes wait in their own ``with`` until this block exits
+    >>> import os, tempfile
+    >>> from tvm_ffi.utils.lockfile import FileLock
+    >>> with tempfile.TemporaryDirectory() as tmp, FileLock(os.path.join(tmp, "my.lock")) as lock:
+    ...     lock.is_locked  # other processes wait in their own ``with`` until this block exits
+    True
 
     Each instance is one lock holder: two instances on the same path exclude each other even in
     one process (threads included), while re-acquiring through the same instance is an error.

@@ -23,7 +23,7 @@ def _identity(x: Any) -> Any:
 def _dataclass_unpacker(cls: type) -> Callable[[Any], Any]:
     names = tuple(f.name for f in dataclasses.fields(cls))
 
-    def unpack(x: Any) -> tuple:
+    def unpack(x: Any) -> tuple[Any, ...]:
         return tuple(unpack_dataclass_to_tuple(getattr(x, name)) for name in names)
 
     return unpack
@@ -35,7 +35,7 @@ def _sequence_unpacker(cls: type) -> Callable[[Any], Any]:
     return lambda x: cls(unpack_dataclass_to_tuple(e) for e in x)
 
 
-def _dict_unpacker(x: dict) -> dict:
+def _dict_unpacker(x: dict[Any, Any]) -> dict[Any, Any]:
     return {k: unpack_dataclass_to_tuple(v) for k, v in x.items()}
 
 
@@ -56,6 +56,8 @@ def unpack_dataclass_to_tuple(x: Any) -> Any:
     with unpacked elements, dicts keep their keys with unpacked values, and anything else is
     returned as is (not copied).
 
+    >>> import dataclasses
+    >>> from tvm_ffi.utils.unpack_dataclass import unpack_dataclass_to_tuple
     >>> @dataclasses.dataclass
     ... class Point:
     ...     x: int
