@@ -299,23 +299,11 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
   return push_frame(e, lo, ro, c->region, kind, c, begin, false);
 }
 
-/* The rhs key that a lhs map key matches: objects go through the current binding. */
-static TVMFFIAny translate_key(Equal* e, const TVMFFIAny* key) {
+/* A map key as the other side names it: an object key bound to a counterpart (`bindings` is
+ * lhs_bound for lhs keys, rhs_bound for rhs keys) becomes that counterpart; others stay. */
+static TVMFFIAny bound_key(FfiPtrMap* bindings, const TVMFFIAny* key) {
   if (ffi_is_object_index(key->type_index) && key->v_obj != NULL) {
-    uint64_t* bound = ffi_ptr_map_find(&e->lhs_bound, (uint64_t)(uintptr_t)key->v_obj);
-    if (bound != NULL) {
-      TVMFFIAny out = *key;
-      out.v_obj = (TVMFFIObject*)(uintptr_t)*bound;
-      out.type_index = out.v_obj->type_index;
-      return out;
-    }
-  }
-  return *key;
-}
-
-static TVMFFIAny untranslate_key(Equal* e, const TVMFFIAny* key) {
-  if (ffi_is_object_index(key->type_index) && key->v_obj != NULL) {
-    uint64_t* bound = ffi_ptr_map_find(&e->rhs_bound, (uint64_t)(uintptr_t)key->v_obj);
+    uint64_t* bound = ffi_ptr_map_find(bindings, (uint64_t)(uintptr_t)key->v_obj);
     if (bound != NULL) {
       TVMFFIAny out = *key;
       out.v_obj = (TVMFFIObject*)(uintptr_t)*bound;
@@ -346,7 +334,7 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
       uint64_t cursor = 0;
       TVMFFIAny *k, *v;
       while (ffi_map_next(f->rhs, &cursor, &k, &v)) {
-        TVMFFIAny lk = untranslate_key(e, k);
+        TVMFFIAny lk = bound_key(&e->rhs_bound, k);
         if (ffi_map_lookup(f->lhs, &lk) != NULL) continue;
         *equal = false;
         FfiStep present = {kStepMapItem, *k}, missing = {kStepMapItemMissing, *k};
@@ -388,7 +376,7 @@ static int run(Equal* e, size_t base, bool* equal) {
       f->next += 1;
       Child pair = *c;
       if (c->mode == kChildMapEntry) {
-        TVMFFIAny rk = translate_key(e, &c->lhs);
+        TVMFFIAny rk = bound_key(&e->lhs_bound, &c->lhs);
         TVMFFIAny* rv = ffi_map_lookup(f->rhs, &rk);
         if (rv == NULL) {
           *equal = false;
