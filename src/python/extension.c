@@ -22,7 +22,9 @@
 #include "gil_policy.h"
 #include "globals.h"
 #include "object.h"
+#include "object_services.h"
 #include "reflection.h"
+#include "reflection_methods.h"
 #include "registry.h"
 #include "shape.h"
 #include "state.h"
@@ -149,9 +151,10 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_convert_init() != 0 || core_framework_init() != 0 || core_tensor_init(module) != 0 ||
       core_tensor_import_init(module) != 0 || core_call_init() != 0 ||
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
-      core_function_init_types(module) != 0 ||
+      core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
       core_callback_init() != 0 || core_registry_init(module) != 0 ||
       core_reflection_init(module) != 0 ||
+      core_reflection_methods_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
     Py_CLEAR(core_module);

@@ -300,18 +300,11 @@ static PyObject* object_init_handle_by_constructor(PyObject* op, PyObject* args)
   Py_RETURN_NONE;
 }
 
-static PyMethodDef init_by_constructor_def = {
-    "__init_handle_by_constructor__", object_init_handle_by_constructor, METH_VARARGS,
-    "Calls the constructor Function with the arguments and adopts the returned object."};
-
-static int add_object_method(PyMethodDef* def) {
-  PyObject* descr = PyDescr_NewMethod(&CoreObject_Type, def);
-  if (descr == NULL) return -1;
-  int rc = PyDict_SetItemString(CoreObject_Type.tp_dict, def->ml_name, descr);
-  Py_DECREF(descr);
-  if (rc == 0) PyType_Modified(&CoreObject_Type);
-  return rc;
-}
+static PyMethodDef object_constructor_methods[] = {
+    {"__init_handle_by_constructor__", object_init_handle_by_constructor, METH_VARARGS,
+     "Calls the constructor Function with the arguments and adopts the returned object."},
+    {NULL, NULL, 0, NULL},
+};
 
 int core_function_init_types(PyObject* module) {
   CoreFunction_Type.tp_base = &CoreObject_Type;
@@ -322,5 +315,5 @@ int core_function_init_types(PyObject* module) {
     return -1;
   }
   if (core_type_table_register(kTVMFFIFunction, (PyObject*)&CoreFunction_Type) != 0) return -1;
-  return add_object_method(&init_by_constructor_def);
+  return core_object_add_methods(object_constructor_methods);
 }

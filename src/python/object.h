@@ -38,5 +38,8 @@ PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle)
 void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle);
 
 int core_object_init_types(PyObject* module);
+/* Adds methods (a NULL-terminated table) to Object after its PyType_Ready: how files above the
+ * call layer give every Object a method without object.c depending on them. */
+int core_object_add_methods(PyMethodDef* defs);
 
 #endif /* TVM_FFI_PYTHON_OBJECT_H_ */

@@ -401,6 +401,5 @@ int core_reflection_init(PyObject* module) {
   if (PyType_Ready(&FieldProperty_Type) != 0) return -1;
   Py_INCREF(&FieldProperty_Type);
   if (PyModule_AddObject(module, "FieldProperty", (PyObject*)&FieldProperty_Type) != 0) return -1;
-  if (core_reflection_methods_init(module) != 0) return -1;
   return PyModule_AddFunctions(module, reflection_functions);
 }

@@ -6,7 +6,7 @@
  *  - ConstructorInit: `__init__`/`__ffi_init__` calling the type's FFI constructor and adopting
  *    the object it returns as the instance's handle.
  */
-#include "reflection.h"
+#include "reflection_methods.h"
 
 #include <structmember.h>
 

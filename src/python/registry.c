@@ -71,45 +71,10 @@ static PyObject* mod_register_global_func(PyObject* self, PyObject* const* args,
 
 /* ---- types ---- */
 
-/* Marks every registered type by walking ffi.GetRegisteredTypeKeys (an Array of strings). */
-static int refresh_known(void) {
-  TVMFFIObjectHandle func = NULL;
-  if (core_get_global_handle("ffi.GetRegisteredTypeKeys", &func) != 0) return -1;
-  if (func == NULL) return 0;
-  TVMFFIAny keys = {0};
-  int rc = TVMFFIFunctionCall(func, NULL, 0, &keys);
-  TVMFFIObjectDecRef(func);
-  if (rc != 0) return core_raise_from_rc(rc), -1;
-  if (keys.type_index != kTVMFFIArray) {
-    if (keys.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(keys.v_obj);
-    return 0;
-  }
-  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)keys.v_obj + sizeof(TVMFFIObject));
-  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-  for (int64_t i = 0; i < cell->size; ++i) {
-    TVMFFIByteArray key;
-    if (items[i].type_index == kTVMFFISmallStr) {
-      key.data = items[i].v_bytes;
-      key.size = items[i].small_str_len;
-    } else if (items[i].type_index == kTVMFFIStr) {
-      key = *TVMFFIBytesGetByteArrayPtr(items[i].v_obj);
-    } else {
-      continue;
-    }
-    int32_t index;
-    if (TVMFFITypeKeyToIndex(&key, &index) == 0) {
-      core_type_table_mark_known(index);
-    } else {
-      TVMFFIErrorMoveFromRaised(NULL);
-    }
-  }
-  TVMFFIObjectDecRef(keys.v_obj);
-  return 0;
-}
-
 static int check_known(int32_t type_index) {
   if (core_type_table_is_known(type_index)) return 0;
-  if (type_index >= 0 && refresh_known() != 0) return -1;
+  int rc = type_index >= 0 ? core_type_table_scan_runtime() : 0;
+  if (rc != 0) return core_raise_from_rc(rc), -1;
   if (core_type_table_is_known(type_index)) return 0;
   PyErr_Format(PyExc_ValueError, "type index %d is not registered in the FFI runtime",
                (int)type_index);

@@ -13,7 +13,6 @@
 
 #include "type_table.h"
 
-#include "error.h"
 #include "object.h"
 #include "pending_error.h"
 #include "state.h"
@@ -67,28 +66,21 @@ PyObject* core_type_key_str(const TVMFFITypeInfo* info) {
   return PyUnicode_DecodeUTF8(info->type_key.data, (Py_ssize_t)info->type_key.size, "replace");
 }
 
-/* Whether the runtime has registered `type_index`, asked without TVMFFIGetTypeInfo (which ends
- * the process on an unknown index): a scan of ffi.GetRegisteredTypeKeys that marks every index
- * it finds as known, so it runs at most once per index not seen before. 1, 0, or -1 with an
- * exception. */
-static int runtime_has_type(int32_t type_index) {
+int core_type_table_scan_runtime(void) {
   static const TVMFFIByteArray name = {"ffi.GetRegisteredTypeKeys", 25};
   TVMFFIObjectHandle func = NULL;
-  if (TVMFFIFunctionGetGlobal(&name, &func) != 0 || func == NULL) {
-    if (func == NULL) PyErr_SetString(PyExc_RuntimeError, "ffi.GetRegisteredTypeKeys is missing");
-    return -1;
-  }
+  if (TVMFFIFunctionGetGlobal(&name, &func) != 0) return -1;
+  if (func == NULL) return 0;
   TVMFFIAny keys = {0};
   int rc = TVMFFIFunctionCall(func, NULL, 0, &keys);
   TVMFFIObjectDecRef(func);
-  if (rc != 0 || keys.type_index != kTVMFFIArray) {
-    if (rc == 0 && keys.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(keys.v_obj);
-    core_raise_from_rc(rc != 0 ? rc : -1);
-    return -1;
+  if (rc != 0) return rc;
+  if (keys.type_index != kTVMFFIArray) {
+    if (keys.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(keys.v_obj);
+    return 0;
   }
   const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)keys.v_obj + sizeof(TVMFFIObject));
   const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-  int found = 0;
   for (int64_t i = 0; i < cell->size; ++i) {
     TVMFFIByteArray key;
     if (items[i].type_index == kTVMFFISmallStr) {
@@ -99,17 +91,30 @@ static int runtime_has_type(int32_t type_index) {
       continue;
     }
     int32_t index;
-    if (TVMFFITypeKeyToIndex(&key, &index) != 0) {
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      if (err != NULL) TVMFFIObjectDecRef(err);
-      continue;
+    if (TVMFFITypeKeyToIndex(&key, &index) == 0) {
+      core_type_table_mark_known(index);
+    } else {
+      TVMFFIErrorMoveFromRaised(NULL);
     }
-    core_type_table_mark_known(index);
-    found |= index == type_index;
   }
   TVMFFIObjectDecRef(keys.v_obj);
-  return found;
+  return 0;
+}
+
+/* The scan failed in the runtime (it allocates: only out of memory). The full translation of
+ * FFI errors (error.c) sits above this table and needs it, so the runtime's message is raised
+ * here as a RuntimeError. */
+static void raise_scan_failure(void) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) {
+    PyErr_SetString(PyExc_RuntimeError, "ffi.GetRegisteredTypeKeys failed");
+    return;
+  }
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  PyErr_Format(PyExc_RuntimeError, "ffi.GetRegisteredTypeKeys failed: %.*s",
+               (int)cell->message.size, cell->message.data);
+  TVMFFIObjectDecRef(err);
 }
 
 /* ---- resolution ---- */
@@ -199,13 +204,14 @@ static PyTypeObject* resolve(int32_t type_index) {
   if (!core_type_table_is_known(type_index)) {
     /* An object a kernel made with an index nobody registered: refuse it here rather than
      * let the type-info lookup below end the process. */
-    int has = runtime_has_type(type_index);
-    if (has <= 0) {
-      if (has == 0) {
-        PyErr_Format(PyExc_TypeError, "an FFI object has the unregistered type index %d "
-                     "(a kernel returned an object whose header is corrupt or never registered "
-                     "its type)", (int)type_index);
-      }
+    if (core_type_table_scan_runtime() != 0) {
+      raise_scan_failure();
+      return NULL;
+    }
+    if (!core_type_table_is_known(type_index)) {
+      PyErr_Format(PyExc_TypeError, "an FFI object has the unregistered type index %d "
+                   "(a kernel returned an object whose header is corrupt or never registered "
+                   "its type)", (int)type_index);
       return NULL;
     }
   }

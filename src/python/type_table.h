@@ -17,6 +17,9 @@ int core_type_table_register(int32_t type_index, PyObject* cls);
  * unknown index, so indices that come from Python are checked first), and recording one. */
 int core_type_table_is_known(int32_t type_index);
 void core_type_table_mark_known(int32_t type_index);
+/* Marks every type the runtime has registered (a walk of ffi.GetRegisteredTypeKeys). 0, or the
+ * non-zero FFI return code with the runtime's error still raised there (no Python exception). */
+int core_type_table_scan_runtime(void);
 /* The type key of a runtime type as str. */
 PyObject* core_type_key_str(const TVMFFITypeInfo* info);
 int core_type_table_init(void);
