@@ -35,6 +35,9 @@ _ORIGIN_INDEX = {
     "List": 75, "Dict": 76,
 }
 
+# The registered container classes (tvm_ffi.Array, ...) by the type key they are registered for.
+_CONTAINER_TYPE_KEYS = {"ffi.Array": "Array", "ffi.List": "List", "ffi.Map": "Map", "ffi.Dict": "Dict"}
+
 # Containers whose bare form means "of Any".
 _BARE_ARGS = {"Array": 1, "List": 1, "Map": 2, "Dict": 2}
 
@@ -224,10 +227,12 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
         return TypeSchema("tuple", None if annotation is tuple else tuple(_from_annotation(a) for a in args))
     klass = origin if isinstance(origin, type) else annotation
     if isinstance(klass, type):
-        for name in ("Array", "List", "Map", "Dict"):
-            container = getattr(_container_module(), name, None)
-            if klass is container:
-                return _container(name, args, name)
+        info = getattr(klass, "__tvm_ffi_type_info__", None)
+        # The container classes are known by the type they were registered for, so this
+        # module needs no import of container.py (which sits above it).
+        name = _CONTAINER_TYPE_KEYS.get(info.type_key) if info is not None and info.type_cls is klass else None
+        if name is not None:
+            return _container(name, args, name)
         if klass is _core.Function:
             return TypeSchema("Callable")
         if klass.__name__ in ("Device", "dtype") and klass.__module__.startswith("tvm_ffi"):
@@ -240,16 +245,9 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
             return TypeSchema("Tensor")
         if klass is _core.Object:
             return TypeSchema("Object")
-        info = getattr(klass, "__tvm_ffi_type_info__", None)
         if issubclass(klass, _core.Object) and info is not None and info.type_cls is klass:
             return TypeSchema(info.type_key)
     raise _unsupported(annotation)
-
-
-def _container_module() -> Any:
-    from . import container
-
-    return container
 
 
 def _origin_index(origin: str) -> int:

@@ -1,6 +1,6 @@
 """One build request: its flags, compilers and cache key, and the lock-free cache-hit check.
 
-A hit needs only this module (and _cache, _toolchain, _plan's flag type): the compile machinery
+A hit needs only this module (and _cache, _toolchain, _request, _plan's flag type): the compile machinery
 in _compile loads on a miss, so the first ``load_inline`` of a cached kernel in a new process
 stays cheap.
 """
@@ -11,33 +11,13 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from .. import __version__, libinfo
 from . import _cache, _toolchain
 from ._plan import CUDA_EXTS, Flags
+from ._request import BuildRequest
 
-__all__ = ["BuildRequest", "run_build"]
-
-
-class BuildRequest(NamedTuple):
-    """Everything that decides a build's output (normalised by the public functions)."""
-
-    name: str
-    sources: list[str]  # absolute paths (empty for inline builds)
-    extra_cflags: list[str]
-    extra_cuda_cflags: list[str]
-    extra_ldflags: list[str]
-    extra_include_paths: list[str]  # absolute paths
-    backend: str | None  # "cuda" / "hip" when there are GPU sources
-    output: str | None
-    cubins: Mapping[str, bytes]
-    # Inline builds: file name -> text, written into the build directory and compiled from there.
-    inline_sources: Mapping[str, str] | None = None
-
-    def source_names(self) -> list[str]:
-        """The source names, for picking compilers by extension."""
-        return list(self.inline_sources or ()) + self.sources
+__all__ = ["run_build"]
 
 
 def _gpu_flags(backend: str, includes: list[str], extra: list[str]) -> tuple[Sequence[str], list[str], list[str]]:

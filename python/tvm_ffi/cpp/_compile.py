@@ -12,16 +12,13 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..utils.lockfile import FileLock
 from . import _cache, _toolchain
 from ._direct import run_direct
 from ._ninja import run_ninja
 from ._plan import BuildPlan, Flags, plan_build
-
-if TYPE_CHECKING:
-    from ._builder import BuildRequest
+from ._request import BuildRequest
 
 __all__ = ["build_locked"]
 

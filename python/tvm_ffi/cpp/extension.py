@@ -136,7 +136,8 @@ def build_inline(
         files["main.cpp"] = _inline.decorate(cpp_source, exports, "main.cpp")
     if cuda_source is not None:
         files["cuda.cu"] = _inline.decorate(cuda_source, {} if cpp_source is not None else exports, "cuda.cu")
-    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+    from ._builder import run_build  # noqa: PLC0415
+    from ._request import BuildRequest  # noqa: PLC0415
 
     request = BuildRequest(
         name=name,
@@ -223,7 +224,8 @@ def build(
         if not path.is_file():
             raise FileNotFoundError(f"build('{name}'): source file not found: {file}")
         resolved.append(str(path))
-    from ._builder import BuildRequest, run_build  # noqa: PLC0415
+    from ._builder import run_build  # noqa: PLC0415
+    from ._request import BuildRequest  # noqa: PLC0415
 
     request = BuildRequest(
         name=name,
