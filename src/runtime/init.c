@@ -5,6 +5,7 @@
  */
 #include "container/container_internal.h"
 #include "internal.h"
+#include "reflection_internal.h"
 #include "type_registry_internal.h"
 
 __attribute__((constructor)) static void ffi_runtime_init(void) {
@@ -14,11 +15,13 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_string_globals();
   ffi_register_object_globals();
   ffi_register_array_globals();
-  ffi_register_map_list_globals();
+  ffi_register_list_globals();
+  ffi_register_map_globals();
   ffi_register_content_globals();
   ffi_register_tensor_globals();
   ffi_register_module_globals();
   ffi_register_reflection_globals();
+  ffi_register_reflection_init_globals();
   ffi_register_structural_globals();
   ffi_register_py_class_globals();
 }

@@ -162,5 +162,4 @@ static int make_object_from_packed_args(void* self, const TVMFFIAny* args, int32
 
 void ffi_register_reflection_globals(void) {
   ffi_register_builtin(kName, make_object_from_packed_args);
-  ffi_register_reflection_init_globals();
 }

@@ -25,9 +25,9 @@ int ffi_content_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs);
 uint64_t ffi_content_hash(const TVMFFIAny* value);
 void ffi_register_content_globals(void);
 
-/* Registers the ffi.List*, ffi.Map* and ffi.Dict* global functions (called once by init.c). */
-void ffi_register_map_list_globals(void);
-/* list.c: the ffi.List* part of it. */
+/* Register the ffi.Map* and ffi.Dict* (map.c) and the ffi.List* (list.c) global functions
+ * (called once by init.c). */
+void ffi_register_map_globals(void);
 void ffi_register_list_globals(void);
 
 #endif /* TVM_FFI_RUNTIME_CONTAINER_INTERNAL_H_ */

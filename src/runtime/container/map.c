@@ -723,8 +723,7 @@ static int make_iter(const char* fname, bool dict, const TVMFFIAny* args, int32_
 MAP_GLOBAL(global_map_iter) { (void)self; return make_iter("ffi.MapForwardIterFunctor", false, args, num_args, result); }
 MAP_GLOBAL(global_dict_iter) { (void)self; return make_iter("ffi.DictForwardIterFunctor", true, args, num_args, result); }
 
-void ffi_register_map_list_globals(void) {
-  ffi_register_list_globals();
+void ffi_register_map_globals(void) {
   ffi_register_builtin("ffi.Map", global_map);
   ffi_register_builtin("ffi.MapSize", global_map_size);
   ffi_register_builtin("ffi.MapGetItem", global_map_get_item);
