@@ -16,11 +16,9 @@
 
 #define PENDING ((uint64_t)1) /* an Array/Map whose copy is not built yet */
 
-typedef struct {
-  TVMFFIAny value; /* owned: the original child, then (in results) its copy */
-  const TVMFFIFieldInfo* field;
-  bool pending; /* results: still the original of an Array/Map being copied */
-} Slot;
+/* Children and results are FfiChild stacks: a child is an original value; a result is its copy,
+ * `mark`ed while it is still the original of an Array/Map whose copy is not built yet. */
+typedef FfiChild Slot;
 
 typedef struct {
   TVMFFIObject* orig;
@@ -67,33 +65,6 @@ static int remember(Copier* c, TVMFFIObject* orig, TVMFFIObject* copy) {
   return ffi_ptr_map_put(&c->memo, (uint64_t)(uintptr_t)orig, (uint64_t)(uintptr_t)copy);
 }
 
-static int add_child(Copier* c, const TVMFFIAny* view, const TVMFFIFieldInfo* field) {
-  Slot* s = (Slot*)ffi_vec_push(&c->children);
-  if (s == NULL) return -1;
-  s->value = ffi_any_retain(view);
-  s->field = field;
-  return 0;
-}
-
-typedef struct {
-  Copier* c;
-  TVMFFIObject* obj;
-} FieldCtx;
-
-static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
-  FieldCtx* ctx = (FieldCtx*)ctx_;
-  TVMFFIAny v;
-  if (ffi_field_get(ctx->obj, field, &v) != 0) return -1;
-  int rc = add_child(ctx->c, &v, field);
-  ffi_any_release(&v);
-  return rc;
-}
-
-static void release_slots(FfiVec* v, size_t begin) {
-  for (size_t i = begin; i < v->size; ++i) ffi_any_release(&((Slot*)ffi_vec_at(v, i))->value);
-  v->size = begin;
-}
-
 static int shallow_copy(TVMFFIObject* obj, TVMFFIObject** out) {
   const TVMFFIAny* fn = ffi_type_attr(obj->type_index, "__ffi_shallow_copy__");
   if (fn == NULL) {
@@ -121,25 +92,16 @@ static int push_object(Copier* c, TVMFFIObject* orig) {
   TVMFFIObject* copy = NULL;
   size_t begin = c->children.size;
   int rc = 0;
-  if (t == kTVMFFIArray || t == kTVMFFIList) {
-    if (t == kTVMFFIList) rc = ffi_list_new_views(NULL, 0, &copy);
-    TVMFFISeqCell* cell = ffi_seq_cell(orig);
-    for (int64_t i = 0; rc == 0 && i < cell->size; ++i) rc = add_child(c, &ffi_seq_items(orig)[i], NULL);
-  } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
-    if (t == kTVMFFIDict) rc = ffi_map_new_empty(kTVMFFIDict, &copy);
-    uint64_t cursor = 0;
-    TVMFFIAny *k, *v;
-    while (rc == 0 && ffi_map_next(orig, &cursor, &k, &v)) {
-      rc = add_child(c, k, NULL);
-      if (rc == 0) rc = add_child(c, v, NULL);
-    }
-  } else {
+  /* List, Dict and objects are made on entry (cycles may point back at them); Array and Map
+   * are built from their copied children when the frame finishes. */
+  if (t == kTVMFFIList) {
+    rc = ffi_list_new_views(NULL, 0, &copy);
+  } else if (t == kTVMFFIDict) {
+    rc = ffi_map_new_empty(kTVMFFIDict, &copy);
+  } else if (t != kTVMFFIArray && t != kTVMFFIMap) {
     rc = shallow_copy(orig, &copy);
-    if (rc == 0) {
-      FieldCtx ctx = {c, orig};
-      rc = ffi_for_each_field(t, add_field_child, &ctx);
-    }
   }
+  if (rc == 0) rc = ffi_children_push_all(&c->children, orig);
   if (rc == 0) {
     rc = copy != NULL ? remember(c, orig, copy)
                       : ffi_ptr_map_put(&c->memo, (uint64_t)(uintptr_t)orig, PENDING);
@@ -147,7 +109,7 @@ static int push_object(Copier* c, TVMFFIObject* orig) {
   if (copy != NULL) ffi_decref(copy); /* `owned` keeps it */
   Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&c->frames) : NULL;
   if (f == NULL) {
-    release_slots(&c->children, begin);
+    ffi_children_drop(&c->children, begin);
     return -1;
   }
   f->orig = orig;
@@ -178,7 +140,7 @@ static int copy_now(Copier* c, const TVMFFIAny* v, bool* needs_frame) {
   if (r == NULL) return -1;
   if (*memo == PENDING) {
     r->value = ffi_any_retain(v);
-    r->pending = true;
+    r->mark = true;
   } else {
     TVMFFIObject* copy = (TVMFFIObject*)(uintptr_t)*memo;
     ffi_incref(copy);
@@ -212,22 +174,22 @@ static int finish_frame(Copier* c, Frame* f) {
     rc = ffi_array_new(items, (int64_t)f->count, &f->copy);
     free(items);
     for (size_t i = 0; rc == 0 && i < f->count; ++i) {
-      if (r[i].pending) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
+      if (r[i].mark) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
     }
   } else if (t == kTVMFFIList) {
     for (size_t i = 0; rc == 0 && i < f->count; ++i) {
-      if (r[i].pending) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
+      if (r[i].mark) rc = add_patch(c, f->copy, (int64_t)i, NULL, NULL, r[i].value.v_obj);
       if (rc == 0) rc = ffi_list_append_owned(f->copy, ffi_any_retain(&r[i].value));
     }
   } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
     if (t == kTVMFFIMap) rc = ffi_map_new_empty(kTVMFFIMap, &f->copy);
     for (size_t i = 0; rc == 0 && i + 1 < f->count; i += 2) {
-      if (r[i + 1].pending) rc = add_patch(c, f->copy, -1, &r[i].value, NULL, r[i + 1].value.v_obj);
+      if (r[i + 1].mark) rc = add_patch(c, f->copy, -1, &r[i].value, NULL, r[i + 1].value.v_obj);
       if (rc == 0) rc = ffi_map_set(f->copy, ffi_any_retain(&r[i].value), ffi_any_retain(&r[i + 1].value));
     }
   } else {
     for (size_t i = 0; rc == 0 && i < f->count; ++i) {
-      if (r[i].pending) {
+      if (r[i].mark) {
         rc = add_patch(c, f->copy, -1, NULL, ch[i].field, r[i].value.v_obj);
       } else if (r[i].value.type_index != ch[i].value.type_index ||
                  r[i].value.v_uint64 != ch[i].value.v_uint64) {
@@ -255,8 +217,8 @@ static int run(Copier* c) {
     }
     if (finish_frame(c, f) != 0) return -1;
     TVMFFIObject* copy = f->copy;
-    release_slots(&c->results, f->results_base);
-    release_slots(&c->children, f->begin);
+    ffi_children_drop(&c->results, f->results_base);
+    ffi_children_drop(&c->children, f->begin);
     c->frames.size -= 1;
     Slot* r = (Slot*)ffi_vec_push(&c->results);
     if (r == NULL) return -1;
@@ -317,8 +279,8 @@ int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result) {
   if (rc == 0) rc = apply_patches(&c);
   if (rc == 0) *result = ffi_any_retain(&((Slot*)ffi_vec_top(&c.results))->value);
   while (c.frames.size > 0) c.frames.size -= 1;
-  release_slots(&c.children, 0);
-  release_slots(&c.results, 0);
+  ffi_children_drop(&c.children, 0);
+  ffi_children_drop(&c.results, 0);
   for (size_t i = 0; i < c.patches.size; ++i) ffi_any_release(&((Patch*)ffi_vec_at(&c.patches, i))->key);
   for (size_t i = 0; i < c.owned.size; ++i) ffi_decref(*(TVMFFIObject**)ffi_vec_at(&c.owned, i));
   ffi_ptr_map_free(&c.memo);

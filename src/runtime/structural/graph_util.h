@@ -117,6 +117,28 @@ uint64_t ffi_hash_bytes(const char* data, size_t size);
 /* The type's type_key_hash (0 when the type is unknown). */
 uint64_t ffi_type_key_hash_of(int32_t type_index);
 
+/* ---- children of the nodes a walk has open (deep copy, JSON graph write) ---- */
+
+/* One child on the walk's stack: the value (owned), the field it was read from (NULL for a
+ * container item), the hash of its key (map values, in walks that hash), and one bit of the
+ * walker's own (deep copy: a result still pending; JSON graph: a field written in place). */
+typedef struct {
+  TVMFFIAny value;
+  const TVMFFIFieldInfo* field;
+  uint64_t keyhash;
+  bool mark;
+} FfiChild;
+
+/* Appends a borrowed value (retained); -1 after raising MemoryError. */
+int ffi_children_push_view(FfiVec* children, const TVMFFIAny* view, const TVMFFIFieldInfo* field);
+/* Appends the fields of obj (ancestors' first) whose flags have none of `skip_flags` set. */
+int ffi_children_push_fields(FfiVec* children, TVMFFIObject* obj, int64_t skip_flags);
+/* Appends the items of an Array/List, the keys and values of a Map/Dict in turn, or the
+ * fields of any other object (ancestors' first). */
+int ffi_children_push_all(FfiVec* children, TVMFFIObject* obj);
+/* Releases the children from `begin` on and drops them from the stack. */
+void ffi_children_drop(FfiVec* children, size_t begin);
+
 /* ---- reflection helpers ---- */
 
 /* Calls visit(field, ctx) for each field of the type, ancestors' first; stops and returns the

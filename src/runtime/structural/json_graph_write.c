@@ -105,11 +105,8 @@ static void dedup_free(Dedup* d) {
 
 enum { kEncSeq, kEncMap, kEncObject };
 
-typedef struct {
-  TVMFFIAny value; /* owned */
-  const TVMFFIFieldInfo* field;
-  bool inline_field; /* written in place, no node */
-} Child;
+/* The children stack: FfiChild, `mark`ed when the field is written in place (no node). */
+typedef FfiChild Child;
 
 typedef struct {
   TVMFFIObject* obj;
@@ -261,47 +258,6 @@ bool ffi_json_graph_creatable(int32_t type_index) {
   return ffi_type_attr(type_index, "__ffi_new__") != NULL;
 }
 
-static int add_child(Writer* w, const TVMFFIAny* owned, const TVMFFIFieldInfo* field, bool inl) {
-  Child* c = (Child*)ffi_vec_push(&w->children);
-  if (c == NULL) return -1;
-  c->value = *owned;
-  c->field = field;
-  c->inline_field = inl;
-  return 0;
-}
-
-static int add_child_view(Writer* w, const TVMFFIAny* view) {
-  TVMFFIAny v = ffi_any_retain(view);
-  if (add_child(w, &v, NULL, false) != 0) {
-    ffi_any_release(&v);
-    return -1;
-  }
-  return 0;
-}
-
-typedef struct {
-  Writer* w;
-  TVMFFIObject* obj;
-} FieldCtx;
-
-static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
-  FieldCtx* ctx = (FieldCtx*)ctx_;
-  TVMFFIAny v;
-  if (ffi_field_get(ctx->obj, field, &v) != 0) return -1;
-  if (add_child(ctx->w, &v, field, inline_static_type(field->field_static_type_index)) != 0) {
-    ffi_any_release(&v);
-    return -1;
-  }
-  return 0;
-}
-
-static void drop_children(Writer* w, size_t begin) {
-  for (size_t i = begin; i < w->children.size; ++i) {
-    ffi_any_release(&((Child*)ffi_vec_at(&w->children, i))->value);
-  }
-  w->children.size = begin;
-}
-
 static int cycle_error(int32_t t) {
   if (t == kTVMFFIList) return ffi_raise("ValueError", "Cycle detected during serialization: a List contains itself");
   if (t == kTVMFFIDict) return ffi_raise("ValueError", "Cycle detected during serialization: a Dict contains itself");
@@ -346,25 +302,15 @@ static int push_object(Writer* w, TVMFFIObject* obj, int64_t* index, bool* pushe
     enc = kEncObject;
   }
   size_t begin = w->children.size;
-  int rc = 0;
-  if (enc == kEncSeq) {
-    TVMFFISeqCell* cell = ffi_seq_cell(obj);
-    for (int64_t i = 0; rc == 0 && i < cell->size; ++i) rc = add_child_view(w, &ffi_seq_items(obj)[i]);
-  } else if (enc == kEncMap) {
-    uint64_t cursor = 0;
-    TVMFFIAny *k, *v;
-    while (rc == 0 && ffi_map_next(obj, &cursor, &k, &v)) {
-      rc = add_child_view(w, k);
-      if (rc == 0) rc = add_child_view(w, v);
-    }
-  } else {
-    FieldCtx ctx = {w, obj};
-    rc = ffi_for_each_field(t, add_field_child, &ctx);
+  int rc = ffi_children_push_all(&w->children, obj);
+  for (size_t i = begin; rc == 0 && enc == kEncObject && i < w->children.size; ++i) {
+    Child* c = (Child*)ffi_vec_at(&w->children, i);
+    c->mark = inline_static_type(c->field->field_static_type_index);
   }
   if (rc == 0) rc = ffi_ptr_map_put(&w->open, (uint64_t)(uintptr_t)obj, 1);
   Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&w->frames) : NULL;
   if (f == NULL) {
-    drop_children(w, begin);
+    ffi_children_drop(&w->children, begin);
     return -1;
   }
   f->obj = obj;
@@ -432,7 +378,7 @@ static int finish_frame(Writer* w, const Frame* f, int64_t* index) {
       rc = (i > 0 ? ffi_buf_puts(b, ",") : 0) ||
            ffi_json_write_string(b, c[i].field->name.data, c[i].field->name.size) || ffi_buf_puts(b, ":");
       if (rc != 0) break;
-      rc = c[i].inline_field ? write_inline_field(b, &c[i].value) : ffi_buf_put_i64(b, r[k++]);
+      rc = c[i].mark ? write_inline_field(b, &c[i].value) : ffi_buf_put_i64(b, r[k++]);
     }
     if (rc == 0) rc = ffi_buf_puts(b, "}");
   }
@@ -449,7 +395,7 @@ static int run(Writer* w) {
     if (f->next < f->count) {
       const Child* c = (const Child*)ffi_vec_at(&w->children, f->begin + f->next);
       f->next += 1;
-      if (c->inline_field) continue;
+      if (c->mark) continue;
       TVMFFIAny v = c->value;
       if (visit(w, &v, &index, &pushed) != 0) return -1;
       if (!pushed && push_result(w, index) != 0) return -1;
@@ -458,7 +404,7 @@ static int run(Writer* w) {
     if (finish_frame(w, f, &index) != 0) return -1;
     ffi_ptr_map_erase(&w->open, (uint64_t)(uintptr_t)f->obj);
     w->results.size = f->results_base;
-    drop_children(w, f->begin);
+    ffi_children_drop(&w->children, f->begin);
     w->frames.size -= 1;
     if (push_result(w, index) != 0) return -1;
   }
@@ -508,10 +454,10 @@ int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, 
     ffi_buf_free(&header);
   }
   while (w.frames.size > 0) {
-    drop_children(&w, ((Frame*)ffi_vec_top(&w.frames))->begin);
+    ffi_children_drop(&w.children, ((Frame*)ffi_vec_top(&w.frames))->begin);
     w.frames.size -= 1;
   }
-  drop_children(&w, 0);
+  ffi_children_drop(&w.children, 0);
   dedup_free(&w.dedup);
   ffi_ptr_map_free(&w.open);
   ffi_vec_free(&w.frames);

@@ -8,10 +8,8 @@
 
 #include "structural.h"
 
-typedef struct {
-  TVMFFIAny value; /* owned */
-  uint64_t keyhash; /* map entries: the key's hash; value hashed as the child */
-} Child;
+/* Children: FfiChild; a map value carries its key's hash (the key is hashed, not walked). */
+typedef FfiChild Child;
 
 typedef struct {
   TVMFFIObject* obj;
@@ -69,36 +67,6 @@ static bool leaf_hash(const TVMFFIAny* v, uint64_t* out) {
     return true;
   }
   return false;
-}
-
-static int add_child(RHasher* h, const TVMFFIAny* view, uint64_t keyhash) {
-  Child* c = (Child*)ffi_vec_push(&h->children);
-  if (c == NULL) return -1;
-  c->value = ffi_any_retain(view);
-  c->keyhash = keyhash;
-  return 0;
-}
-
-typedef struct {
-  RHasher* h;
-  TVMFFIObject* obj;
-} FieldCtx;
-
-static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
-  FieldCtx* ctx = (FieldCtx*)ctx_;
-  if (field->flags & (kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff)) return 0;
-  TVMFFIAny v;
-  if (ffi_field_get(ctx->obj, field, &v) != 0) return -1;
-  int rc = add_child(ctx->h, &v, 0);
-  ffi_any_release(&v);
-  return rc;
-}
-
-static void drop_children(RHasher* h, size_t begin) {
-  for (size_t i = begin; i < h->children.size; ++i) {
-    ffi_any_release(&((Child*)ffi_vec_at(&h->children, i))->value);
-  }
-  h->children.size = begin;
 }
 
 static int hash_value(RHasher* h, const TVMFFIAny* v, uint64_t* out);
@@ -168,23 +136,26 @@ static int push_object(RHasher* h, TVMFFIObject* obj) {
   int rc = 0;
   if (is_seq(t)) {
     TVMFFISeqCell* cell = ffi_seq_cell(obj);
-    for (int64_t i = 0; rc == 0 && i < cell->size; ++i) rc = add_child(h, &ffi_seq_items(obj)[i], 0);
+    for (int64_t i = 0; rc == 0 && i < cell->size; ++i) {
+      rc = ffi_children_push_view(&h->children, &ffi_seq_items(obj)[i], NULL);
+    }
   } else if (is_map(t)) {
     uint64_t cursor = 0;
     TVMFFIAny *k, *v;
     while (rc == 0 && ffi_map_next(obj, &cursor, &k, &v)) {
       uint64_t kh;
       rc = key_hash(h, k, &kh);
-      if (rc == 0) rc = add_child(h, v, kh);
+      if (rc == 0) rc = ffi_children_push_view(&h->children, v, NULL);
+      if (rc == 0) ((Child*)ffi_vec_top(&h->children))->keyhash = kh;
     }
   } else {
-    FieldCtx ctx = {h, obj};
-    rc = ffi_for_each_field(t, add_field_child, &ctx);
+    rc = ffi_children_push_fields(&h->children, obj,
+                                  kTVMFFIFieldFlagBitMaskCompareOff | kTVMFFIFieldFlagBitMaskHashOff);
   }
   if (rc == 0) rc = ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)obj, 1);
   Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&h->frames) : NULL;
   if (f == NULL) {
-    drop_children(h, begin);
+    ffi_children_drop(&h->children, begin);
     return -1;
   }
   f->obj = obj;
@@ -257,7 +228,7 @@ static int run(RHasher* h, size_t base) {
     if (fold_frame(h, f, &hash) != 0) return -1;
     TVMFFIObject* obj = f->obj;
     h->results.size = f->results_base;
-    drop_children(h, f->begin);
+    ffi_children_drop(&h->children, f->begin);
     h->frames.size -= 1;
     ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
     if (ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, hash) != 0 || push_result(h, hash) != 0) return -1;
@@ -277,7 +248,7 @@ static int hash_value(RHasher* h, const TVMFFIAny* v, uint64_t* out) {
     while (h->frames.size > base) {
       Frame* f = (Frame*)ffi_vec_top(&h->frames);
       ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)f->obj);
-      drop_children(h, f->begin);
+      ffi_children_drop(&h->children, f->begin);
       h->frames.size -= 1;
     }
     h->results.size = results;
