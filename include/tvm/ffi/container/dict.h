@@ -78,55 +78,11 @@ class Dict : public ObjectRef {
   void clear() { detail::RuntimeGlobal("ffi.DictClear")(*this); }
 
  private:
-  void Adopt(Any made) {
-    TVMFFIAny raw = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(made));
-    data_ = detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(raw.v_obj);
-  }
+  void Adopt(Any made) { detail::AdoptMapObject(std::move(made), &data_); }
 };
 
 template <typename K, typename V>
-struct TypeTraits<Dict<K, V>> : TypeTraitsBase {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDict;
-  static void CopyToAnyView(const Dict<K, V>& v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIDict;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
-  }
-  static void MoveToAny(Dict<K, V> v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIDict;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* s) {
-    return s->type_index == TypeIndex::kTVMFFIDict && detail::MapItemsStrict<K, V>(s, true);
-  }
-  static Dict<K, V> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
-    return detail::ObjectUnsafe::ObjectRefFromUnowned<Dict<K, V>>(s->v_obj);
-  }
-  /*! \brief Dicts and Maps whose keys and values convert (copied into a new Dict if needed). */
-  static std::optional<Dict<K, V>> TryCastFromAnyView(const TVMFFIAny* s) {
-    if (s->type_index != TypeIndex::kTVMFFIMap && s->type_index != TypeIndex::kTVMFFIDict) {
-      return std::nullopt;
-    }
-    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
-    std::optional<Array<Any>> items =
-        detail::ConvertMapItems<K, V>(s, s->type_index == TypeIndex::kTVMFFIDict);
-    if (!items.has_value()) return std::nullopt;
-    Any made = detail::MakeMap(*items, true);
-    return detail::ObjectUnsafe::ObjectRefFromUnowned<Dict<K, V>>(
-        detail::AnyUnsafe::TVMFFIAnyPtrFromAny(made)->v_obj);
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
-    return detail::MapMismatch<K, V>("Dict", s, s->type_index == TypeIndex::kTVMFFIDict);
-  }
-  static std::string TypeStr() {
-    return "Dict<" + detail::Type2Str<K>::v() + ", " + detail::Type2Str<V>::v() + ">";
-  }
-  static std::string TypeSchema() {
-    return "{\"type\":\"ffi.Dict\",\"args\":[" + TypeTraitsNoCR<K>::TypeSchema() + "," +
-           TypeTraitsNoCR<V>::TypeSchema() + "]}";
-  }
-};
+struct TypeTraits<Dict<K, V>> : detail::MapLikeTypeTraits<Dict<K, V>, K, V, true> {};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -99,55 +99,11 @@ class Map : public ObjectRef {
   void clear() { Adopt(detail::MakeMap(Array<Any>(), false)); }
 
  private:
-  void Adopt(Any made) {
-    TVMFFIAny raw = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(made));
-    data_ = detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(raw.v_obj);
-  }
+  void Adopt(Any made) { detail::AdoptMapObject(std::move(made), &data_); }
 };
 
 template <typename K, typename V>
-struct TypeTraits<Map<K, V>> : TypeTraitsBase {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIMap;
-  static void CopyToAnyView(const Map<K, V>& v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIMap;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
-  }
-  static void MoveToAny(Map<K, V> v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIMap;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* s) {
-    return s->type_index == TypeIndex::kTVMFFIMap && detail::MapItemsStrict<K, V>(s, false);
-  }
-  static Map<K, V> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
-    return detail::ObjectUnsafe::ObjectRefFromUnowned<Map<K, V>>(s->v_obj);
-  }
-  /*! \brief Maps and Dicts whose keys and values convert (a new Map when any had to). */
-  static std::optional<Map<K, V>> TryCastFromAnyView(const TVMFFIAny* s) {
-    if (s->type_index != TypeIndex::kTVMFFIMap && s->type_index != TypeIndex::kTVMFFIDict) {
-      return std::nullopt;
-    }
-    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
-    std::optional<Array<Any>> items =
-        detail::ConvertMapItems<K, V>(s, s->type_index == TypeIndex::kTVMFFIDict);
-    if (!items.has_value()) return std::nullopt;
-    Any made = detail::MakeMap(*items, false);
-    return detail::ObjectUnsafe::ObjectRefFromUnowned<Map<K, V>>(
-        detail::AnyUnsafe::TVMFFIAnyPtrFromAny(made)->v_obj);
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
-    return detail::MapMismatch<K, V>("Map", s, s->type_index == TypeIndex::kTVMFFIDict);
-  }
-  static std::string TypeStr() {
-    return "Map<" + detail::Type2Str<K>::v() + ", " + detail::Type2Str<V>::v() + ">";
-  }
-  static std::string TypeSchema() {
-    return "{\"type\":\"ffi.Map\",\"args\":[" + TypeTraitsNoCR<K>::TypeSchema() + "," +
-           TypeTraitsNoCR<V>::TypeSchema() + "]}";
-  }
-};
+struct TypeTraits<Map<K, V>> : detail::MapLikeTypeTraits<Map<K, V>, K, V, false> {};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -206,6 +206,61 @@ inline std::string MapMismatch(const char* kind, const TVMFFIAny* s, bool is_dic
   return TypeIndexToTypeKey(s->type_index);
 }
 
+/*!
+ * \brief TypeTraits of Map<K, V> and Dict<K, V> (Ref): the two differ only in their type index
+ *  and name. Either converts from the other when its keys and values do (a new container
+ *  when any had to be converted).
+ */
+template <typename Ref, typename K, typename V, bool kIsDict>
+struct MapLikeTypeTraits : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index =
+      kIsDict ? TypeIndex::kTVMFFIDict : TypeIndex::kTVMFFIMap;
+  static constexpr const char* kName = kIsDict ? "Dict" : "Map";
+  static void CopyToAnyView(const Ref& v, TVMFFIAny* r) {
+    r->type_index = field_static_type_index;
+    r->zero_padding = 0;
+    r->v_obj = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+  }
+  static void MoveToAny(Ref v, TVMFFIAny* r) {
+    r->type_index = field_static_type_index;
+    r->zero_padding = 0;
+    r->v_obj = ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == field_static_type_index && MapItemsStrict<K, V>(s, kIsDict);
+  }
+  static Ref CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return ObjectUnsafe::ObjectRefFromUnowned<Ref>(s->v_obj);
+  }
+  static std::optional<Ref> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (s->type_index != TypeIndex::kTVMFFIMap && s->type_index != TypeIndex::kTVMFFIDict) {
+      return std::nullopt;
+    }
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    std::optional<Array<Any>> items =
+        ConvertMapItems<K, V>(s, s->type_index == TypeIndex::kTVMFFIDict);
+    if (!items.has_value()) return std::nullopt;
+    Any made = MakeMap(*items, kIsDict);
+    return ObjectUnsafe::ObjectRefFromUnowned<Ref>(AnyUnsafe::TVMFFIAnyPtrFromAny(made)->v_obj);
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
+    return MapMismatch<K, V>(kName, s, s->type_index == TypeIndex::kTVMFFIDict);
+  }
+  static std::string TypeStr() {
+    return std::string(kName) + "<" + Type2Str<K>::v() + ", " + Type2Str<V>::v() + ">";
+  }
+  static std::string TypeSchema() {
+    return std::string("{\"type\":\"ffi.") + kName + "\",\"args\":[" +
+           TypeTraitsNoCR<K>::TypeSchema() + "," + TypeTraitsNoCR<V>::TypeSchema() + "]}";
+  }
+};
+
+/*! \brief Takes over the object of an owned Any made by MakeMap into `data`. */
+inline void AdoptMapObject(Any made, ObjectPtr<Object>* data) {
+  TVMFFIAny raw = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(made));
+  *data = ObjectUnsafe::ObjectPtrFromOwned<Object>(raw.v_obj);
+}
+
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm
