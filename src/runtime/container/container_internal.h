@@ -25,7 +25,20 @@ int ffi_content_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs);
 uint64_t ffi_content_hash(const TVMFFIAny* value);
 void ffi_register_content_globals(void);
 
-/* Register the ffi.Map* and ffi.Dict* (map.c) and the ffi.List* (list.c) global functions
+/* Positions of a Map/Dict's entries in insertion order (map.c), for map_globals.c; a position
+ * stays valid until the map is changed. FFI_MAP_NO_POS: absent, or past the last entry. */
+#define FFI_MAP_NO_POS UINT64_MAX
+uint64_t ffi_map_find_pos(TVMFFIObject* map, const TVMFFIAny* key);
+uint64_t ffi_map_first_pos(TVMFFIObject* map);
+uint64_t ffi_map_after_pos(TVMFFIObject* map, uint64_t pos);
+bool ffi_map_pos_valid(TVMFFIObject* map, uint64_t pos);
+TVMFFIAny* ffi_map_key_at(TVMFFIObject* map, uint64_t pos);
+TVMFFIAny* ffi_map_value_at(TVMFFIObject* map, uint64_t pos);
+void ffi_map_erase_pos(TVMFFIObject* map, uint64_t pos);
+/* Empties a Dict in place (fresh small storage); -1 after raising MemoryError. */
+int ffi_map_clear(TVMFFIObject* map);
+
+/* Register the ffi.Map* and ffi.Dict* (map_globals.c) and the ffi.List* (list.c) global functions
  * (called once by init.c). */
 void ffi_register_map_globals(void);
 void ffi_register_list_globals(void);

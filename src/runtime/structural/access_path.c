@@ -339,8 +339,9 @@ static int32_t alloc_index(const char* key, int32_t depth, int32_t parent) {
 }
 
 void ffi_register_access_path_types(void) {
-  /* The reference's headers allocate these six keys first, in this order, so the first dynamic
-   * indices match its numbering (128..133; ABI.md section 2) whoever registers the enum types. */
+  /* The reference's headers allocate these six keys first, in this order, so they take the first
+   * dynamic indices as there (128..133, from kTVMFFIDynObjectBegin) whoever registers the enum
+   * types. */
   int32_t enum_base;
   alloc_index("ffi.EnumState", 1, kTVMFFIObject);
   enum_base = alloc_index("ffi.Enum", 1, kTVMFFIObject);
