@@ -12,7 +12,7 @@ from . import _core
 
 __all__ = ["Tensor", "from_dlpack"]
 
-# Type index of ffi.Tensor (ABI.md, static object indices).
+# Static type index of ffi.Tensor (kTVMFFITensor in c_api.h).
 _TENSOR_TYPE_INDEX = 70
 
 Tensor = _core.Tensor

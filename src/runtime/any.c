@@ -5,7 +5,9 @@
  * offer an object for the taking (rvalue refs); an owned Any never does either, so those are
  * copied or stolen here (TVMFFIAnyViewToOwnedAny).
  */
-#include "internal.h"
+#include "error_internal.h"
+#include "object_internal.h"
+#include "string_internal.h"
 
 int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
   if (any_view == NULL || out == NULL) {

@@ -5,7 +5,10 @@
  * the actual type key, in the same shape as the reference's messages, so Python users see the
  * same text whichever runtime answered.
  */
-#include "internal.h"
+#include "builtin_args_internal.h"
+#include "error_internal.h"
+#include "string_internal.h"
+#include "type_registry_internal.h"
 
 static int mismatch(const char* fname, int32_t i, const char* expected, int32_t actual_index) {
   TVMFFIByteArray actual = ffi_type_key_of(actual_index);

@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "error_internal.h"
+#include "object_internal.h"
 
 /* ---- error objects ---- */
 
@@ -160,8 +161,7 @@ static ThreadState* thread_state(void) {
   return state;
 }
 
-/* Stores err in the slot, stealing the reference. */
-static void set_raised_steal(TVMFFIObject* err) {
+void ffi_error_set_raised_steal(TVMFFIObject* err) {
   ThreadState* state = thread_state();
   if (state == NULL) {
     if (err != NULL) ffi_decref(err);
@@ -170,20 +170,6 @@ static void set_raised_steal(TVMFFIObject* err) {
   TVMFFIObject* old = state->raised;
   state->raised = err;
   if (old != NULL) ffi_decref(old);
-}
-
-void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
-  TVMFFIObject* obj = (TVMFFIObject*)error;
-  if (obj != NULL && !ffi_type_is_instance(obj->type_index, kTVMFFIError)) {
-    /* The caller is about to return -1: leave an error that says what went wrong instead of a
-     * non-Error object every reader of the slot would misinterpret as an ErrorObject. */
-    TVMFFIByteArray actual = ffi_type_key_of(obj->type_index);
-    ffi_raise("TypeError", "TVMFFIErrorSetRaised expects an ffi.Error object, got `%.*s`",
-              (int)actual.size, actual.data);
-    return;
-  }
-  if (obj != NULL) ffi_incref(obj);
-  set_raised_steal(obj);
 }
 
 void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
@@ -203,7 +189,7 @@ static void raise_with_backtrace(const char* kind, const char* message, size_t m
   TVMFFIByteArray kind_ba = {kind != NULL ? kind : "", kind != NULL ? strlen(kind) : 0};
   TVMFFIByteArray message_ba = {message != NULL ? message : "", message != NULL ? message_size : 0};
   ErrorObject* err = error_new(kind_ba, message_ba, byte_array_or_empty(backtrace));
-  set_raised_steal(err != NULL ? &err->header : NULL);
+  ffi_error_set_raised_steal(err != NULL ? &err->header : NULL);
 }
 
 void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {

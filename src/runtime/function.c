@@ -10,7 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "builtin_args_internal.h"
+#include "error_internal.h"
+#include "function_internal.h"
+#include "object_api_internal.h"
+#include "object_internal.h"
+#include "str_map_internal.h"
+#include "string_internal.h"
+#include "type_registry_internal.h"
 
 typedef struct {
   TVMFFIObject header;

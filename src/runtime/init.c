@@ -6,10 +6,13 @@
 #include "container/container_internal.h"
 #include "internal.h"
 #include "reflection_internal.h"
+#include "type_members_internal.h"
+#include "type_registry_globals_internal.h"
 #include "type_registry_internal.h"
 
 __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_type_registry_init();
+  ffi_type_members_init();
   ffi_register_type_globals();
   ffi_register_function_globals();
   ffi_register_string_globals();

@@ -113,8 +113,7 @@ int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* nam
 
 /* ---- the system-library symbol table (module_system_symbols.c) ---- */
 
-/* Address registered under `name`, or NULL. */
-void* ffi_system_symbol_lookup(const char* name);
+#include "module_system_symbols_internal.h"
 
 /* ---- library loading (module_load.c) ---- */
 

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "module_internal.h"
+#include "internal.h"
+#include "module_system_symbols_internal.h"
 
 typedef struct {
   void* address; /* may be NULL, hence boxed: the map reserves NULL for "absent" */

@@ -8,7 +8,8 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "error_internal.h"
+#include "str_map_internal.h"
 
 enum { kInitialCapacity = 64 };
 

@@ -1,15 +1,15 @@
 /*
- * type_registry.c -- the type table: static and dynamic type indices, ancestors, reflected
- * fields and methods, type metadata and type attribute columns (TVMFFITypeInfo and the
- * TVMFFIType* entry points of c_api.h).
+ * type_registry.c -- the type table: static and dynamic type indices, type keys and ancestors
+ * (TVMFFITypeInfo, TVMFFITypeGetOrAllocIndex, TVMFFITypeKeyToIndex, TVMFFIGetTypeInfo). What is
+ * registered on a type (fields, methods, metadata, attribute columns) is type_members.c's.
  *
  * Layout and concurrency:
  *  - Every type is one malloc'ed TypeEntry that lives for the process, so the TVMFFITypeInfo
  *    pointers handed out never move. Index -> entry goes through a two-level table of chunks
  *    of atomic entry pointers: O(1) and lock-free, because inline C++ calls TVMFFIGetTypeInfo
  *    on hot paths (subclass tests, error messages).
- *  - Key -> entry and attribute name -> column are open-addressing hash tables guarded, like
- *    every mutation, by one process-wide rwlock.
+ *  - Key -> entry (here) and attribute name -> column (type_members.c) are open-addressing
+ *    hash tables guarded, like every mutation, by one process-wide rwlock.
  *  - Arrays that readers reach without the lock (fields, methods, column data) are never freed
  *    when they grow: the old block goes on a retired list, so a reader holding a stale pointer
  *    still sees valid (old) contents. New elements are written before the count that exposes
@@ -19,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "error_internal.h"
+#include "object_internal.h"
+#include "str_map_internal.h"
+#include "type_registry_entry.h"
 #include "type_registry_internal.h"
 
 /* ------------------------------------------------------------------------------------------
@@ -66,21 +69,6 @@ enum {
 /* 16M type indices: far beyond any real program, small enough for a static top level. */
 #define FFI_MAX_TYPE_INDEX ((int64_t)kChunkSize * kMaxChunks)
 
-typedef struct TypeEntry {
-  TVMFFITypeInfo info;      /* first: TVMFFIGetTypeInfo returns &entry->info */
-  int64_t num_slots;        /* indices reserved: itself plus its child slots */
-  int64_t allocated_slots;  /* of those, taken by itself and its children so far */
-  bool can_overflow;        /* children may take global indices once the slots run out */
-  int32_t fields_capacity;
-  int32_t methods_capacity;
-  TVMFFITypeMetadata metadata; /* storage behind info.metadata once registered */
-} TypeEntry;
-
-typedef struct {
-  TVMFFITypeAttrColumn column; /* first: its address is what TVMFFIGetTypeAttrColumn returns */
-  int32_t capacity;
-  char* name;
-} AttrColumn;
 
 /* Growable arrays read without the lock carry this header so that retiring an outgrown block
  * needs no allocation; 16 bytes keeps the elements 16-byte aligned. */
@@ -97,19 +85,28 @@ static EntrySlot* _Atomic g_chunks[kMaxChunks];
 static struct {
   pthread_rwlock_t lock;
   FfiStrMap types;         /* type key -> TypeEntry* (key owned by the entry) */
-  FfiStrMap columns;       /* attribute name -> AttrColumn* (key owned by the column) */
   int64_t next_dynamic_index;
   int32_t max_index;       /* highest registered index, for listing */
   RetiredBlock* retired;   /* outgrown arrays, kept alive for lock-free readers */
   bool initialized;
-} g_reg = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0, 0}, {NULL, 0, 0, 0}, kTVMFFIDynObjectBegin,
+} g_reg = {PTHREAD_RWLOCK_INITIALIZER, {NULL, 0, 0, 0}, kTVMFFIDynObjectBegin,
            -1, NULL, false};
 
 /* ------------------------------------------------------------------------------------------
- * Small helpers
+ * Small helpers (type_registry_entry.h: type_members.c uses them too)
  * ------------------------------------------------------------------------------------------ */
 
-static inline TypeEntry* entry_at(int32_t type_index) {
+void ffi_type_registry_lock(bool write) {
+  if (write) {
+    pthread_rwlock_wrlock(&g_reg.lock);
+  } else {
+    pthread_rwlock_rdlock(&g_reg.lock);
+  }
+}
+
+void ffi_type_registry_unlock(void) { pthread_rwlock_unlock(&g_reg.lock); }
+
+TypeEntry* ffi_type_entry_at(int32_t type_index) {
   if (type_index < 0 || (int64_t)type_index >= FFI_MAX_TYPE_INDEX) return NULL;
   EntrySlot* chunk = atomic_load_explicit(&g_chunks[type_index >> kChunkBits],
                                           memory_order_acquire);
@@ -132,7 +129,7 @@ static bool entry_publish(int32_t type_index, TypeEntry* entry) {
 }
 
 /* An owned, NUL-terminated copy of bytes; empty input gives a static "". */
-static int copy_bytes(const char* what, TVMFFIByteArray in, TVMFFIByteArray* out) {
+int ffi_type_copy_bytes(const char* what, TVMFFIByteArray in, TVMFFIByteArray* out) {
   if (in.size == 0) {
     out->data = "";
     out->size = 0;
@@ -150,13 +147,13 @@ static int copy_bytes(const char* what, TVMFFIByteArray in, TVMFFIByteArray* out
   return 0;
 }
 
-static void free_bytes(TVMFFIByteArray* b) {
+void ffi_type_free_bytes(TVMFFIByteArray* b) {
   if (b->size != 0) free((void*)b->data);
   b->data = "";
   b->size = 0;
 }
 
-static int check_byte_array(const char* api, const char* arg, const TVMFFIByteArray* b) {
+int ffi_type_check_byte_array(const char* api, const char* arg, const TVMFFIByteArray* b) {
   if (b == NULL) return ffi_raise("ValueError", "%s: %s is NULL", api, arg);
   if (b->data == NULL && b->size != 0) {
     return ffi_raise("ValueError", "%s: %s has size %zu but NULL data", api, arg, b->size);
@@ -170,7 +167,7 @@ static RetiredBlock* block_of(const void* elements) { return (RetiredBlock*)elem
 
 /* Returns an array with room for `needed` elements: `old` itself when it has room, else a
  * larger zeroed copy (old one retired, never freed). NULL when out of memory. */
-static void* array_reserve(const void* old, int32_t count, int32_t* capacity, int64_t needed,
+void* ffi_type_array_reserve(const void* old, int32_t count, int32_t* capacity, int64_t needed,
                            size_t elem_size) {
   if (old != NULL && needed <= *capacity) return (void*)old;
   int64_t new_capacity = *capacity < 4 ? 4 : (int64_t)*capacity * 2;
@@ -190,8 +187,8 @@ static void* array_reserve(const void* old, int32_t count, int32_t* capacity, in
   return elements;
 }
 
-static TypeEntry* find_entry_or_raise(const char* api, int32_t type_index) {
-  TypeEntry* entry = entry_at(type_index);
+TypeEntry* ffi_type_entry_or_raise(const char* api, int32_t type_index) {
+  TypeEntry* entry = ffi_type_entry_at(type_index);
   if (entry == NULL) {
     ffi_raise("InternalError", "%s: Cannot find type info for type_index=%d", api,
               (int)type_index);
@@ -212,7 +209,6 @@ static _Noreturn void registry_fatal(const char* api, const char* fmt, ...) {
   ffi_fatal(api, "%s", message);
 }
 
-#define KEY_ARGS(entry) (int)(entry)->info.type_key.size, (entry)->info.type_key.data
 
 /* ------------------------------------------------------------------------------------------
  * Type allocation
@@ -274,7 +270,7 @@ static int32_t choose_index(const char* api, const TypeRequest* req, TypeEntry* 
       registry_fatal(api, "static type index %d of `%.*s` must be below %d", (int)req->static_index,
                      (int)req->key_size, req->key, (int)kTVMFFIDynObjectBegin);
     }
-    TypeEntry* taken = entry_at(req->static_index);
+    TypeEntry* taken = ffi_type_entry_at(req->static_index);
     if (taken != NULL) {
       registry_fatal(api, "static type index %d of `%.*s` is already taken by `%.*s`",
                      (int)req->static_index, (int)req->key_size, req->key, KEY_ARGS(taken));
@@ -284,7 +280,7 @@ static int32_t choose_index(const char* api, const TypeRequest* req, TypeEntry* 
   if (parent == NULL) return take_global_indices(api, req, needed);
   /* Skip slots a static type has pinned inside the parent's reserved range. */
   while (parent->allocated_slots < parent->num_slots &&
-         entry_at((int32_t)(parent->info.type_index + parent->allocated_slots)) != NULL) {
+         ffi_type_entry_at((int32_t)(parent->info.type_index + parent->allocated_slots)) != NULL) {
     parent->allocated_slots++;
   }
   if (parent->allocated_slots + needed <= parent->num_slots) {
@@ -341,12 +337,12 @@ static TypeEntry* entry_new(const TypeRequest* req, int32_t index, const TypeEnt
 /* Registers a type that is known to be new. Caller holds the write lock. Fatal on failure. */
 static int32_t register_type(const char* api, const TypeRequest* req) {
   TypeEntry* parent = NULL;
-  if (req->parent_index != -1) parent = entry_at(req->parent_index);
+  if (req->parent_index != -1) parent = ffi_type_entry_at(req->parent_index);
   check_request(api, req, parent);
   int32_t index = choose_index(api, req, parent);
-  if (entry_at(index) != NULL) {
+  if (ffi_type_entry_at(index) != NULL) {
     registry_fatal(api, "type index %d chosen for `%.*s` is already used by `%.*s`", (int)index,
-                   (int)req->key_size, req->key, KEY_ARGS(entry_at(index)));
+                   (int)req->key_size, req->key, KEY_ARGS(ffi_type_entry_at(index)));
   }
   TypeEntry* entry = entry_new(req, index, parent);
   if (entry == NULL || !entry_publish(index, entry) ||
@@ -391,7 +387,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
 }
 
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
-  if (check_byte_array("TVMFFITypeKeyToIndex", "type_key", type_key) != 0) return -1;
+  if (ffi_type_check_byte_array("TVMFFITypeKeyToIndex", "type_key", type_key) != 0) return -1;
   if (out_tindex == NULL) {
     return ffi_raise("ValueError", "TVMFFITypeKeyToIndex: out_tindex is NULL");
   }
@@ -407,7 +403,7 @@ int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
 }
 
 const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
-  TypeEntry* entry = entry_at(type_index);
+  TypeEntry* entry = ffi_type_entry_at(type_index);
   if (FFI_UNLIKELY(entry == NULL)) {
     ffi_fatal("TVMFFIGetTypeInfo", "Cannot find type info for type_index=%d", (int)type_index);
   }
@@ -419,7 +415,7 @@ const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
  * ------------------------------------------------------------------------------------------ */
 
 TVMFFIByteArray ffi_type_key_of(int32_t type_index) {
-  TypeEntry* entry = entry_at(type_index);
+  TypeEntry* entry = ffi_type_entry_at(type_index);
   if (entry != NULL) return entry->info.type_key;
   TVMFFIByteArray unknown = {"<unknown>", 9};
   return unknown;
@@ -434,262 +430,12 @@ bool ffi_type_is_instance(int32_t type_index, int32_t ancestor) {
   }
   /* The ancestor chain decides; no slot-range shortcut, since a static type may be pinned
    * inside another type's reserved range without deriving from it. */
-  TypeEntry* target = entry_at(ancestor);
-  TypeEntry* actual = entry_at(type_index);
+  TypeEntry* target = ffi_type_entry_at(ancestor);
+  TypeEntry* actual = ffi_type_entry_at(type_index);
   if (target == NULL || actual == NULL) return false;
   int32_t depth = target->info.type_depth;
   return actual->info.type_depth > depth &&
          actual->info.type_ancestors[depth]->type_index == ancestor;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Fields and methods
- * ------------------------------------------------------------------------------------------ */
-
-static const TypeEntry* ancestor_with_field(const TypeEntry* entry, TVMFFIByteArray name) {
-  for (int32_t d = 0; d < entry->info.type_depth; ++d) {
-    const TVMFFITypeInfo* anc = entry->info.type_ancestors[d];
-    for (int32_t i = 0; i < anc->num_fields; ++i) {
-      if (anc->fields[i].name.size == name.size &&
-          memcmp(anc->fields[i].name.data, name.data, name.size) == 0) {
-        return (const TypeEntry*)anc;
-      }
-    }
-  }
-  return NULL;
-}
-
-static bool has_own_field(const TypeEntry* entry, TVMFFIByteArray name) {
-  for (int32_t i = 0; i < entry->info.num_fields; ++i) {
-    const TVMFFIFieldInfo* f = &entry->info.fields[i];
-    if (f->name.size == name.size && memcmp(f->name.data, name.data, name.size) == 0) return true;
-  }
-  return false;
-}
-
-/* Owned copies of a field's strings and values; on failure nothing is kept. */
-static int field_copy(const TVMFFIFieldInfo* in, TVMFFIFieldInfo* out) {
-  *out = *in;
-  out->name.size = out->doc.size = out->metadata.size = 0;
-  out->default_value_or_factory = ffi_any_none();
-  if (copy_bytes("field name", in->name, &out->name) != 0 ||
-      copy_bytes("field doc", in->doc, &out->doc) != 0 ||
-      copy_bytes("field metadata", in->metadata, &out->metadata) != 0 ||
-      TVMFFIAnyViewToOwnedAny(&in->default_value_or_factory, &out->default_value_or_factory) != 0) {
-    free_bytes(&out->name);
-    free_bytes(&out->doc);
-    free_bytes(&out->metadata);
-    return -1;
-  }
-  /* A FunctionObj setter is called later through the stored pointer: keep it alive. */
-  if ((in->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) && in->setter != NULL) {
-    ffi_incref((TVMFFIObject*)in->setter);
-  }
-  return 0;
-}
-
-static void field_release(TVMFFIFieldInfo* f) {
-  free_bytes(&f->name);
-  free_bytes(&f->doc);
-  free_bytes(&f->metadata);
-  ffi_any_release(&f->default_value_or_factory);
-  if ((f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) && f->setter != NULL) {
-    ffi_decref((TVMFFIObject*)f->setter);
-  }
-}
-
-/* Appends a copied field. Caller holds the write lock. */
-static int add_field(TypeEntry* entry, const TVMFFIFieldInfo* info) {
-  if (has_own_field(entry, info->name)) {
-    return ffi_raise("InternalError", "TVMFFITypeRegisterField: Duplicate field name \"%.*s\" in "
-                     "type \"%.*s\"", (int)info->name.size, info->name.data, KEY_ARGS(entry));
-  }
-  const TypeEntry* shadowed = ancestor_with_field(entry, info->name);
-  if (shadowed != NULL) {
-    fprintf(stderr, "[WARNING] Field \"%.*s\" of type \"%.*s\" repeats a field of its ancestor "
-            "\"%.*s\"; fields are inherited and need not be registered again.\n",
-            (int)info->name.size, info->name.data, KEY_ARGS(entry), KEY_ARGS(shadowed));
-  }
-  TVMFFIFieldInfo copy;
-  if (field_copy(info, &copy) != 0) return -1;
-  int32_t count = entry->info.num_fields;
-  TVMFFIFieldInfo* fields = (TVMFFIFieldInfo*)array_reserve(
-      entry->info.fields, count, &entry->fields_capacity, (int64_t)count + 1, sizeof(copy));
-  if (fields == NULL) {
-    field_release(&copy);
-    return ffi_raise("MemoryError", "TVMFFITypeRegisterField: cannot grow the field list");
-  }
-  fields[count] = copy;
-  /* Array first, then the count that exposes the new element. */
-  __atomic_store_n(&entry->info.fields, fields, __ATOMIC_RELEASE);
-  __atomic_store_n(&entry->info.num_fields, count + 1, __ATOMIC_RELEASE);
-  return 0;
-}
-
-int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
-  static const char* api = "TVMFFITypeRegisterField";
-  if (info == NULL) return ffi_raise("ValueError", "%s: info is NULL", api);
-  if (check_byte_array(api, "info->name", &info->name) != 0) return -1;
-  pthread_rwlock_wrlock(&g_reg.lock);
-  TypeEntry* entry = find_entry_or_raise(api, type_index);
-  int rc = entry != NULL ? add_field(entry, info) : -1;
-  pthread_rwlock_unlock(&g_reg.lock);
-  return rc;
-}
-
-static int method_copy(const TVMFFIMethodInfo* in, TVMFFIMethodInfo* out) {
-  *out = *in;
-  out->name.size = out->doc.size = out->metadata.size = 0;
-  out->method = ffi_any_none();
-  if (copy_bytes("method name", in->name, &out->name) != 0 ||
-      copy_bytes("method doc", in->doc, &out->doc) != 0 ||
-      copy_bytes("method metadata", in->metadata, &out->metadata) != 0 ||
-      TVMFFIAnyViewToOwnedAny(&in->method, &out->method) != 0) {
-    free_bytes(&out->name);
-    free_bytes(&out->doc);
-    free_bytes(&out->metadata);
-    return -1;
-  }
-  return 0;
-}
-
-int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
-  static const char* api = "TVMFFITypeRegisterMethod";
-  if (info == NULL) return ffi_raise("ValueError", "%s: info is NULL", api);
-  pthread_rwlock_wrlock(&g_reg.lock);
-  int rc = -1;
-  TVMFFIMethodInfo copy;
-  TypeEntry* entry = find_entry_or_raise(api, type_index);
-  if (entry != NULL && method_copy(info, &copy) == 0) {
-    int32_t count = entry->info.num_methods;
-    TVMFFIMethodInfo* methods = (TVMFFIMethodInfo*)array_reserve(
-        entry->info.methods, count, &entry->methods_capacity, (int64_t)count + 1, sizeof(copy));
-    if (methods == NULL) {
-      free_bytes(&copy.name);
-      free_bytes(&copy.doc);
-      free_bytes(&copy.metadata);
-      ffi_any_release(&copy.method);
-      ffi_raise("MemoryError", "%s: cannot grow the method list", api);
-    } else {
-      methods[count] = copy;
-      __atomic_store_n(&entry->info.methods, methods, __ATOMIC_RELEASE);
-      __atomic_store_n(&entry->info.num_methods, count + 1, __ATOMIC_RELEASE);
-      rc = 0;
-    }
-  }
-  pthread_rwlock_unlock(&g_reg.lock);
-  return rc;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Metadata
- * ------------------------------------------------------------------------------------------ */
-
-/* Caller holds the write lock. */
-static int set_metadata(const char* api, TypeEntry* entry, const TVMFFITypeMetadata* metadata) {
-  if (entry->info.metadata != NULL) {
-    return ffi_raise("RuntimeError", "%s: Overriding the metadata of type `%.*s`: it is already "
-                     "registered (the type was defined twice, or another type uses the same key)",
-                     api, KEY_ARGS(entry));
-  }
-  TVMFFITypeMetadata copy = *metadata;
-  if (copy_bytes("metadata doc", metadata->doc, &copy.doc) != 0) return -1;
-  entry->metadata = copy;
-  __atomic_store_n(&entry->info.metadata, &entry->metadata, __ATOMIC_RELEASE);
-  return 0;
-}
-
-int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
-  static const char* api = "TVMFFITypeRegisterMetadata";
-  if (metadata == NULL) return ffi_raise("ValueError", "%s: metadata is NULL", api);
-  pthread_rwlock_wrlock(&g_reg.lock);
-  TypeEntry* entry = find_entry_or_raise(api, type_index);
-  int rc = entry != NULL ? set_metadata(api, entry, metadata) : -1;
-  pthread_rwlock_unlock(&g_reg.lock);
-  return rc;
-}
-
-/* ------------------------------------------------------------------------------------------
- * Type attribute columns
- * ------------------------------------------------------------------------------------------ */
-
-/* Finds or creates the column. Caller holds the write lock. NULL after raising. */
-static AttrColumn* column_get_or_create(const TVMFFIByteArray* name) {
-  AttrColumn* column = (AttrColumn*)ffi_str_map_get(&g_reg.columns, name->data, name->size);
-  if (column != NULL) return column;
-  column = (AttrColumn*)calloc(1, sizeof(AttrColumn));
-  char* key = (char*)malloc(name->size + 1);
-  if (key != NULL) {
-    if (name->size != 0) memcpy(key, name->data, name->size);
-    key[name->size] = '\0';
-  }
-  if (column == NULL || key == NULL ||
-      ffi_str_map_put(&g_reg.columns, key, name->size, column) == NULL) {
-    free(column);
-    free(key);
-    ffi_raise("MemoryError", "TVMFFITypeRegisterAttr: cannot create column `%.*s`",
-              (int)name->size, name->data);
-    return NULL;
-  }
-  column->name = key;
-  column->column.begin_index = 0;
-  return column;
-}
-
-/* Stores an owned value at data[type_index]. Caller holds the write lock. */
-static int column_set(AttrColumn* column, int32_t type_index, const TVMFFIAny* value) {
-  TVMFFITypeAttrColumn* pub = &column->column;
-  if (type_index < pub->size && pub->data[type_index].type_index != kTVMFFINone) {
-    return ffi_raise("RuntimeError", "TVMFFITypeRegisterAttr: TypeAttr `%s` is already "
-                     "registered for type index %d; values cannot be replaced (register a "
-                     "mutable container once and update it instead)", column->name,
-                     (int)type_index);
-  }
-  TVMFFIAny owned;
-  if (TVMFFIAnyViewToOwnedAny(value, &owned) != 0) return -1;
-  TVMFFIAny* data = (TVMFFIAny*)array_reserve(pub->data, pub->size, &column->capacity,
-                                              (int64_t)type_index + 1, sizeof(TVMFFIAny));
-  if (data == NULL) {
-    ffi_any_release(&owned);
-    return ffi_raise("MemoryError", "TVMFFITypeRegisterAttr: cannot grow column `%s`",
-                     column->name);
-  }
-  /* Payload before type_index, so a reader that sees the index sees the value. */
-  data[type_index].zero_padding = owned.zero_padding;
-  data[type_index].v_uint64 = owned.v_uint64;
-  __atomic_store_n(&data[type_index].type_index, owned.type_index, __ATOMIC_RELEASE);
-  __atomic_store_n(&pub->data, data, __ATOMIC_RELEASE);
-  if (type_index >= pub->size) __atomic_store_n(&pub->size, type_index + 1, __ATOMIC_RELEASE);
-  return 0;
-}
-
-int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
-                           const TVMFFIAny* attr_value) {
-  static const char* api = "TVMFFITypeRegisterAttr";
-  if (check_byte_array(api, "attr_name", attr_name) != 0) return -1;
-  if (attr_value == NULL) return ffi_raise("ValueError", "%s: attr_value is NULL", api);
-  pthread_rwlock_wrlock(&g_reg.lock);
-  int rc = -1;
-  if (type_index == kTVMFFINone || find_entry_or_raise(api, type_index) != NULL) {
-    AttrColumn* column = column_get_or_create(attr_name);
-    /* Index 0 only declares the column. */
-    if (column != NULL) {
-      rc = type_index == kTVMFFINone ? 0 : column_set(column, type_index, attr_value);
-    }
-  }
-  pthread_rwlock_unlock(&g_reg.lock);
-  return rc;
-}
-
-const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
-  if (attr_name == NULL || (attr_name->data == NULL && attr_name->size != 0)) {
-    ffi_fatal("TVMFFIGetTypeAttrColumn", "attr_name is NULL");
-  }
-  pthread_rwlock_rdlock(&g_reg.lock);
-  AttrColumn* column =
-      (AttrColumn*)ffi_str_map_get(&g_reg.columns, attr_name->data, attr_name->size);
-  pthread_rwlock_unlock(&g_reg.lock);
-  return column != NULL ? &column->column : NULL;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -758,24 +504,15 @@ void ffi_type_registry_init(void) {
   for (size_t i = 0; i < sizeof(kObjectTypes) / sizeof(kObjectTypes[0]); ++i) {
     register_static(&kObjectTypes[i], 1, false, kTVMFFIObject);
   }
-  /* ffi.Object's metadata: the bare header. */
-  TVMFFITypeMetadata object_meta = {{"", 0}, NULL, (int32_t)sizeof(TVMFFIObject),
-                                    kTVMFFISEqHashKindUnsupported};
-  TVMFFIByteArray any_hash = {"__any_hash__", 12};
-  TVMFFIByteArray any_equal = {"__any_equal__", 13};
-  if (set_metadata("runtime start-up", entry_at(kTVMFFIObject), &object_meta) != 0 ||
-      column_get_or_create(&any_hash) == NULL || column_get_or_create(&any_equal) == NULL) {
-    registry_fatal("runtime start-up", "cannot initialise the type table");
-  }
   pthread_rwlock_unlock(&g_reg.lock);
 }
 
 /* ------------------------------------------------------------------------------------------
- * Built-in global functions
+ * For the built-in global functions (type_registry_globals.c)
  * ------------------------------------------------------------------------------------------ */
 
 /* Snapshot of every registered key in index order. */
-static int collect_type_keys(TVMFFIByteArray** out, int64_t* count) {
+int ffi_type_registry_collect_keys(TVMFFIByteArray** out, int64_t* count) {
   pthread_rwlock_rdlock(&g_reg.lock);
   size_t capacity = g_reg.types.count;
   TVMFFIByteArray* keys = (TVMFFIByteArray*)malloc((capacity == 0 ? 1 : capacity) *
@@ -783,7 +520,7 @@ static int collect_type_keys(TVMFFIByteArray** out, int64_t* count) {
   int64_t n = 0;
   if (keys != NULL) {
     for (int32_t i = 0; i <= g_reg.max_index && (size_t)n < capacity; ++i) {
-      TypeEntry* entry = entry_at(i);
+      TypeEntry* entry = ffi_type_entry_at(i);
       if (entry != NULL) keys[n++] = entry->info.type_key;
     }
   }
@@ -792,34 +529,4 @@ static int collect_type_keys(TVMFFIByteArray** out, int64_t* count) {
   *out = keys;
   *count = n;
   return 0;
-}
-
-static int get_registered_type_keys(void* self, const TVMFFIAny* args, int32_t num_args,
-                                    TVMFFIAny* result) {
-  (void)self;
-  (void)args;
-  if (ffi_check_num_args("ffi.GetRegisteredTypeKeys", num_args, 0) != 0) return -1;
-  TVMFFIByteArray* keys = NULL;
-  int64_t n = 0;
-  if (collect_type_keys(&keys, &n) != 0) return -1;
-  TVMFFIAny* items = (TVMFFIAny*)calloc((size_t)(n == 0 ? 1 : n), sizeof(TVMFFIAny));
-  int rc = items != NULL ? 0
-                         : ffi_raise("MemoryError", "ffi.GetRegisteredTypeKeys: out of memory");
-  int64_t made = 0;
-  for (; rc == 0 && made < n; ++made) {
-    rc = ffi_string_make(keys[made].data, keys[made].size, 0, &items[made]);
-    if (rc != 0) break;
-  }
-  TVMFFIObject* array = NULL;
-  if (rc == 0) rc = ffi_array_new(items, n, &array);
-  for (int64_t i = 0; i < made; ++i) ffi_any_release(&items[i]);
-  free(items);
-  free(keys);
-  if (rc != 0) return -1;
-  ffi_ret_object(result, array);
-  return 0;
-}
-
-void ffi_register_type_globals(void) {
-  ffi_register_builtin("ffi.GetRegisteredTypeKeys", get_registered_type_keys);
 }

@@ -30,7 +30,7 @@ typedef struct TestingFixture {
   TVMFFISafeCallType packed; /* packed fixtures: registered as is, no checks */
 } TestingFixture;
 
-/* Building blocks of type_schema JSON (the wheel's `named_args` shape, ABI.md 7.1). */
+/* Building blocks of type_schema JSON (the reference wheel's `named_args` shape: return type, then the parameter types). */
 #define SCHEMA_FN(ret, params) \
   "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" ret "],\"params\":[" params "]}}"
 #define T_INT "{\"type\":\"int\"}"

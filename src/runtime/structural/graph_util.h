@@ -117,7 +117,7 @@ uint64_t ffi_hash_bytes(const char* data, size_t size);
 /* The type's type_key_hash (0 when the type is unknown). */
 uint64_t ffi_type_key_hash_of(int32_t type_index);
 
-/* ---- children of the nodes a walk has open (deep copy, JSON graph write) ---- */
+/* ---- children of the nodes a walk has open (child_stack.c) ---- */
 
 /* One child on the walk's stack: the value (owned), the field it was read from (NULL for a
  * container item), the hash of its key (map values, in walks that hash), and one bit of the

@@ -1,0 +1,11 @@
+/*
+ * type_members_internal.h -- start-up of what is registered on types (type_members.c).
+ */
+#ifndef TVM_FFI_RUNTIME_TYPE_MEMBERS_INTERNAL_H_
+#define TVM_FFI_RUNTIME_TYPE_MEMBERS_INTERNAL_H_
+
+/* ffi.Object's metadata and the __any_hash__ / __any_equal__ columns; init.c calls it right
+ * after ffi_type_registry_init, before anything else can register a type. */
+void ffi_type_members_init(void);
+
+#endif /* TVM_FFI_RUNTIME_TYPE_MEMBERS_INTERNAL_H_ */
