@@ -10,15 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "function_object.h"
 #include "internal.h"
-
-typedef struct {
-  TVMFFIObject header;
-  TVMFFIFunctionCell cell;
-  void* resource;
-  TVMFFISafeCallType resource_call;
-  void (*resource_release)(void* resource);
-} FunctionObject;
 
 static void function_destroy(void* self) {
   FunctionObject* f = (FunctionObject*)self;
