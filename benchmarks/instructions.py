@@ -68,9 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="interpreter (default: this one)")
     parser.add_argument("--keep", metavar="DIR", type=Path, help="keep the callgrind output files here")
     parser.add_argument("--ours-only", action="store_true", help="skip the reference")
+    parser.add_argument("--ref-only", action="store_true", help="skip our package")
     args = parser.parse_args(argv)
     cases = [FLOOR, *(c for c in all_cases() if args.filter is None or re.search(args.filter, c.name))]
-    envs = {"ours": ours_env(os.environ)}
+    envs = {} if args.ref_only else {"ours": ours_env(os.environ)}
     if not args.ours_only:
         error = install_reference(python=args.python)
         if error is not None:
@@ -82,14 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        print("| case | " + " | ".join(f"{label} instr" for label in envs) +
-              (" | ours/ref |" if "ref" in envs else " |"))
-        print("|---|" + "---:|" * (len(envs) + ("ref" in envs)))
+        both = len(envs) == 2
+        print("| case | " + " | ".join(f"{label} instr" for label in envs) + (" | ours/ref |" if both else " |"))
+        print("|---|" + "---:|" * (len(envs) + both))
         for case in cases:
             counts = {label: per_execution(args.python, env, case, args.loops, workdir, label)
                       for label, env in envs.items()}
             cells = [f"{counts[label]:,.0f}" for label in envs]
-            if "ref" in envs:
+            if both:
                 cells.append(f"{counts['ours'] / counts['ref']:.2f}" if counts["ref"] > 0 else "n/a")
             print(f"| {case.name} | " + " | ".join(cells) + " |", flush=True)
     return 0
