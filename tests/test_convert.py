@@ -133,3 +133,55 @@ def test_config_mode_skips_native_code() -> None:
             "print('tvm_ffi._core' in sys.modules, hasattr(tvm_ffi, 'Function'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_convert_wraps_functions_methods_and_builtins() -> None:
+    class Counter:
+        def __init__(self) -> None:
+            self.n = 0
+
+        def add(self, k: int) -> int:
+            self.n += k
+            return self.n
+
+    def double(x: int) -> int:
+        return 2 * x
+
+    counter = Counter()
+    for value, args, expected in ((double, (4,), 8), (counter.add, (3,), 3), (len, ([1, 2],), 2),
+                                  (lambda: "hi", (), "hi")):
+        wrapped = tvm_ffi.convert(value)
+        assert type(wrapped) is core.Function and wrapped(*args) == expected
+    # each conversion is a Function of its own, as in the reference
+    assert tvm_ffi.convert(double) is not tvm_ffi.convert(double)
+
+
+def test_convert_function_attributes_follow_the_protocols() -> None:
+    # A function with a protocol attribute of its own is converted through that protocol.
+    arr = tvm_ffi.convert([7])
+
+    def holder() -> None:
+        pass
+
+    holder.__tvm_ffi_object__ = lambda: arr  # type: ignore[attr-defined]
+    assert tvm_ffi.convert(holder) is arr
+    holder.other = 1  # type: ignore[attr-defined]
+    assert tvm_ffi.convert(holder) is arr
+
+    def tagged() -> int:
+        return 5
+
+    tagged.note = "an unrelated attribute"  # type: ignore[attr-defined]
+    assert tvm_ffi.convert(tagged)() == 5
+
+
+def test_convert_takes_one_argument_by_position_or_keyword() -> None:
+    assert tvm_ffi.convert(value=3) == 3
+    with pytest.raises(TypeError, match="missing 1 required argument: 'value'"):
+        tvm_ffi.convert()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="takes 1 positional argument but 2 were given"):
+        tvm_ffi.convert(1, 2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="multiple values for argument 'value'"):
+        tvm_ffi.convert(1, value=2)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
+        tvm_ffi.convert(x=2)  # type: ignore[call-arg]

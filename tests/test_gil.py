@@ -117,3 +117,21 @@ def test_long_kernels_from_python_threads_run_in_parallel(mod: Any) -> None:
         thread.join()
     elapsed = time.perf_counter() - start
     assert elapsed < 0.9, f"4 kernels of 0.3 s took {elapsed:.2f} s: the GIL serialised them"
+
+
+def test_python_callbacks_keep_the_gil(mod: Any) -> None:
+    # A Python callback takes the GIL first thing, so its callers keep it: no release and
+    # re-acquire around each call. Everything else about it stays as it was.
+    cb = tvm_ffi.convert(lambda x: x + 1)
+    assert cb.release_gil is False and cb(1) == 2
+    tvm_ffi.register_global_func("gil_test.py_callback", lambda x: x * 2, override=True)
+    try:
+        assert tvm_ffi.get_global_func("gil_test.py_callback").release_gil is False
+    finally:
+        tvm_ffi.remove_global_func("gil_test.py_callback")
+    # the kernel that waits for its own thread still releases it, and the callback runs there
+    assert mod.call_in_c_thread.release_gil is True
+    assert mod.call_in_c_thread(cb, 41) == 42
+    cb.release_gil = True  # still decided per function object
+    assert cb.release_gil is True and cb(2) == 3
+

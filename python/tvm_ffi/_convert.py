@@ -22,28 +22,11 @@ _PROTOCOLS = ("__cuda_stream__", "__tvm_ffi_opaque_ptr__", "__dlpack_device__", 
               "__tvm_ffi_float__")
 
 
-def convert(value: Any) -> Any:
-    """The FFI value a call would pass for ``value``.
+def _convert_by_rules(value: Any) -> Any:
+    """What :func:`convert` gives for ``value``: the rules, in order.
 
-    ``str``/``bytes`` -> ``core.String``/``core.Bytes``; ``list``/``tuple`` -> ``Array``;
-    ``dict`` -> ``Map``; callables -> ``Function``; exceptions -> ``core.Error``; NumPy/PyTorch
-    dtypes -> :class:`tvm_ffi.dtype`; FFI objects, numbers, ``None`` and devices as they are.
-
-    Parameters
-    ----------
-    value : Any
-        A Python value.
-
-    Returns
-    -------
-    Any
-        The FFI value (an ``Object``, ``String``, ``Bytes``, number, device, dtype or ``None``);
-        other Python objects become an ``OpaquePyObject`` holding them.
-
-    Examples
-    --------
-    >>> type(tvm_ffi.convert("hello")).__name__, type(tvm_ffi.convert(lambda x: x)).__name__
-    ('String', 'Function')
+    :func:`convert` itself is ``_core.convert``, which answers the common values (FFI objects,
+    ``None``, numbers, ``str``, plain functions) in C and hands every other value to this.
     """
     if value is None or isinstance(value, _PASS_THROUGH):
         return value
@@ -64,6 +47,11 @@ def convert(value: Any) -> Any:
     if any(hasattr(value, name) for name in _PROTOCOLS):
         return value
     return _to_opaque(value)
+
+
+_core._set_convert_rules(_convert_by_rules)
+# The public function: C for the common values, the rules above for the rest.
+convert = _core.convert
 
 
 def _to_opaque(value: Any) -> Any:

@@ -139,6 +139,9 @@ from ._core import (
     _set_class_tensor as _set_class_tensor,
 )
 from ._core import (
+    _set_convert_rules as _set_convert_rules,
+)
+from ._core import (
     _set_error_hooks as _set_error_hooks,
 )
 from ._core import (
@@ -149,6 +152,9 @@ from ._core import (
 )
 from ._core import (
     _type_info_raw as _type_info_raw,
+)
+from ._core import (
+    convert as convert,
 )
 from ._core import (
     from_dlpack as from_dlpack,

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "error_from_python.h"
 #include "function.h"
+#include "gil_policy.h"
 #include "object.h"
 #include "stack_guard.h"
 
@@ -101,5 +102,7 @@ static int convert_callable(const CoreDispatchEntry* entry, PyObject* value, TVM
 
 int core_callback_init(void) {
   core_dispatch_register(kCoreArgCallable, convert_callable);
+  /* A callback takes the GIL first thing: a caller holding it should keep it. */
+  core_gil_policy_keep_for(py_callback_safe_call);
   return 0;
 }

@@ -315,11 +315,13 @@ int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* sit
   TVMFFIByteArray bytes_slot;
   TVMFFIAny view;
   int rc = core_convert_arg(value, &view, &bytes_slot, &ctx);
-  if (rc == 0 && TVMFFIAnyViewToOwnedAny(&view, out) != 0) {
+  if (CORE_LIKELY(rc == 0) && view.type_index <= kTVMFFIDevice) {
+    *out = view; /* None, numbers, pointers, dtypes, devices: the view is the value */
+  } else if (rc == 0 && TVMFFIAnyViewToOwnedAny(&view, out) != 0) {
     core_raise_from_rc(-1);
     rc = -1;
   }
-  core_call_context_release(&ctx);
+  if (ctx.size != 0) core_call_context_release(&ctx);
   if (rc != 0) core_set_pod(out, kTVMFFINone);
   return rc;
 }

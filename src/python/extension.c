@@ -11,6 +11,7 @@
 #include "class_hooks.h"
 #include "container.h"
 #include "convert_args.h"
+#include "convert_public.h"
 #include "convert_result.h"
 #include "device.h"
 #include "dispatch.h"
@@ -152,7 +153,8 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_tensor_import_init(module) != 0 || core_call_init() != 0 ||
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
-      core_callback_init() != 0 || core_registry_init(module) != 0 ||
+      core_callback_init() != 0 || core_convert_public_init(module) != 0 ||
+      core_registry_init(module) != 0 ||
       core_reflection_init(module) != 0 ||
       core_reflection_methods_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||

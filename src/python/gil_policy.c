@@ -10,7 +10,10 @@
  *
  * A built-in is recognised by its safe_call: code inside libtvm_ffi.so's executable segments
  * other than the runtime's one generic trampoline, which every function made through
- * TVMFFIFunctionCreate (kernels, module functions, Python callbacks) shares.
+ * TVMFFIFunctionCreate (kernels, module functions, Python callbacks) shares. Behind that
+ * trampoline, a function whose resource call is one this extension registered (its Python
+ * callback trampoline) keeps the GIL too: it takes the GIL itself first thing, so releasing it
+ * would only make the callback wait to take it back.
  */
 #define _GNU_SOURCE
 #include "gil_policy.h"
@@ -19,9 +22,15 @@
 #include <link.h>
 #include <stdlib.h>
 
+#include "../runtime/function_object.h"
+
 static int g_release_by_default = 1;
 static uintptr_t g_runtime_text_begin = 0, g_runtime_text_end = 0;
 static TVMFFISafeCallType g_generic_safe_call = NULL;
+/* Resource calls that need the GIL themselves (core_gil_policy_keep_for). */
+#define MAX_GIL_HOLDING_CALLS 4
+static TVMFFISafeCallType g_gil_holding_calls[MAX_GIL_HOLDING_CALLS];
+static int g_num_gil_holding_calls = 0;
 
 typedef struct {
   uintptr_t probe;
@@ -91,11 +100,23 @@ int core_gil_policy_init(void) {
 
 int core_release_gil_by_default(void) { return g_release_by_default; }
 
+void core_gil_policy_keep_for(TVMFFISafeCallType resource_call) {
+  if (g_num_gil_holding_calls < MAX_GIL_HOLDING_CALLS) {
+    g_gil_holding_calls[g_num_gil_holding_calls++] = resource_call;
+  }
+}
+
 int core_release_gil_for(TVMFFIObjectHandle func) {
   if (!g_release_by_default || func == NULL) return g_release_by_default;
   TVMFFISafeCallType call = TVMFFIFunctionGetCellPtr(func)->safe_call;
+  if (call == g_generic_safe_call) {
+    TVMFFISafeCallType resource_call = ((const FunctionObject*)func)->resource_call;
+    for (int i = 0; i < g_num_gil_holding_calls; ++i) {
+      if (resource_call == g_gil_holding_calls[i]) return 0;
+    }
+    return 1;
+  }
   uintptr_t address = (uintptr_t)(void*)call;
-  int builtin = call != g_generic_safe_call && address >= g_runtime_text_begin &&
-                address < g_runtime_text_end;
+  int builtin = address >= g_runtime_text_begin && address < g_runtime_text_end;
   return !builtin;
 }

@@ -13,19 +13,12 @@
 #include "builtin_args_internal.h"
 #include "error_internal.h"
 #include "function_internal.h"
+#include "function_object.h"
 #include "object_api_internal.h"
 #include "object_internal.h"
 #include "str_map_internal.h"
 #include "string_internal.h"
 #include "type_registry_internal.h"
-
-typedef struct {
-  TVMFFIObject header;
-  TVMFFIFunctionCell cell;
-  void* resource;
-  TVMFFISafeCallType resource_call;
-  void (*resource_release)(void* resource);
-} FunctionObject;
 
 static void function_destroy(void* self) {
   FunctionObject* f = (FunctionObject*)self;
