@@ -121,6 +121,14 @@ if not _running_as_config():
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
     from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+    from .structural import (
+        DefRegionKind,
+        StructuralVisitor,
+        VisitInterrupt,
+        WalkOrder,
+        WalkResult,
+        structural_walk,
+    )
 
     __all__ += ["dataclasses", "method"]
 
@@ -133,6 +141,7 @@ if not _running_as_config():
         "structural_equal",
         "structural_hash",
     ]
+    __all__ += ["DefRegionKind", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult", "structural_walk"]
 
     __all__ += [
         "Array",
