@@ -120,13 +120,16 @@ if not _running_as_config():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
-    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
     from .structural import (
         DefRegionKind,
+        StructuralKey,
         StructuralVisitor,
         VisitInterrupt,
         WalkOrder,
         WalkResult,
+        get_first_structural_mismatch,
+        structural_equal,
+        structural_hash,
         structural_walk,
     )
 
