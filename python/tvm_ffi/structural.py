@@ -197,7 +197,7 @@ class StructuralVisitor(_core.Object):
 
 #: What the callback arguments of ``structural_walk`` / ``structural_visit`` accept: a callable
 #: (any value), ``(type, fn)``, ``((type, ...), fn)``, or a sequence of such pairs.
-CallbackSpec = Union[Callable[..., Any], tuple, Sequence[Any]]
+CallbackSpec = Union[Callable[..., Any], "tuple[Any, ...]", Sequence[Any]]
 
 
 def structural_walk(
