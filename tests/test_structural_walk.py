@@ -134,12 +134,17 @@ def test_skip_prunes_children_in_preorder_only() -> None:
     assert [v for v in seen if isinstance(v, int)] == [1, 2, 3, 4]
 
 
-def test_ints_returned_by_callbacks_follow_the_walk_result_values() -> None:
-    assert collect([1, [2]], order="pre") != []
-    for result, expected_ints in ((0, [1, 2]), (WalkResult.ADVANCE, [1, 2]), (2, [1, 2]), (1, []), (True, [])):
-        seen: list[Any] = []
-        structural_walk([1, [2]], lambda v, r=result: (seen.append(v), r)[1], order="pre")  # type: ignore[misc]
-        assert [v for v in seen if isinstance(v, int)] == expected_ints
+@pytest.mark.parametrize(("result", "expected_ints"),
+                         [(0, [1, 2]), (WalkResult.ADVANCE, [1, 2]), (2, [1, 2]), (1, []), (True, [])])
+def test_ints_returned_by_callbacks_follow_the_walk_result_values(result: int, expected_ints: list[int]) -> None:
+    seen: list[Any] = []
+
+    def record(value: Any) -> int:
+        seen.append(value)
+        return result
+
+    structural_walk([1, [2]], record, order="pre")
+    assert [v for v in seen if isinstance(v, int)] == expected_ints
 
 
 def test_interrupt_stops_the_walk_and_returns_its_payload() -> None:
