@@ -162,6 +162,14 @@ typedef struct {
   int32_t region;
 } Child;
 
+/* Appends an uninitialised slot (the caller writes every field): the common case stays inline. */
+static inline Child* push_child(FfiVec* children) {
+  if (FFI_LIKELY(children->size < children->capacity)) {
+    return (Child*)ffi_vec_at(children, children->size++);
+  }
+  return (Child*)ffi_vec_push(children);
+}
+
 /* The region a field opens inside `base` (C++ WithDefRegionKind: Pattern is never left). */
 static int32_t field_region(int64_t flags, int32_t base) {
   if (base == kTVMFFIDefRegionKindPattern) return base;
@@ -179,7 +187,7 @@ typedef struct {
 static int add_field(const TVMFFIFieldInfo* field, void* ctx_) {
   FieldCtx* ctx = (FieldCtx*)ctx_;
   if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return 0;
-  Child* c = (Child*)ffi_vec_push(ctx->children);
+  Child* c = push_child(ctx->children);
   if (c == NULL) return -1;
   c->value = ffi_any_none();
   c->region = field_region(field->flags, ctx->base);
@@ -204,7 +212,7 @@ static int collect_children(FfiVec* children, TVMFFIObject* obj, int32_t region)
   if (t == kTVMFFIArray || t == kTVMFFIList) {
     TVMFFISeqCell* cell = ffi_seq_cell(obj);
     for (int64_t i = 0; i < cell->size; ++i) {
-      Child* c = (Child*)ffi_vec_push(children);
+      Child* c = push_child(children);
       if (c == NULL) goto fail;
       c->value = ffi_any_retain(&ffi_seq_items(obj)[i]);
       c->region = region;
@@ -215,7 +223,7 @@ static int collect_children(FfiVec* children, TVMFFIObject* obj, int32_t region)
     uint64_t cursor = 0;
     TVMFFIAny *k, *v;
     while (ffi_map_next(obj, &cursor, &k, &v)) {
-      Child* c = (Child*)ffi_vec_push(children);
+      Child* c = push_child(children);
       if (c == NULL) goto fail;
       c->value = ffi_any_retain(v);
       c->region = region;
