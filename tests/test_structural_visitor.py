@@ -4,6 +4,7 @@ and the runtime's ffi.StructuralVisitor* functions."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -188,3 +189,24 @@ def test_visitor_functions_check_their_arguments() -> None:
     structural_walk(Keeper(1), lambda v: None)
     with pytest.raises(TypeError, match=r"argument #2 .* Expected `ffi.Function` but got `int`"):
         tvm_ffi.get_global_func("ffi.StructuralVisitorWithDefRegionKind")(SAVED.pop(), 1, 5)
+
+
+def test_a_visitor_runs_on_one_thread_at_a_time() -> None:
+    entered, release = threading.Event(), threading.Event()
+
+    def wait_at_seven(value: int) -> None:
+        if value == 7:
+            entered.set()
+            release.wait(timeout=30)
+
+    SAVED.clear()
+    walker = threading.Thread(target=structural_walk, args=(Keeper([7]), (int, wait_at_seven)))
+    walker.start()
+    try:
+        assert entered.wait(timeout=30)
+        with pytest.raises(RuntimeError, match="running a traversal on another thread"):
+            SAVED[0].visit([1])
+    finally:
+        release.set()
+        walker.join()
+    assert SAVED.pop().visit([1]) is None  # idle again once the walk is over

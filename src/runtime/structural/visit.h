@@ -54,6 +54,8 @@ typedef struct {
   int32_t num_entries;
   FfiVisitEntry* entries; /* malloc'ed, tried in order */
   FfiPtrMap active;       /* objects whose descent is running: meeting one again is a cycle */
+  _Atomic uintptr_t owner; /* token of the thread running a traversal with it, 0 when idle */
+  int32_t depth;           /* nested runs of that thread */
 } FfiVisitor;
 
 /* visit_types.c */

@@ -61,6 +61,28 @@ static int check_stack(void) {
   return 0;
 }
 
+/* ---- one thread at a time per runtime visitor ---- */
+
+/* A visitor that escaped to Python can be used from another thread; its traversal state (the
+ * active set) is not shared safely, so a second thread is refused while the first runs. */
+static _Thread_local char t_thread_token;
+
+static int enter_visitor(FfiVisitor* v) {
+  uintptr_t me = (uintptr_t)&t_thread_token;
+  uintptr_t idle = 0;
+  if (atomic_load_explicit(&v->owner, memory_order_acquire) != me &&
+      !atomic_compare_exchange_strong(&v->owner, &idle, me)) {
+    return ffi_raise("RuntimeError",
+                     "this ffi.StructuralVisitor is running a traversal on another thread");
+  }
+  v->depth += 1;
+  return 0;
+}
+
+static void leave_visitor(FfiVisitor* v) {
+  if (--v->depth == 0) atomic_store_explicit(&v->owner, 0, memory_order_release);
+}
+
 /* ---- raw results ---- */
 
 static TVMFFIAny raised_as_any(void) {
@@ -244,8 +266,18 @@ fail:
 
 /* ---- default descent through any visitor (used by hooks and the globals) ---- */
 
+static int default_visit(FfiVisitorBase* v, const TVMFFIAny* value, TVMFFIAny* out);
+
 int ffi_visitor_default_visit(FfiVisitorBase* v, const TVMFFIAny* value, TVMFFIAny* out) {
   *out = ffi_any_none();
+  if (!is_ours(v)) return default_visit(v, value, out);
+  if (enter_visitor((FfiVisitor*)v) != 0) return -1;
+  int rc = default_visit(v, value, out);
+  leave_visitor((FfiVisitor*)v);
+  return rc;
+}
+
+static int default_visit(FfiVisitorBase* v, const TVMFFIAny* value, TVMFFIAny* out) {
   if (!ffi_is_object_index(value->type_index) || value->v_obj == NULL) return 0;
   const TVMFFIAny* hook = ffi_visit_hook_of(value->type_index);
   if (hook != NULL) return run_hook(v, hook, value, out);
@@ -353,7 +385,7 @@ static void pop_frame(FfiVisitor* v, Stacks* st) {
 
 int ffi_visitor_run(FfiVisitor* v, const TVMFFIAny* value, TVMFFIAny* out) {
   *out = ffi_any_none();
-  if (check_stack() != 0) return -1;
+  if (check_stack() != 0 || enter_visitor(v) != 0) return -1;
   Frame inline_frames[16];
   Child inline_children[64];
   Stacks st;
@@ -378,6 +410,7 @@ int ffi_visitor_run(FfiVisitor* v, const TVMFFIAny* value, TVMFFIAny* out) {
   ffi_vec_free(&st.frames);
   ffi_vec_free(&st.children);
   v->base.def_region = region;
+  leave_visitor(v);
   return rc;
 }
 
@@ -411,6 +444,8 @@ int ffi_visitor_new(FfiVisitMode mode, FfiVisitEntry* entries, int32_t num_entri
   v->entries = entries;
   v->num_entries = num_entries;
   ffi_ptr_map_init(&v->active);
+  atomic_init(&v->owner, 0);
+  v->depth = 0;
   *out = v;
   return 0;
 }
