@@ -249,6 +249,8 @@ def test_runtime_function_checks_its_arguments() -> None:
         walk([1], [], 7, 0)
     with pytest.raises(TypeError, match=r"argument #3 .* Expected `int`"):
         walk([1], [], [], "pre")
+    with pytest.raises(TypeError, match=r"argument #1 "):  # checked in argument order
+        walk([1], 5, [], "pre")
     seen: list[Any] = []
     assert walk([1, [2]], [(-1, seen.append)], [], 5) is None  # any order other than 0 is post
     assert seen[-1] == tvm_ffi.convert([1, [2]])

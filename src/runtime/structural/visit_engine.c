@@ -16,7 +16,9 @@
  * the C stack; hooks re-enter the visitor through its vtable, so nesting through hooks is bounded
  * by the thread's remaining C stack (RecursionError) rather than allowed to overflow it.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_getattr_np */
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 

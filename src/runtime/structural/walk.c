@@ -149,21 +149,28 @@ static int64_t entry_count(const TVMFFIAny* v) {
   return is_seq(v) ? ffi_seq_cell(v->v_obj)->size : 0;
 }
 
-/* Builds a visitor from the entry lists args[first..first+count) and visits args[0]. */
-static int run_with_entries(const char* sig, FfiVisitMode mode, const TVMFFIAny* args,
-                            int32_t first, int32_t count, TVMFFIAny* result) {
+/* Parses the entry lists args[first..first+count) into a malloc'ed array (owned functions). */
+static int parse_all_entries(const char* sig, const TVMFFIAny* args, int32_t first, int32_t count,
+                             FfiVisitEntry** out, int32_t* n) {
   int64_t total = 0;
   for (int32_t a = first; a < first + count; ++a) total += entry_count(&args[a]);
   FfiVisitEntry* entries = (FfiVisitEntry*)malloc((size_t)(total > 0 ? total : 1) * sizeof(FfiVisitEntry));
   if (entries == NULL) return ffi_raise("MemoryError", "out of memory in %s", sig);
-  int32_t n = 0;
+  *n = 0;
   for (int32_t a = first; a < first + count; ++a) {
-    if (parse_entries(sig, args, a, a > first, entries, &n) != 0) {
-      for (int32_t i = 0; i < n; ++i) ffi_decref(entries[i].fn);
+    if (parse_entries(sig, args, a, a > first, entries, n) != 0) {
+      for (int32_t i = 0; i < *n; ++i) ffi_decref(entries[i].fn);
       free(entries);
       return -1;
     }
   }
+  *out = entries;
+  return 0;
+}
+
+/* Visits args[0] with a new visitor owning `entries`. */
+static int run_entries(FfiVisitMode mode, FfiVisitEntry* entries, int32_t n, const TVMFFIAny* args,
+                       TVMFFIAny* result) {
   FfiVisitor* v;
   if (ffi_visitor_new(mode, entries, n, &v) != 0) return -1;
   TVMFFIAny root;
@@ -176,22 +183,35 @@ static int run_with_entries(const char* sig, FfiVisitMode mode, const TVMFFIAny*
   return rc;
 }
 
-/* ffi.StructuralWalk(root, callbacks, callbacks_with_def_region, order) */
+/* ffi.StructuralWalk(root, callbacks, callbacks_with_def_region, order); arguments are checked
+ * in order, as the reference does. */
 static int global_walk(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
+  FfiVisitEntry* entries;
+  int32_t n;
   int64_t order;
-  if (ffi_check_num_args(kWalkSig, num_args, 4) != 0 || ffi_arg_int(kWalkSig, args, 3, &order) != 0) {
+  if (ffi_check_num_args(kWalkSig, num_args, 4) != 0 ||
+      parse_all_entries(kWalkSig, args, 1, 2, &entries, &n) != 0) {
     return -1;
   }
-  FfiVisitMode mode = order == 0 ? FFI_VISIT_PRE : FFI_VISIT_POST;
-  return run_with_entries(kWalkSig, mode, args, 1, 2, result);
+  if (ffi_arg_int(kWalkSig, args, 3, &order) != 0) {
+    for (int32_t i = 0; i < n; ++i) ffi_decref(entries[i].fn);
+    free(entries);
+    return -1;
+  }
+  return run_entries(order == 0 ? FFI_VISIT_PRE : FFI_VISIT_POST, entries, n, args, result);
 }
 
 /* ffi.StructuralVisit(root, callbacks) */
 static int global_visit(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
-  if (ffi_check_num_args(kVisitSig, num_args, 2) != 0) return -1;
-  return run_with_entries(kVisitSig, FFI_VISIT_OWN, args, 1, 1, result);
+  FfiVisitEntry* entries;
+  int32_t n;
+  if (ffi_check_num_args(kVisitSig, num_args, 2) != 0 ||
+      parse_all_entries(kVisitSig, args, 1, 1, &entries, &n) != 0) {
+    return -1;
+  }
+  return run_entries(FFI_VISIT_OWN, entries, n, args, result);
 }
 
 void ffi_register_walk_globals(void) {
