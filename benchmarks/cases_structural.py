@@ -1,4 +1,5 @@
-"""Structural services: structural_hash/structural_equal and JSON graph serialization."""
+"""Structural services: structural_hash/structural_equal, structural_walk and JSON graph
+serialization."""
 
 from __future__ import annotations
 
@@ -20,10 +21,23 @@ dag = build()
 dag2 = build()
 """
 
+# 1101 values: a root Array of 100 Arrays of 10 ints. The first walk calls back on the 1000
+# ints (callback cost dominates), the second only on the 101 Arrays (the traversal dominates).
+_WALK = """import tvm_ffi
+graph = tvm_ffi.convert([[i * 10 + j for j in range(10)] for i in range(100)])
+seen = []
+on_int = (int, seen.append)
+on_array = (tvm_ffi.Array, seen.append)
+"""
+
 CASES = [
     Case("structural_hash(3-element Array)", _ARR, "tvm_ffi.structural_hash(arr)", ref_target=0.5),
     Case("structural_equal(3-element Arrays)", _ARR, "tvm_ffi.structural_equal(arr, other)", ref_target=0.5),
     Case("structural_hash(10^5-node DAG)", _DAG, "tvm_ffi.structural_hash(dag)", ref_target=0.5),
     Case("structural_equal(10^5-node DAGs)", _DAG, "tvm_ffi.structural_equal(dag, dag2)", ref_target=0.5),
+    Case("structural_walk(1101 values, callback on 1000 ints)", _WALK,
+         "tvm_ffi.structural_walk(graph, on_int); seen.clear()", ref_target=1.0),
+    Case("structural_walk(1101 values, callback on 101 Arrays)", _WALK,
+         "tvm_ffi.structural_walk(graph, on_array); seen.clear()", ref_target=1.0),
     Case("to_json_graph_str(3-element Array)", _JSON, "to_json_graph_str(arr)", ref_target=0.3),
 ]

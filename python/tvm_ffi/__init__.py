@@ -120,7 +120,18 @@ if not _running_as_config():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
-    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+    from .structural import (
+        DefRegionKind,
+        StructuralKey,
+        StructuralVisitor,
+        VisitInterrupt,
+        WalkOrder,
+        WalkResult,
+        get_first_structural_mismatch,
+        structural_equal,
+        structural_hash,
+        structural_walk,
+    )
 
     __all__ += ["dataclasses", "method"]
 
@@ -133,6 +144,7 @@ if not _running_as_config():
         "structural_equal",
         "structural_hash",
     ]
+    __all__ += ["DefRegionKind", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult", "structural_walk"]
 
     __all__ += [
         "Array",

@@ -257,13 +257,15 @@ static void for_each_owned_slot(TVMFFIObject* obj, void (*visit)(void* addr, int
   }
 }
 
+/* Destroyer-side release: the nested variants queue a dying child instead of recursing, so a
+ * long chain of objects is freed without growing the C stack. */
 static void release_slot(void* addr, int kind) {
   if (kind == kAny) {
-    ffi_any_release((TVMFFIAny*)addr);
+    ffi_any_release_nested((TVMFFIAny*)addr);
   } else {
     TVMFFIObject* o = *(TVMFFIObject**)addr;
     *(TVMFFIObject**)addr = NULL;
-    if (o != NULL) ffi_decref(o);
+    if (o != NULL) ffi_decref_nested(o);
   }
 }
 

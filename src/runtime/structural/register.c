@@ -3,6 +3,7 @@
  */
 #include "json_graph.h"
 #include "structural.h"
+#include "visit.h"
 
 void ffi_register_structural_globals(void) {
   ffi_register_bigint_any_hooks();
@@ -16,4 +17,7 @@ void ffi_register_structural_globals(void) {
   ffi_register_json_graph_read_globals();
   ffi_register_recursive_compare_globals();
   ffi_register_recursive_hash_globals();
+  ffi_register_visit_types();
+  ffi_register_walk_globals();
+  ffi_register_visitor_globals();
 }
