@@ -4,6 +4,7 @@
  * the built-in global functions of each area.
  */
 #include "container/container_internal.h"
+#include "enum_internal.h"
 #include "internal.h"
 #include "type_registry_internal.h"
 
@@ -20,5 +21,6 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_module_globals();
   ffi_register_reflection_globals();
   ffi_register_structural_globals();
+  ffi_register_enum_types();
   ffi_register_py_class_globals();
 }
