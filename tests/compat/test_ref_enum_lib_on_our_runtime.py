@@ -6,7 +6,6 @@ see the members Python adds."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
