@@ -19,7 +19,7 @@ from ..container import Dict, List
 from . import _c_registry
 from ._enum_declare import EnumEntry, collect_declarations, indices_of, reject_value_field
 from .c_class import c_class
-from .py_class import py_class
+from .py_class import _PY_KEYS, py_class
 
 __all__ = ["ENUM_STATE_ATTR", "Enum", "EnumAttrMap", "EnumState", "IntEnum", "StrEnum", "auto",
            "entry"]
@@ -111,7 +111,7 @@ class _EnumMeta(type(_core.Object)):  # type: ignore[misc]
                 return value
             if isinstance(value, (int, str)):
                 try:
-                    return cls.get(value)  # type: ignore[attr-defined]
+                    return cls.get(value)
                 except KeyError:
                     raise ValueError(f"{value!r} is not a valid {cls.__name__}") from None
         return super().__call__(*args, **kwargs)
@@ -132,17 +132,22 @@ class Enum(_core.Object, metaclass=_EnumMeta):
         payload = _payload_type(cls)
         user_repr = "__repr__" in cls.__dict__
         binders, declarations = collect_declarations(cls, payload)
-        cxx_backed = _core._object_type_key_to_index(type_key) is not None
-        if cxx_backed:
-            info = getattr(cls, "__tvm_ffi_type_info__", None)
-            if info is not None and info.type_key == type_key:
-                raise ValueError(f"Type key {type_key!r} is already registered")
+        index = _core._object_type_key_to_index(type_key)
+        if type_key in _PY_KEYS:  # defined by Python already: a second class cannot define it again
+            raise ValueError(f"Type key {type_key!r} is already registered")
+        if index is not None:
+            previous = _core._class_for_type_index(index)
             c_class(type_key, init=init, repr=repr)(cls)
         else:
             py_class(type_key, frozen=frozen, structural_eq="singleton")(cls)
         if payload is not None:
             _install_payload_behaviour(cls, payload, user_repr)
-        _bind_members(cls, binders, declarations, type_key, cxx_backed, payload)
+        try:
+            _bind_members(cls, binders, declarations, type_key, index is not None, payload)
+        except BaseException:
+            if index is not None:  # objects of the C++ type come back as before the failed binding
+                _core._register_object_class(index, previous)
+            raise
 
     @classmethod
     def get(cls, index: int | str) -> Any:
@@ -286,7 +291,11 @@ def _install_payload_behaviour(cls: type, payload: type, user_repr: bool) -> Non
     if "name" not in cls.__dict__:
         cls.name = property(name)  # type: ignore[attr-defined]
     if not user_repr:
-        cls.__repr__ = lambda self: f"{type(self).__name__}.{self.name}"  # type: ignore[method-assign]
+        def __repr__(self: Any) -> str:
+            return f"{type(self).__name__}.{self.name}"
+
+        __repr__.__qualname__ = f"{cls.__qualname__}.__repr__"
+        setattr(cls, "__repr__", __repr__)  # noqa: B010 -- a method, not an instance attribute
 
 
 def _bind_members(cls: type, binders: list[str], declarations: dict[str, EnumEntry], type_key: str,

@@ -71,8 +71,8 @@ def indices_of(cls: type, alias: str, ordinal: int, declaration: EnumEntry,
         return ordinal, alias, declaration
     if "value" not in kwargs:
         raise TypeError(f"{cls.__name__}.{alias} requires a {payload.__name__} value")
-    value = kwargs.pop("value")
-    if type(value) is not payload:
+    value: Any = kwargs.pop("value")
+    if not _is_exactly(value, payload):
         raise TypeError(f"{cls.__name__}.{alias} value must be {payload.__name__}")
     rest = EnumEntry(*declaration.args, **kwargs)
     if payload is int:
@@ -80,6 +80,10 @@ def indices_of(cls: type, alias: str, ordinal: int, declaration: EnumEntry,
             raise OverflowError(f"enum integer index {value} is outside int64")
         return value, alias, rest
     return ordinal, value, rest
+
+
+def _is_exactly(value: Any, kind: type) -> bool:
+    return type(value) is kind  # bool is not an int payload, a str subclass not a str one
 
 
 def reject_value_field(cls: type, base_name: str) -> None:
