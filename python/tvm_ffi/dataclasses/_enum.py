@@ -63,14 +63,28 @@ def normalize_index(index: Any) -> int | str:
 
 def enum_state(cls: type, *, create: bool = False) -> Any:
     """The ``ffi.EnumState`` of an enum class's type (made and registered when ``create``)."""
-    info = cls.__dict__.get("__tvm_ffi_type_info__") or getattr(cls, "__tvm_ffi_type_info__", None)
+    state = cls.__dict__.get("_ffi_enum_state")
+    if state is not None:
+        return state
+    info = getattr(cls, "__tvm_ffi_type_info__", None)
     if info is None:
         return None
     state = _core._lookup_type_attr(info.type_index, ENUM_STATE_ATTR)
     if state is None and create:
         _c_registry.register_type_attr(info.type_index, ENUM_STATE_ATTR, EnumState())
         state = _core._lookup_type_attr(info.type_index, ENUM_STATE_ATTR)
+    if state is not None and info.type_cls is cls:
+        # A type attribute is set once for good: the class keeps it for fast lookups.
+        type.__setattr__(cls, "_ffi_enum_state", state)
     return state
+
+
+def lookup_member(state: Any, key: int | str) -> Any:
+    """The member under canonical index ``key`` in ``state``, or None."""
+    try:
+        return state.indexes[key]
+    except KeyError:
+        return None
 
 
 def _members(cls: type) -> list[Any]:
@@ -154,9 +168,10 @@ class Enum(_core.Object, metaclass=_EnumMeta):
         """The member whose canonical int or str index is ``index`` (``KeyError`` if none)."""
         key = normalize_index(index)
         state = enum_state(cls)
-        if state is not None and key in state.indexes:
-            return state.indexes[key]
-        raise KeyError(key)
+        member = None if state is None else lookup_member(state, key)
+        if member is None:
+            raise KeyError(key)
+        return member
 
     @classmethod
     def all_entries(cls) -> Iterator[Any]:

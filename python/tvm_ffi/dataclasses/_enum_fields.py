@@ -56,15 +56,22 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
     if payload is None:
         return None
 
+    states: list[Any] = []  # the type's EnumState once it exists (it never changes after)
+
     def normalize(value: Any) -> Any:
         if isinstance(value, cls):
             return value
         key = _as_int_payload(value) if payload is int else (value if isinstance(value, str) else None)
         if key is not None:
-            state = _core._lookup_type_attr(type_index, "__ffi_enum__")
-            member = None if state is None else state.indexes.get(key)
-            if member is not None:
-                return member
+            if not states:
+                state = _core._lookup_type_attr(type_index, "__ffi_enum__")
+                if state is not None:
+                    states.append(state)
+            if states:
+                try:
+                    return states[0].indexes[key]
+                except KeyError:
+                    pass
         raise TypeError(f"type conversion failed for {type_key}: expected {type_key}, got "
                         f"{describe(value)}{_convert_detail(type_index, value)}")
 
@@ -80,52 +87,36 @@ def _field_normalizer(field: Any) -> Normalizer | None:
     return make_normalizer(cls, schema.origin, index)
 
 
-class EnumFieldProperty:
-    """A reflected field descriptor that normalises payloads before writing."""
-
-    def __init__(self, inner: Any, normalize: Normalizer) -> None:
-        self._inner, self._normalize = inner, normalize
-        self.__doc__ = getattr(inner, "__doc__", None)
-
-    @property
-    def fget(self) -> Any:
-        """The inner descriptor's getter."""
-        return self._inner.fget
-
-    @property
-    def fset(self) -> Any:
-        """The inner descriptor's setter (None for frozen fields)."""
-        return self._inner.fset
-
-    def __get__(self, obj: object, owner: type | None = None) -> Any:
-        return self if obj is None else self._inner.__get__(obj, owner)
-
-    def __set__(self, obj: object, value: Any) -> None:
-        self._inner.__set__(obj, self._normalize(value))
-
-    def __delete__(self, obj: object) -> None:
-        self._inner.__delete__(obj)
-
-    def set(self, obj: object, value: Any) -> None:
-        """Writes even a frozen field (as the reflected descriptor's ``set``)."""
-        self._inner.set(obj, self._normalize(value))
-
-
 def install_enum_field_normalizers(cls: type, info: Any) -> None:
-    """Wraps ``cls``'s own enum-typed fields and its ``__init__`` to normalise payloads."""
-    normalizers = {}
+    """Makes ``cls``'s enum-typed fields (own and inherited) normalise payloads on assignment
+    and in ``__init__``. Reads stay on the reflected descriptors (C); writes pass through a
+    ``__setattr__`` that maps payloads of those fields first."""
+    normalizers: dict[str, Normalizer] = {}
+    for klass in reversed(cls.__mro__[1:]):
+        normalizers.update(klass.__dict__.get("__tvm_ffi_enum_normalizers__", {}))
     for field in info.fields or ():
         normalize = _field_normalizer(field)
-        inner = cls.__dict__.get(field.name)
-        if normalize is None or inner is None or isinstance(inner, EnumFieldProperty):
-            continue
-        setattr(cls, field.name, EnumFieldProperty(inner, normalize))
-        normalizers[field.name] = normalize
-    for klass in cls.__mro__[1:]:  # inherited enum fields are normalised in __init__ too
-        normalizers = {**klass.__dict__.get("__tvm_ffi_enum_normalizers__", {}), **normalizers}
+        if normalize is not None:
+            normalizers[field.name] = normalize
+    if not normalizers:
+        return
     cls.__tvm_ffi_enum_normalizers__ = normalizers  # type: ignore[attr-defined]
-    if normalizers and "__init__" in cls.__dict__:
+    if "__setattr__" not in cls.__dict__:
+        cls.__setattr__ = _make_setattr(cls, normalizers)  # type: ignore[method-assign, assignment]
+    if "__init__" in cls.__dict__:
         _wrap_init(cls, normalizers)
+
+
+def _make_setattr(cls: type, normalizers: dict[str, Normalizer]) -> Callable[[Any, str, Any], None]:
+    # The __setattr__ the class had before (the nearest base's), called unbound.
+    base_setattr: Any = next(k.__dict__["__setattr__"] for k in cls.__mro__[1:] if "__setattr__" in k.__dict__)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        normalize = normalizers.get(name)
+        base_setattr(self, name, value if normalize is None else normalize(value))
+
+    __setattr__.__qualname__ = f"{cls.__qualname__}.__setattr__"
+    return __setattr__
 
 
 def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
@@ -152,4 +143,4 @@ def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
     cls.__init__ = __init__  # type: ignore[misc]
 
 
-__all__ = ["EnumFieldProperty", "install_enum_field_normalizers", "make_normalizer"]
+__all__ = ["install_enum_field_normalizers", "make_normalizer"]
