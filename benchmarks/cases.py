@@ -23,6 +23,7 @@ CASE_MODULES = (
     "cases_jit",
     "cases_structural",
     "cases_dataclasses",
+    "cases_enum",
 )
 
 # Default target of a case: ours takes at most this fraction of the reference's time per call

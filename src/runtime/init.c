@@ -4,6 +4,7 @@
  * the built-in global functions of each area.
  */
 #include "container/container_internal.h"
+#include "enum_internal.h"
 #include "internal.h"
 #include "reflection_internal.h"
 #include "type_members_internal.h"
@@ -26,5 +27,6 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_reflection_globals();
   ffi_register_reflection_init_globals();
   ffi_register_structural_globals();
+  ffi_register_enum_types();
   ffi_register_py_class_globals();
 }

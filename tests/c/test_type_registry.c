@@ -239,7 +239,12 @@ static void test_kernel_start_up_registrations(void) {
   CHECK_BYTES_EQ(info->type_key, "ffi.IntEnum");
   CHECK_EQ_INT(info->type_ancestors[0]->type_index, kTVMFFIObject);
   CHECK(info->type_ancestors[1] == TVMFFIGetTypeInfo(enum_base));
-  CHECK(info->metadata == NULL && info->num_fields == 0 && info->num_methods == 0);
+  /* The runtime reflects the enum base types (enum.c): IntEnum adds `value` over Enum's fields. */
+  CHECK(info->metadata != NULL && info->metadata->total_size == 48 &&
+        info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance);
+  CHECK(info->num_fields == 1 && info->num_methods == 0);
+  CHECK_BYTES_EQ(info->fields[0].name, "value");
+  CHECK_EQ_INT(info->fields[0].offset, 24);
   CHECK(is_subclass(int_enum, enum_base));
   CHECK(is_subclass(int_enum, kTVMFFIObject));
   CHECK(!is_subclass(int_enum, str_enum));

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .. import _core
 from ..container import Array, Dict, List, Map
+from ._enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 from .c_class import c_class
 from .field import MISSING, Field, field, init_property
 from .gen_abi_cpp import gen_abi_cpp
@@ -74,5 +75,6 @@ def astuple(obj: Any, *, tuple_factory: Callable[[Any], Any] = tuple) -> Any:
     return _plain(obj, tuple_factory, True)
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "Object", "asdict", "astuple", "c_class", "field", "fields",
-           "gen_abi_cpp", "init_property", "is_dataclass", "method", "py_class", "replace"]
+__all__ = ["KW_ONLY", "MISSING", "Enum", "EnumAttrMap", "EnumState", "Field", "IntEnum", "Object", "StrEnum",
+           "asdict", "astuple", "auto", "c_class", "entry", "field", "fields", "gen_abi_cpp", "init_property",
+           "is_dataclass", "method", "py_class", "replace"]

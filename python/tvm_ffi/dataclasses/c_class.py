@@ -10,6 +10,7 @@ from .. import _core
 from .._reflection import _type_info_of_index
 from ..registry import register_object
 from ._dunder import install_dunders, signature_of
+from ._enum_fields import install_enum_field_normalizers
 from .field import MISSING, Field
 
 _T = TypeVar("_T", bound=type)
@@ -56,6 +57,7 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         # Both the generated init and explicit C++ inits take the reflected init fields.
         if init and "__signature__" not in cls.__dict__:
             cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
+        install_enum_field_normalizers(cls, info)
         return cls
 
     return decorator

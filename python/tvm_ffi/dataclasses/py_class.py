@@ -20,6 +20,7 @@ from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
+from ._enum_fields import install_enum_field_normalizers
 from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
 from .field import MISSING, Field, field, init_property
@@ -327,6 +328,7 @@ def _complete(pending: _Pending) -> None:
     bind_reflection(cls, info, init=False)
     make_init(cls, info, options["init"])
     install_dunders(cls, info, options)
+    install_enum_field_normalizers(cls, info)
     rebuild_fallbacks_under(type_index)
 
 

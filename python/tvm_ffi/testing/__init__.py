@@ -7,5 +7,6 @@ function as ``tvm_ffi.testing.<name>``, the Python classes of the fixture object
 
 from __future__ import annotations
 
+from ._enums import *  # noqa: F403
 from ._ffi_api import *  # noqa: F403
 from .testing import *  # noqa: F403

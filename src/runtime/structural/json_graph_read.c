@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../enum_internal.h"
 #include "json_graph.h"
 #include "json_text.h"
 
@@ -146,7 +147,7 @@ static int collect_children(Reader* r, int64_t index) {
   if (is_builtin_key(type)) return 0;
   int32_t t;
   if (find_type(type, &t) != 0) return -1;
-  if (ffi_type_attr(t, "__data_from_json__") != NULL) return 0;
+  if (ffi_type_attr(t, "__data_from_json__") != NULL || ffi_enum_is_enum_type(t)) return 0;
   if (!ffi_json_graph_creatable(t)) return 0; /* reported when decoding */
   const TVMFFIAny* data;
   if (node_data(node, &data) != 0) return -1;
@@ -446,6 +447,10 @@ static int decode_object(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TV
   if (hook != NULL) {
     if (node_data(node, &data) != 0) return -1;
     return ffi_call(hook, data, 1, out);
+  }
+  if (ffi_enum_is_enum_type(t)) {
+    if (node_data(node, &data) != 0) return -1;
+    return ffi_enum_from_json_data(t, data, out);
   }
   TVMFFIObject* obj = NULL;
   if (create_empty(t, &obj) != 0) return -1;

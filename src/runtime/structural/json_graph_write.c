@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../container/container_internal.h"
+#include "../enum_internal.h"
 #include "json_graph.h"
 #include "json_text.h"
 #include "value_text.h"
@@ -277,6 +278,17 @@ static int write_hook_node(Writer* w, const TVMFFIAny* hook, TVMFFIObject* obj, 
   return node_close(w, &arg, index);
 }
 
+/* Writes a node for an enum member: its canonical index names the singleton. */
+static int write_enum_node(Writer* w, TVMFFIObject* obj, int64_t* index) {
+  TVMFFIAny arg = ffi_any_from_object(obj), data;
+  if (ffi_enum_json_data(obj, &data) != 0) return -1;
+  int rc = type_key_node(w, obj->type_index, true);
+  if (rc == 0) rc = ffi_json_stringify(&data, w->nodes);
+  ffi_any_release(&data);
+  if (rc != 0) return -1;
+  return node_close(w, &arg, index);
+}
+
 /* Starts an object: a frame, or its node at once (hooks). */
 static int push_object(Writer* w, TVMFFIObject* obj, int64_t* index, bool* pushed) {
   int32_t t = obj->type_index;
@@ -292,6 +304,7 @@ static int push_object(Writer* w, TVMFFIObject* obj, int64_t* index, bool* pushe
   } else {
     const TVMFFIAny* hook = ffi_type_attr(t, "__data_to_json__");
     if (hook != NULL) return write_hook_node(w, hook, obj, index);
+    if (ffi_enum_is_enum_type(t)) return write_enum_node(w, obj, index);
     if (!ffi_json_graph_creatable(t)) {
       TVMFFIByteArray key = ffi_type_key_of(t);
       return ffi_raise("TypeError",

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../enum_internal.h"
 #include "structural.h"
 #include "value_text.h"
 
@@ -138,6 +139,16 @@ static void drop_children(Printer* p, size_t begin) {
 
 static int call_hook(Printer* p, const TVMFFIAny* hook, TVMFFIObject* obj, FfiBuf* b);
 
+/* An enum member prints as the singleton it names: `<type key>.<str index>`. */
+static int print_enum(Printer* p, TVMFFIObject* obj, FfiBuf* b, size_t start) {
+  TVMFFIByteArray key = ffi_type_key_of(obj->type_index), name = ffi_enum_str_index(obj);
+  if (ffi_buf_append(b, key.data, key.size) != 0 || ffi_buf_puts(b, ".") != 0 ||
+      ffi_buf_append(b, name.data, name.size) != 0) {
+    return -1;
+  }
+  return remember(p, obj, b, start);
+}
+
 static bool is_seq(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
 static bool is_map(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
 
@@ -153,6 +164,7 @@ static int push_object(Printer* p, TVMFFIObject* obj, FfiBuf* b) {
   if (hook != NULL) return call_hook(p, hook, obj, b);
   const char* sentinel = ffi_sentinel_repr(obj);
   if (sentinel != NULL) return ffi_buf_puts(b, sentinel) == 0 ? remember(p, obj, b, start) : -1;
+  if (ffi_enum_is_enum_type(obj->type_index)) return print_enum(p, obj, b, start);
   size_t begin = p->children.size;
   int rc = 0;
   int32_t t = obj->type_index;

@@ -1,0 +1,31 @@
+"""The same enum declarations under our package and under the reference give the same
+observations (scripts/enum_behaviour.py): members, lookups, reprs, attribute maps, payload
+normalisation of enum-typed fields, serialisation, and every declaration error's message."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import COMPAT_DIR, Reference
+
+SCRIPT = COMPAT_DIR / "scripts" / "enum_behaviour.py"
+
+
+def observe(env: dict[str, str], cwd: Path) -> dict[str, str]:
+    proc = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, env=env,
+                          cwd=str(cwd), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+def test_enum_behaviour_matches_the_reference(reference: Reference, tmp_path: Path) -> None:
+    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours, ref = observe(ours_env, tmp_path), observe(reference.env(), tmp_path)
+    assert ours.keys() == ref.keys()
+    differences = {name: {"ours": ours[name], "reference": ref[name]} for name in ours if ours[name] != ref[name]}
+    assert not differences, json.dumps(differences, indent=1)
+    assert ours["E9 missing C++ entry"].startswith("raises RuntimeError")  # the script did observe
