@@ -70,10 +70,10 @@ static const TestingFieldDef kObjectDerivedFields[] = {
     {.name = "v_map", .kind = TF_OBJ, .offset = 56, .flags = RW, .schema = T_MAP_ANY_ANY,
      .obj_key = "ffi.Map"},
     {.name = "v_array", .kind = TF_OBJ, .offset = 64, .flags = RW, .schema = T_ARRAY_ANY,
-     .obj_key = "ffi.Array"},
+     .obj_key = "ffi.Array", .static_type = kTVMFFIArray},
 };
 static TestingTypeDef kObjectDerived = {
-    .key = "testing.TestObjectDerived", .parent = &kObjectBase, .total_size = 72,
+    .key = "testing.TestObjectDerived", .parent = &kObjectBase, .total_size = 72, .final = true,
     .fields = kObjectDerivedFields, .num_fields = 2, .has_creator = true, .copyable = true,
     .init = TI_AUTO, .reflect = true};
 
@@ -123,7 +123,7 @@ static TestingTypeDef kIntPair = {
     .key = "testing.TestIntPair", .total_size = 40, .fields = kIntPairFields, .num_fields = 2,
     .methods = kIntPairMethods, .num_methods = 1, .has_creator = true, .copyable = true,
     .init = TI_EXPLICIT, .explicit_init = testing_explicit_init_call,
-    .init_schema = INIT_SCHEMA(T_INT "," T_INT), .reflect = true};
+    .init_schema = INIT_SCHEMA(T_INT "," T_INT), .reflect = true, .final = true};
 
 static const TestingFieldDef kNonCopyableFields[] = {
     {.name = "value", .kind = TF_I64, .offset = 24, .schema = T_INT},
@@ -134,7 +134,8 @@ static TestingTypeDef kNonCopyable = {
     .init_schema = INIT_SCHEMA(T_INT), .reflect = true};
 
 /* Declared by the reference but never reflected. */
-static TestingTypeDef kFrozenCxx = {.key = "testing.TestFrozenCxx", .total_size = 32};
+static TestingTypeDef kFrozenCxx = {.key = "testing.TestFrozenCxx", .total_size = 32,
+                                    .final = true};
 
 /* ---- compare / hash fixtures ---- */
 
@@ -159,7 +160,8 @@ static const TestingFieldDef kKeyLabelFields[] = {KEY_NAME_FIELDS("label")};
                                .num_fields = nfields, .has_creator = true, .copyable = true, \
                                .init = TI_EXPLICIT,                                        \
                                .explicit_init = testing_explicit_init_call,               \
-                               .init_schema = INIT_SCHEMA(schema), .reflect = true}
+                               .init_schema = INIT_SCHEMA(schema), .reflect = true,   \
+                               .final = true}
 
 KEYED_TYPE(kCompare, "testing.TestCompare", kCompareFields, 3, 56, T_INT "," T_STR "," T_INT);
 KEYED_TYPE(kHash, "testing.TestHash", kHashFields, 3, 56, T_INT "," T_STR "," T_INT);

@@ -48,6 +48,7 @@ typedef struct {
   double dfloat;
   const char* dstr;
   const char* extra_metadata; /* extra JSON members after type_schema, e.g. "\"k\":1"; or NULL */
+  int32_t static_type; /* field_static_type_index when nonzero; else the kind's (objects.c) */
 } TestingFieldDef;
 
 typedef struct {
@@ -78,6 +79,12 @@ typedef struct TestingTypeDef {
   bool reflect;                     /* false: type allocated, nothing reflected */
   void (*construct)(TVMFFIObject* obj); /* C++ member initialisers of a fresh object, or NULL */
   int32_t type_index;               /* filled at registration */
+  /* TVMFFISEqHashKind of the type metadata. Zero (Unsupported) unless set: the reference's
+   * fixtures declare no structural kind, so structural_equal/hash reject them. */
+  TVMFFISEqHashKind structural_kind;
+  /* Declared final in the reference's C++: its methods accept exactly this type, so a
+   * Python-defined subclass is rejected (C++ IsInstance of a final class is an index compare). */
+  bool final;
 } TestingTypeDef;
 
 
