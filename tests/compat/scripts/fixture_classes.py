@@ -28,19 +28,19 @@ def attempt(fn: Callable[[], Any]) -> Any:
         return f"{type(err).__name__}: {err}"
 
 
+def describe(cls: type) -> dict[str, Any]:
+    return {
+        "signature": attempt(lambda: str(inspect.signature(cls))),
+        "is_dataclass": attempt(lambda: dc.is_dataclass(cls)),
+        "fields": attempt(lambda: [(f.name, f.init, f.kw_only, f.repr, f.compare, f.hash, f.frozen, repr(f.default))
+                                   for f in dc.fields(cls)]),
+        "match_args": attempt(lambda: list(cls.__match_args__)),  # type: ignore[attr-defined]
+        "content_eq": attempt(lambda: sorted(n for n in ("__eq__", "__hash__", "__lt__") if n in vars(cls))),
+    }
+
+
 def main() -> None:
-    out: dict[str, object] = {}
-    for name in NAMES:
-        cls = getattr(t, name)
-        out[name] = {
-            "signature": attempt(lambda: str(inspect.signature(cls))),
-            "is_dataclass": attempt(lambda: dc.is_dataclass(cls)),
-            "fields": attempt(lambda: [(f.name, f.init, f.kw_only, f.repr, f.compare, f.hash, f.frozen, repr(f.default))
-                                       for f in dc.fields(cls)]),
-            "match_args": attempt(lambda: list(cls.__match_args__)),
-            "content_eq": attempt(lambda: sorted(n for n in ("__eq__", "__hash__", "__lt__") if n in vars(cls))),
-        }
-    print(json.dumps(out, indent=1, sort_keys=True))
+    print(json.dumps({name: describe(getattr(t, name)) for name in NAMES}, indent=1, sort_keys=True))
 
 
 if __name__ == "__main__":
