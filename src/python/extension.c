@@ -22,6 +22,7 @@
 #include "gil_policy.h"
 #include "globals.h"
 #include "object.h"
+#include "cany.h"
 #include "reflection.h"
 #include "registry.h"
 #include "shape.h"
@@ -151,7 +152,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 ||
       core_callback_init() != 0 || core_registry_init(module) != 0 ||
-      core_reflection_init(module) != 0 ||
+      core_reflection_init(module) != 0 || core_cany_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
     Py_CLEAR(core_module);

@@ -24,6 +24,9 @@ class _Mismatch(TypeError):
     """A conversion failure; its message is the inner text the field's error shows."""
 
 
+ConversionMismatch = _Mismatch  # what TypeSchema.convert/check_value catch
+
+
 def describe(value: Any) -> str:
     """How a rejected value is named: Python scalars by kind, FFI objects by type key."""
     if value is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 from typing import Any
 
 import tvm_ffi
@@ -42,10 +43,18 @@ MODULES: dict[str, list[str]] = {
                      "Object", "ObjectConvertible", "Function", "String", "Bytes", "MISSING", "KWARGS",
                      "object_repr", "_to_py_class_value", "_lookup_or_register_type_info_from_type_key"],
 }
-# Names owned by other work streams (enums, structural visit, stub CLI) are left out here.
-TOP_LEVEL_EXTRA = ["CAny", "CContainerBase", "LIB", "__version__", "__version_tuple__"]
-EXCLUDED = {"structural_walk", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult",
-            "DefRegionKind", "StructuralMutator", "InplaceMode"}
+# ABI.md 9.1, less the names other work streams own (enums, structural visit/mutate, stub CLI).
+TOP_LEVEL = ["LIB", "Object", "ObjectConvertible", "Function", "CAny", "CContainerBase", "Array", "List",
+             "Map", "Dict", "Tensor", "Shape", "Device", "DLDeviceType", "device", "from_dlpack", "dtype",
+             "convert", "convert_func", "register_object", "register_global_func", "get_global_func",
+             "get_global_func_metadata", "remove_global_func", "init_ffi_api", "register_error", "Module",
+             "system_lib", "load_module", "StreamContext", "use_raw_stream", "get_raw_stream",
+             "use_torch_stream", "structural_equal", "structural_hash", "get_first_structural_mismatch",
+             "StructuralKey", "method", "serialization", "access_path", "dataclasses", "structural", "cpp",
+             "__version__", "__version_tuple__", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+             "uint32", "uint64", "float16", "float32", "float64", "bfloat16", "float8_e3m4", "float8_e4m3",
+             "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+             "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float4_e2m1fnx2"]
 # Class members whose signatures are compared too (the API users call on them).
 MEMBERS: dict[str, list[str]] = {
     "tvm_ffi.module.Module": ["get_function", "implements_function", "get_function_metadata",
@@ -61,25 +70,29 @@ MEMBERS: dict[str, list[str]] = {
 }
 
 
-def describe(value: Any) -> str:
-    """Kind and, where inspect finds one, the signature (``class(a, b=1)``, ``function(x)``)."""
+def describe(value: Any) -> dict[str, Any]:
+    """Kind and, where inspect finds a signature, its parameters as [name, kind, default]."""
     kind = ("module" if inspect.ismodule(value) else "class" if inspect.isclass(value)
             else "function" if callable(value) else "value")
     if kind in ("module", "value"):
-        return kind
+        return {"kind": kind, "params": None}
     try:
         sig = inspect.signature(value)
     except (TypeError, ValueError):
-        return f"{kind}(?)"
-    # Callers see names, kinds and defaults; annotation spellings are the stubs' business.
-    params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()]
-    return f"{kind}{sig.replace(parameters=params, return_annotation=inspect.Signature.empty)}"
+        return {"kind": kind, "params": None}
+    params = [[p.name, p.kind.name, None if p.default is p.empty else _default_text(p.default)]
+              for p in sig.parameters.values()]
+    return {"kind": kind, "params": params}
+
+
+def _default_text(value: Any) -> str:
+    """A default's repr without object addresses (``<function f at 0x..>`` -> ``<function>``)."""
+    return "<function>" if inspect.isfunction(value) else re.sub(r" at 0x[0-9a-f]+", "", repr(value))
 
 
 def main() -> None:
-    out: dict[str, str] = {}
-    names = [n for n in tvm_ffi.__all__ if n not in EXCLUDED] + TOP_LEVEL_EXTRA
-    for name in names:
+    out: dict[str, Any] = {}
+    for name in TOP_LEVEL:
         out[f"tvm_ffi.{name}"] = describe(getattr(tvm_ffi, name)) if hasattr(tvm_ffi, name) else "<missing>"
     for module_name, members in MODULES.items():
         module = importlib.import_module(module_name)
