@@ -62,3 +62,31 @@ def test_is_subtype_of_takes_a_class() -> None:
     assert pair.is_subtype_of(tvm_ffi.Object) and pair.is_subtype_of(tvm_ffi.testing.TestIntPair)
     assert not pair.is_subtype_of(tvm_ffi.testing.TestObjectBase) and not pair.is_subtype_of(int)
     assert not TypeSchema.from_annotation(int).is_subtype_of(tvm_ffi.Object)
+
+
+class _IntLike:
+    def __tvm_ffi_int__(self) -> int:
+        return 7
+
+
+def test_convert_unwraps_python_values_first() -> None:
+    import numpy as np
+
+    int_schema = TypeSchema.from_annotation(int)
+    assert _to_py_class_value(int_schema.convert(np.int32(3))) == 3
+    assert _to_py_class_value(int_schema.convert(_IntLike())) == 7
+    with pytest.raises(TypeError, match="expected int, got bool"):
+        int_schema.convert(np.True_)
+    assert CAny(lambda: 1).type_index == 68  # as an argument would
+    assert TypeSchema.from_annotation(tvm_ffi.Object).convert([1]).type_index == 71  # a list is an Array
+
+
+def test_object_targets_hold_opaque_objects_and_name_the_cast() -> None:
+    opaque = object()
+    assert _to_py_class_value(TypeSchema.from_annotation(tvm_ffi.Object).convert(opaque)) is opaque
+    with pytest.raises(TypeError, match="expected Object, got int\n  __ffi_convert__ failed:\n    "
+                                        "Cannot cast from `int` to `ffi.Object`"):
+        TypeSchema.from_annotation(tvm_ffi.Object).convert(1)
+    with pytest.raises(TypeError, match="expected testing.TestIntPair, got int\n  __ffi_convert__ failed:\n    "
+                                        "Cannot cast from `int` to `testing.TestIntPair`"):
+        TypeSchema.from_annotation(tvm_ffi.testing.TestIntPair).convert(3)

@@ -192,13 +192,13 @@ class TypeSchema:
         self._convert_or_raise(value, "type check failed")
 
     def _convert_or_raise(self, value: object, what: str) -> Any:
-        from .dataclasses._converter import ConversionMismatch, make_converter
+        from .dataclasses._converter import ConversionMismatch, convert_direct, make_converter
 
         converter = make_converter(self)  # TypeError for an unknown origin
         if converter is None:
             return value
         try:
-            return converter(value)
+            return convert_direct(converter, value)
         except ConversionMismatch as err:
             raise TypeError(f"{what} for {self.repr()}: {err}") from None
 

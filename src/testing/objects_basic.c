@@ -105,7 +105,7 @@ static int int_pair_convert(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
   if (n != 1) return testing_raise("TypeError", "__ffi_convert__ expects 1 argument");
   if (!testing_is_instance(args[0].type_index, kIntPair.type_index)) {
     TVMFFIByteArray actual = testing_type_key(args[0].type_index);
-    return testing_raise("TypeError", "Cannot convert from type `%.*s` to `testing.TestIntPair`",
+    return testing_raise("TypeError", "Cannot cast from `%.*s` to `testing.TestIntPair`",
                          (int)actual.size, actual.data);
   }
   return TVMFFIAnyViewToOwnedAny(&args[0], r);

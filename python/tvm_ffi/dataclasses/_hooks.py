@@ -77,7 +77,7 @@ def _name_list(cls: type, attr: str, default: tuple[str, ...]) -> tuple[str, ...
     return tuple(value)
 
 
-def register_hooks(cls: type, type_index: int, type_key: str) -> None:
+def register_hooks(cls: type, type_index: int) -> None:
     """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes,
     then copies the parent's values of ``__ffi_inherit_type_attrs__`` the body does not define."""
     extra = _name_list(cls, "__ffi_type_attr_names__", ())
@@ -87,8 +87,11 @@ def register_hooks(cls: type, type_index: int, type_key: str) -> None:
             continue
         value = cls.__dict__[name]
         if isinstance(value, classmethod):
-            raise TypeError(f"@py_class({type_key!r}): {name!r} is wrapped by @classmethod, which is "
-                            "incompatible with FFI registration — use a plain function or @staticmethod")
+            raise TypeError(
+                f"@py_class({cls.__name__!r}): {name!r} is wrapped by @classmethod, which is incompatible "
+                "with FFI registration — the cls-first arg breaks the packed-call convention. Use "
+                "@staticmethod or a plain instance method. If you wrote ``@classmethod @method``, swap to "
+                "``@staticmethod @method`` (or drop @classmethod).")
         if isinstance(value, staticmethod):
             value = value.__func__
         _c_registry.register_type_attr(type_index, name, _convert(value))

@@ -351,7 +351,7 @@ def _complete(pending: _Pending) -> None:
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
     register_methods(cls, type_index)
-    register_hooks(cls, type_index, key)
+    register_hooks(cls, type_index)
     info._refresh()
     for tf, f in zip(info.fields or (), fields):
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
@@ -368,7 +368,8 @@ def method(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Marks a method of a ``py_class`` for registration as an FFI method (``tvm_ffi.method``)."""
     if isinstance(fn, classmethod):
         raise TypeError("@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
-                        "use @staticmethod or an instance method")
+                        "the classmethod's ``cls`` first arg does not match the packed-call convention. "
+                        "Use @staticmethod or a plain instance method instead.")
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
         raise TypeError(f"@tvm_ffi.method: expected a callable, got {type(fn).__name__}.")
