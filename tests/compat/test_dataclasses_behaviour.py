@@ -1,7 +1,8 @@
 """tvm_ffi.dataclasses behaves as the reference's, table by table (DATACLASSES.md): the type
 converter's outcome for every measured (declared type, value) row on assignment and through
-TypeSchema.convert (scripts/dataclass_conversions.py), and the bad-usage errors with their
-exact messages (scripts/dataclass_errors.py). Each script prints one outcome per row; the rows
+TypeSchema.convert (scripts/dataclass_conversions.py), the bad-usage errors with their
+exact messages (scripts/dataclass_errors.py), and generated signatures, repr, comparison,
+hash, copy and pickle (scripts/dataclass_dunders.py). Each script prints one outcome per row; the rows
 must agree, except the few listed below with the reason they differ."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def observe(script: str, env: dict[str, str], cwd: Path) -> dict[str, str]:
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("script", ["dataclass_conversions.py", "dataclass_errors.py"])
+@pytest.mark.parametrize("script", ["dataclass_conversions.py", "dataclass_errors.py", "dataclass_dunders.py"])
 def test_rows_match_the_reference(script: str, reference: Reference, tmp_path: Path) -> None:
     ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
     ours, ref = observe(script, ours_env, tmp_path), observe(script, reference.env(), tmp_path)
