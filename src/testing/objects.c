@@ -539,6 +539,12 @@ static int register_type(TestingTypeDef* def) {
   for (int i = 0; i < def->num_fields; ++i) {
     if (register_field(def, &def->fields[i]) != 0) return -1;
   }
+  /* The explicit constructor is the first method, as the reference's refl::ObjectDef puts it. */
+  if (def->init == TI_EXPLICIT &&
+      register_method_info(def->type_index, "__ffi_init__", def->init_doc, def->init_schema, NULL,
+                           true, def->explicit_init, def) != 0) {
+    return -1;
+  }
   for (int i = 0; i < def->num_methods; ++i) {
     const TestingMethodDef* m = &def->methods[i];
     if (register_method_info(def->type_index, m->name, m->doc, m->schema, m->extra_metadata,
@@ -561,11 +567,7 @@ static int register_type(TestingTypeDef* def) {
     return -1;
   }
   if (def->init == TI_EXPLICIT) {
-    if (register_method_info(def->type_index, "__ffi_init__", NULL, def->init_schema, NULL, true,
-                             def->explicit_init, def) != 0 ||
-        register_attr_func(def->type_index, "__ffi_init__", def->explicit_init, def) != 0) {
-      return -1;
-    }
+    if (register_attr_func(def->type_index, "__ffi_init__", def->explicit_init, def) != 0) return -1;
   } else if (def->init == TI_AUTO) {
     /* As C++ libraries do: the runtime generates the KWARGS init from the reflected fields. */
     TVMFFIAny index = testing_view_int(def->type_index);

@@ -233,7 +233,7 @@ static TestingTypeDef kUnregisteredBase = {
     .fields = kUnregisteredBaseFields, .num_fields = 1, .methods = kUnregisteredBaseMethods,
     .num_methods = 1, .copyable = true, .init = TI_EXPLICIT,
     .explicit_init = testing_explicit_init_call, .init_schema = INIT_SCHEMA(T_INT),
-    .reflect = true};
+    .init_doc = "Constructor of TestUnregisteredBaseObject", .reflect = true};
 
 static const TestingFieldDef kUnregisteredFields[] = {
     {.name = "v2", .kind = TF_I64, .offset = 32, .schema = T_INT}};
@@ -246,7 +246,7 @@ static TestingTypeDef kUnregistered = {
     .fields = kUnregisteredFields, .num_fields = 1, .methods = kUnregisteredMethods,
     .num_methods = 1, .copyable = true, .init = TI_EXPLICIT,
     .explicit_init = testing_explicit_init_call, .init_schema = INIT_SCHEMA(T_INT "," T_INT),
-    .reflect = true};
+    .init_doc = "Constructor of TestUnregisteredObject", .reflect = true};
 
 static const TestingFieldDef kDeepCopyEdgesFields[] = {
     {.name = "v_any", .kind = TF_ANY, .offset = 24, .flags = RW, .schema = T_ANY},

@@ -76,6 +76,7 @@ typedef struct TestingTypeDef {
   TestingInitKind init;
   TVMFFISafeCallType explicit_init; /* TI_EXPLICIT: static __ffi_init__ method and type attr */
   const char* init_schema;          /* TI_EXPLICIT: its type_schema */
+  const char* init_doc;             /* TI_EXPLICIT: its doc, or NULL */
   bool reflect;                     /* false: type allocated, nothing reflected */
   void (*construct)(TVMFFIObject* obj); /* C++ member initialisers of a fresh object, or NULL */
   int32_t type_index;               /* filled at registration */

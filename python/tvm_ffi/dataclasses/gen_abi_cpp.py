@@ -55,7 +55,8 @@ def _select(selectors: Sequence[str]) -> list[TypeInfo]:
         matched = [k for k in registered if fnmatch.fnmatchcase(k, selector)]
         if not matched:
             raise ValueError(f"Type-key selector {selector!r} did not match any registered type")
-        infos = [_type_info_of_index(int(_core._object_type_key_to_index(k))) for k in matched]
+        indices = [_core._object_type_key_to_index(k) for k in matched]
+        infos = [_type_info_of_index(index) for index in indices if index is not None]
         objects = [i for i in infos if i.type_index >= _OBJECT_INDEX]
         if not objects:
             raise ValueError(f"Type-key selector {selector!r} did not match any registered object type")

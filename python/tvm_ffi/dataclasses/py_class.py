@@ -112,7 +112,8 @@ def _field_marker_types(cls: type) -> tuple[type, ...]:
 
 
 def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], info: TypeInfo) -> list[Field]:
-    fields, kw_only_mode = [], bool(options["kw_only"])
+    fields: list[Field] = []
+    kw_only_mode = bool(options["kw_only"])
     marker_types = _field_marker_types(cls)
     parent = info.parent_type_info
     # (marker type, owner class, name, index among all fields): the parent's first.
@@ -146,6 +147,11 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], in
         fields.append(f)
     info._decorator_args["field_markers"] = tuple(markers)  # type: ignore[attr-defined]
     return fields
+
+
+def _forget_fields(info: TypeInfo) -> None:
+    """``fields`` reads None until the own fields are registered (as hooks see it)."""
+    info.fields = None
 
 
 def _run_field_hooks(cls: type, info: TypeInfo, fields: list[Field]) -> None:
@@ -335,7 +341,7 @@ def _complete(pending: _Pending) -> None:
     """Phase 2: fields laid out and registered, members and dunders installed."""
     cls, parent, info, options = pending.cls, pending.parent, pending.info, pending.options
     fields = _collect_fields(cls, options, pending.body, info)
-    info.fields = None  # as hooks see it: nothing registered yet
+    _forget_fields(info)
     _run_field_hooks(cls, info, fields)
     key, type_index = info.type_key, info.type_index
     inherited = {f.name: parent_info for parent_info in parent._chain() for f in parent_info.fields or ()}

@@ -33,12 +33,35 @@ class _Metadata(ctypes.Structure):
                 ("kind", ctypes.c_int32)]
 
 
+class _Method(ctypes.Structure):
+    _fields_ = [("name", _Bytes), ("doc", _Bytes), ("metadata", _Bytes), ("flags", ctypes.c_int64),
+                ("method", _Any)]
+
+
 class _TypeInfo(ctypes.Structure):
     _fields_ = [("type_index", ctypes.c_int32), ("type_depth", ctypes.c_int32), ("type_key", _Bytes),
                 ("ancestors", ctypes.c_void_p), ("type_key_hash", ctypes.c_uint64),
                 ("num_fields", ctypes.c_int32), ("num_methods", ctypes.c_int32),
-                ("fields", ctypes.POINTER(_Field)), ("methods", ctypes.c_void_p),
+                ("fields", ctypes.POINTER(_Field)), ("methods", ctypes.POINTER(_Method)),
                 ("metadata", ctypes.POINTER(_Metadata))]
+
+
+def _text(b: _Bytes) -> str:
+    return (b.data or b"")[: b.size].decode()
+
+
+def _json(b: _Bytes) -> object:
+    text = _text(b)
+    return json.loads(text) if text else None
+
+
+def _pod(a: _Any) -> object:
+    """A default value: POD payloads as numbers, objects by type index only."""
+    if a.type_index in (1, 2):
+        return a.v
+    if a.type_index == 3:
+        return ctypes.c_double.from_buffer_copy(ctypes.c_int64(a.v)).value
+    return f"type_index {a.type_index}"
 
 
 def main() -> None:
@@ -53,11 +76,15 @@ def main() -> None:
             continue
         info = lib.TVMFFIGetTypeInfo(index.value).contents
         meta = info.metadata.contents if info.metadata else None
-        fields = [{"name": f.name.data[: f.name.size].decode(), "flags": f.flags, "size": f.size,
-                   "offset": f.offset, "static_type_index": f.static_type_index}
+        fields = [{"name": _text(f.name), "flags": f.flags, "size": f.size, "offset": f.offset,
+                   "static_type_index": f.static_type_index, "doc": _text(f.doc), "metadata": _json(f.metadata),
+                   "default": _pod(f.default) if f.flags & 2 else None}
                   for f in info.fields[: info.num_fields]]
+        methods = [{"name": _text(m.name), "doc": _text(m.doc), "flags": m.flags, "metadata": _json(m.metadata)}
+                   for m in info.methods[: info.num_methods]]
         out[key] = {"kind": None if meta is None else meta.kind,
-                    "total_size": None if meta is None else meta.total_size, "fields": fields}
+                    "total_size": None if meta is None else meta.total_size, "fields": fields,
+                    "methods": methods}
     print(json.dumps(out, indent=1, sort_keys=True))
 
 
