@@ -15,7 +15,7 @@ def test_sequences_build_from_any_iterable() -> None:
     assert list(tvm_ffi.Array((1, 2))) == [1, 2]
     assert list(tvm_ffi.Array(range(3))) == [0, 1, 2]
     assert list(tvm_ffi.Array(x * 2 for x in range(3))) == [0, 2, 4]
-    assert list(tvm_ffi.List(items=["a", "b"])) == ["a", "b"]
+    assert list(tvm_ffi.List(input_list=["a", "b"])) == ["a", "b"]
     assert list(tvm_ffi.Array(list(range(100)))) == list(range(100))  # beyond the stack snapshot
     assert list(tvm_ffi.Array(tvm_ffi.Array([1, [2]]))) == [1, [2]]
 
@@ -25,7 +25,7 @@ def test_maps_build_from_mappings_and_pairs() -> None:
     assert list(tvm_ffi.Map({"b": 1, "a": 2}).keys()) == ["b", "a"]  # insertion order
     assert dict(tvm_ffi.Map(OrderedDict(x=1))) == {"x": 1}
     assert dict(tvm_ffi.Map([("k", 1), ["j", 2]])) == {"k": 1, "j": 2}
-    assert dict(tvm_ffi.Dict(items={i: str(i) for i in range(20)})) == {i: str(i) for i in range(20)}
+    assert dict(tvm_ffi.Dict(input_dict={i: str(i) for i in range(20)})) == {i: str(i) for i in range(20)}
     assert dict(tvm_ffi.Dict(tvm_ffi.Map({"m": 3}))) == {"m": 3}
 
 

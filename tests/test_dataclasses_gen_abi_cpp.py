@@ -40,3 +40,23 @@ def test_patterns_and_unknown_selector() -> None:
     assert "PointObj" in gen_abi_cpp("dc_gen.*")
     with pytest.raises(ValueError, match="Type-key selector 'no.such' did not match any registered type"):
         gen_abi_cpp("no.such")
+
+
+def test_selects_cxx_registered_types_too() -> None:
+    import tvm_ffi.testing  # noqa: F401  (the C++ fixtures)
+
+    text = gen_abi_cpp("testing.TestIntPair")  # a wildcard or a key of any registered type
+    assert 'TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP("testing.TestIntPair", 1);' in text
+    assert "struct alignas(8) TestIntPairObj : public ::tvm::ffi::Object {" in text
+    assert "TestIntPairObj" in gen_abi_cpp("testing.TestInt*")
+
+
+def test_child_selection_brings_its_dynamic_ancestors() -> None:
+    text = gen_abi_cpp("dc_gen.Point")
+    assert "struct alignas(8) BaseObj : public ::tvm::ffi::Object {" in text
+    assert "declared elsewhere" not in text
+
+
+def test_selector_matching_only_static_types_is_rejected() -> None:
+    with pytest.raises(ValueError, match="did not match any registered object type"):
+        gen_abi_cpp("int")  # a POD type key, not an object type

@@ -97,8 +97,14 @@ def test_frozen_fields_are_read_only_but_settable_through_the_property() -> None
     assert t.TestIntPair.a.fset is None and t.TestIntPair.a.__doc__ == "Field `a`"
     t.TestIntPair.a.set(pair, 5)
     assert pair.a == 5
-    with pytest.raises(AttributeError, match="cannot delete field `b`"):
+    with pytest.raises(AttributeError, match="property of 'TestIntPair' object has no deleter"):
         del pair.b
+
+
+def test_reflected_fields_are_properties() -> None:
+    prop = t.TestIntPair.__dict__["a"]
+    assert isinstance(prop, property) and isinstance(prop, core.FieldProperty)
+    assert prop.fget is prop and prop.fdel is None and prop.name == "a" and prop.offset == 24
 
 
 def test_object_fields_hold_references_and_check_their_type() -> None:

@@ -54,10 +54,10 @@ def test_stubs_ship_with_the_package() -> None:
 @pytest.mark.parametrize(
     ("obj", "expected"),
     [
-        (tvm_ffi.Array, "(items=())"),
-        (tvm_ffi.List, "(items=())"),
-        (tvm_ffi.Map, "(items=())"),
-        (tvm_ffi.Dict, "(items=())"),
+        (tvm_ffi.Array, "(input_list=())"),
+        (tvm_ffi.List, "(input_list=())"),
+        (tvm_ffi.Map, "(input_dict=())"),
+        (tvm_ffi.Dict, "(input_dict=())"),
         (tvm_ffi.Device, "(device_type, index=None)"),
         (tvm_ffi.Function, "()"),
         (tvm_ffi.Object, "()"),

@@ -68,12 +68,13 @@ if not _running_as_config():
     from . import _dtype  # hands the dtype class to _core
     from . import registry, _ffi_api, module, container
     from . import _testing_lib  # registers the testing.* fixtures, as the reference does
+    from . import _core_names  # core.ObjectConvertible, core.object_repr
 
     # isort: on
     # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
     from . import access_path, cpp, dataclasses, serialization, stream, structural
     from ._convert import convert, convert_func
-    from ._core import KWARGS, MISSING, Function, Object
+    from ._core import KWARGS, MISSING, CAny, CContainerBase, Function, Object  # CAny, CContainerBase: not in __all__
     from ._device import Device, DLDeviceType, device
     from ._dtype import (
         bfloat16,

@@ -128,15 +128,15 @@ class dtype(str):
     __slots__ = ("_tvm_ffi_dtype",)
     _tvm_ffi_dtype: _core.DataType
 
-    def __new__(cls, value: Any) -> dtype:
-        """Parses ``value`` (ValueError for an unknown dtype string)."""
-        if type(value) is str:  # the common case first: results of calls come back this way
-            text, parsed = value, _core.DataType(value)
-        elif type(value) is cls:
-            return value
+    def __new__(cls, content: Any) -> dtype:
+        """Parses ``content`` (ValueError for an unknown dtype string)."""
+        if type(content) is str:  # the common case first: results of calls come back this way
+            text, parsed = content, _core.DataType(content)
+        elif type(content) is cls:
+            return content
         else:
-            text = _text_of(value)
-            parsed = value if isinstance(value, _core.DataType) else _core.DataType(text)
+            text = _text_of(content)
+            parsed = content if isinstance(content, _core.DataType) else _core.DataType(text)
         self = str.__new__(cls, text)
         self._tvm_ffi_dtype = parsed
         return self

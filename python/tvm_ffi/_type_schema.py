@@ -77,9 +77,9 @@ class TypeSchema:
     # ---- parsing ----
 
     @staticmethod
-    def from_json_str(text: str) -> TypeSchema:
+    def from_json_str(s: str) -> TypeSchema:
         """Parses schema JSON text (as stored in ``type_schema`` metadata)."""
-        return TypeSchema.from_json_obj(json.loads(text))
+        return TypeSchema.from_json_obj(json.loads(s))
 
     @staticmethod
     def from_json_obj(obj: dict[str, Any]) -> TypeSchema:
@@ -157,21 +157,56 @@ class TypeSchema:
 
     __str__ = __repr__
 
-    def is_subtype_of(self, other: TypeSchema | str) -> bool:
-        """True when values of this schema are instances of ``other`` (objects by ancestry)."""
-        target = other.origin if isinstance(other, TypeSchema) else other
+    def is_subtype_of(self, target_cls: Any) -> bool:
+        """True when values of this schema are instances of ``target_cls``: an FFI object class
+        (by ancestry), or a schema / origin name."""
+        if isinstance(target_cls, type):
+            info = getattr(target_cls, "__tvm_ffi_type_info__", None)
+            if info is None:
+                try:
+                    index = TypeSchema.from_annotation(target_cls).origin_type_index
+                except TypeError:
+                    return False
+                return index == _OBJECT_INDEX and self.origin_type_index >= _OBJECT_INDEX
+            target_cls = info.type_key
+        target = target_cls.origin if isinstance(target_cls, TypeSchema) else target_cls
         if self.origin == target or target == "Any":
             return True
         if target != "Object" and not target.count("."):
             return False
         mine, theirs = self.origin_type_index, _origin_index(target)
-        if mine < 64 or theirs < 64:
+        if mine < _OBJECT_INDEX or theirs < _OBJECT_INDEX:
             return False
         from . import _core
 
         return theirs == mine or theirs in _core._type_index_ancestors(mine)
 
+    # ---- converting ----
 
+    def convert(self, value: object) -> Any:
+        """``value`` converted to this schema's type, as an owned ``core.CAny``
+        (``core._to_py_class_value`` gives the Python value back)."""
+        from . import _core
+
+        return _core.CAny(self._convert_or_raise(value, "type conversion failed"))
+
+    def check_value(self, value: object) -> None:
+        """Raises ``TypeError`` unless ``value`` converts to this schema's type."""
+        self._convert_or_raise(value, "type check failed")
+
+    def _convert_or_raise(self, value: object, what: str) -> Any:
+        from .dataclasses._converter import ConversionMismatch, convert_direct, make_converter
+
+        converter = make_converter(self)  # TypeError for an unknown origin
+        if converter is None:
+            return value
+        try:
+            return convert_direct(converter, value)
+        except ConversionMismatch as err:
+            raise TypeError(f"{what} for {self.repr()}: {err}") from None
+
+
+_OBJECT_INDEX = 64
 _SIMPLE = {int: "int", float: "float", bool: "bool", str: "str", bytes: "bytes", type(None): "None"}
 _ARITY = {"List": (0, 1), "Array": (0, 1), "Dict": (0, 2), "Map": (0, 2)}
 
@@ -245,7 +280,10 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
             return TypeSchema("Tensor")
         if klass is _core.Object:
             return TypeSchema("Object")
-        if issubclass(klass, _core.Object) and info is not None and info.type_cls is klass:
+        # A class bound to a key itself (a plain subclass only inherits the attribute); the
+        # key may since have been re-bound to another class.
+        info = klass.__dict__.get("__tvm_ffi_type_info__")
+        if issubclass(klass, _core.Object) and info is not None:
             return TypeSchema(info.type_key)
     raise _unsupported(annotation)
 

@@ -77,5 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def __main__() -> None:
+    """The command under the reference's entry-point name (``tvm_ffi.config:__main__``)."""
+    sys.exit(main())
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -115,7 +115,7 @@ class Array(_Seq[_T], Sequence[_T]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Iterable[_T] = ()) -> None: ...
+        def __init__(self, input_list: Iterable[_T] = ()) -> None: ...
 
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
@@ -143,7 +143,7 @@ class List(_Seq[_T], MutableSequence[_T]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Iterable[_T] = ()) -> None: ...
+        def __init__(self, input_list: Iterable[_T] = ()) -> None: ...
 
     @overload
     def __setitem__(self, index: SupportsIndex, value: _T) -> None: ...
@@ -324,7 +324,7 @@ class Map(_MapReader[_K, _V], Mapping[_K, _V]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
+        def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
 
 
 @register_object("ffi.Dict")
@@ -342,7 +342,7 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
 
     if TYPE_CHECKING:
 
-        def __init__(self, items: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
+        def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
 
     def __setitem__(self, key: _K, value: _V) -> None:
         _ffi_api.DictSetItem(self, key, value)
@@ -377,10 +377,10 @@ class Shape(tuple):  # type: ignore[type-arg]
     # read off tensors are made without one).
     _tvm_ffi_object: _core.Object | None = None
 
-    def __new__(cls, dims: Iterable[SupportsIndex] = ()) -> Shape:
-        """Builds the runtime shape from ``dims``; TypeError for items that are not ints."""
+    def __new__(cls, content: Iterable[SupportsIndex] = ()) -> Shape:
+        """Builds the runtime shape from ``content``; TypeError for items that are not ints."""
         values: list[int] = []
-        for position, dim in enumerate(dims):
+        for position, dim in enumerate(content):
             if isinstance(dim, bool) or not hasattr(dim, "__index__"):
                 raise ShapeDimensionError(
                     f"Shape dimension #{position} must be an int, got {type(dim).__name__}"

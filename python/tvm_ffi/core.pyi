@@ -22,6 +22,12 @@ from ._core import (
     Bytes as Bytes,
 )
 from ._core import (
+    CAny as CAny,
+)
+from ._core import (
+    CContainerBase as CContainerBase,
+)
+from ._core import (
     ConstructorInit as ConstructorInit,
 )
 from ._core import (
@@ -50,6 +56,9 @@ from ._core import (
 )
 from ._core import (
     Object as Object,
+)
+from ._core import (
+    ObjectConvertible as ObjectConvertible,
 )
 from ._core import (
     ObjectRValueRef as ObjectRValueRef,
@@ -145,6 +154,9 @@ from ._core import (
     _set_error_hooks as _set_error_hooks,
 )
 from ._core import (
+    _to_py_class_value as _to_py_class_value,
+)
+from ._core import (
     _type_index_ancestors as _type_index_ancestors,
 )
 from ._core import (
@@ -158,4 +170,7 @@ from ._core import (
 )
 from ._core import (
     from_dlpack as from_dlpack,
+)
+from ._core import (
+    object_repr as object_repr,
 )

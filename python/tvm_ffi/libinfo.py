@@ -31,6 +31,7 @@ __all__ = [
     "find_libtvm_ffi",
     "find_python_helper_include_path",
     "find_source_path",
+    "find_windows_implib",
     "include_paths",
     "load_lib_ctypes",
     "load_lib_module",
@@ -75,6 +76,15 @@ def _in_package(*parts: str) -> list[Path]:
 def find_libtvm_ffi() -> str:
     """Absolute path of the runtime library ``libtvm_ffi.so`` shipped in ``tvm_ffi/lib``."""
     return _first(_LIB_NAME, _in_package("lib", _LIB_NAME), Path.is_file)
+
+
+def find_windows_implib() -> str:
+    """Path of ``tvm_ffi.lib``, the import library Windows linkers need next to the DLL.
+
+    The package ships one only in Windows builds; elsewhere this raises ``RuntimeError``
+    naming the places looked at.
+    """
+    return _first("the import library tvm_ffi.lib", _in_package("lib", "tvm_ffi.lib"), Path.is_file)
 
 
 def find_include_path() -> str:

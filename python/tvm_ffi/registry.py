@@ -66,11 +66,8 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
         raise TypeError(f"register_object({type_key!r}) decorates classes, got {cls!r}")
     type_index = _core._object_type_key_to_index(type_key)
     if type_index is None:
-        raise ValueError(
-            f"register_object: the runtime has no object type `{type_key}` (for {cls.__qualname__}); "
-            "register the type in C/C++ before binding a Python class to it "
-            "(tvm_ffi.registry.get_registered_type_keys() lists the known types)"
-        )
+        # The reference's text (users match on it); the type must be registered in C/C++ first.
+        raise ValueError(f"Cannot find object type index for {type_key}")
     _core._register_object_class(type_index, cls)
     cls.__tvm_ffi_type_key__ = type_key  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]

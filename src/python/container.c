@@ -50,13 +50,16 @@ static CoreFunction* class_ctor(PyObject* self) {
 }
 
 /* The single optional argument `items` of a container constructor; NULL when absent. */
-static int parse_items(PyObject* args, PyObject* kwargs, const char* fmt, PyObject** items) {
+/* The one optional argument of a container constructor; `keyword` is its name, as the
+ * reference's (input_list for sequences, input_dict for maps). */
+static int parse_items(PyObject* args, PyObject* kwargs, const char* fmt, char* keyword,
+                       PyObject** items) {
   *items = NULL;
   if (kwargs == NULL && PyTuple_GET_SIZE(args) <= 1) {
     if (PyTuple_GET_SIZE(args) == 1) *items = PyTuple_GET_ITEM(args, 0);
     return 0;
   }
-  static char* kwlist[] = {"items", NULL};
+  char* kwlist[] = {keyword, NULL};
   return PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, items) ? 0 : -1;
 }
 
@@ -90,7 +93,7 @@ static int construct_from_array(PyObject* self, PyObject* const* items, Py_ssize
 /* Array(items=()) / List(items=()): any iterable. */
 static int seq_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   PyObject* items;
-  if (parse_items(args, kwargs, "|O:__init__", &items) != 0) return -1;
+  if (parse_items(args, kwargs, "|O:__init__", "input_list", &items) != 0) return -1;
   if (items == NULL) return construct_from(self, NULL, 0);
   if (PyTuple_CheckExact(items)) {
     return construct_from(self, &PyTuple_GET_ITEM(items, 0), PyTuple_GET_SIZE(items));
@@ -149,7 +152,7 @@ static int flatten_pairs(PyObject* pairs, PyObject* flat) {
 /* Map(items=()) / Dict(items=()): a mapping or an iterable of (key, value) pairs. */
 static int map_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   PyObject* items;
-  if (parse_items(args, kwargs, "|O:__init__", &items) != 0) return -1;
+  if (parse_items(args, kwargs, "|O:__init__", "input_dict", &items) != 0) return -1;
   if (items == NULL) return construct_from(self, NULL, 0);
   if (PyDict_CheckExact(items)) {
     CoreSnapshot flat;
@@ -318,7 +321,7 @@ static PyTypeObject SeqBase_Type = {
     .tp_basicsize = sizeof(CoreContainer),
     .tp_init = seq_init,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "SeqBase(items=())\n--\n\n"
+    .tp_doc = "SeqBase(input_list=())\n--\n\n"
               "Base of Array and List: len, indexing and iteration read the cell directly.",
     .tp_as_sequence = &seq_as_sequence,
     .tp_as_mapping = &seq_as_mapping,
@@ -438,10 +441,19 @@ static PyTypeObject MapBase_Type = {
     .tp_init = map_init,
     .tp_methods = map_methods,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "MapBase(items=())\n--\n\n"
+    .tp_doc = "MapBase(input_dict=())\n--\n\n"
               "Base of Map and Dict: len and lookup call the runtime from C.",
     .tp_as_mapping = &map_as_mapping,
     .tp_hash = core_container_hash,
+};
+
+/* The common base of the container classes under the reference's name, so
+ * isinstance(x, tvm_ffi.core.CContainerBase) holds for Array, List, Map and Dict. */
+static PyTypeObject ContainerBase_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.CContainerBase",
+    .tp_basicsize = sizeof(CoreContainer),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Common base of the container classes (Array, List, Map, Dict).",
 };
 
 int core_container_init(PyObject* module) {
@@ -459,14 +471,17 @@ int core_container_init(PyObject* module) {
       PyModule_AddObjectRef(module, "NotAMappingError", g_not_a_mapping) < 0) {
     return -1;
   }
-  SeqBase_Type.tp_base = &CoreObject_Type;
-  MapBase_Type.tp_base = &CoreObject_Type;
-  if (PyType_Ready(&SeqIter_Type) < 0 || PyType_Ready(&SeqBase_Type) < 0 ||
+  ContainerBase_Type.tp_base = &CoreObject_Type;
+  SeqBase_Type.tp_base = &ContainerBase_Type;
+  MapBase_Type.tp_base = &ContainerBase_Type;
+  if (PyType_Ready(&ContainerBase_Type) < 0 || PyType_Ready(&SeqIter_Type) < 0 ||
+      PyType_Ready(&SeqBase_Type) < 0 ||
       PyType_Ready(&MapBase_Type) < 0)
     return -1;
   core_container_types[0] = &SeqBase_Type;
   core_container_types[1] = &MapBase_Type;
-  if (PyModule_AddObjectRef(module, "SeqBase", (PyObject*)&SeqBase_Type) < 0 ||
+  if (PyModule_AddObjectRef(module, "CContainerBase", (PyObject*)&ContainerBase_Type) < 0 ||
+      PyModule_AddObjectRef(module, "SeqBase", (PyObject*)&SeqBase_Type) < 0 ||
       PyModule_AddObjectRef(module, "MapBase", (PyObject*)&MapBase_Type) < 0)
     return -1;
   return 0;

@@ -8,6 +8,7 @@
 #include "base.h"
 #include "call.h"
 #include "callback.h"
+#include "cany.h"
 #include "class_hooks.h"
 #include "container.h"
 #include "convert_args.h"
@@ -155,7 +156,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
       core_callback_init() != 0 || core_convert_public_init(module) != 0 ||
       core_registry_init(module) != 0 ||
-      core_reflection_init(module) != 0 ||
+      core_reflection_init(module) != 0 || core_cany_init(module) != 0 ||
       core_reflection_methods_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {

@@ -151,16 +151,18 @@ static PyObject* mod_lookup_type_attr(PyObject* self, PyObject* args) {
 
 /* Fields whose storage the static type and size pin down are read directly at the offset
  * (what their getters would do); all others go through the getter. */
-enum { FIELD_VIA_GETTER = 0, FIELD_INT64, FIELD_DOUBLE, FIELD_BOOL };
+enum { FIELD_INT64 = 1, FIELD_DOUBLE, FIELD_BOOL };
 
+/* FieldProperty subclasses `property` (as the reference's descriptors do, so
+ * isinstance(cls.__dict__["a"], property) holds). CPython keeps property's struct private, so
+ * our state lives after property's instance size, at an offset known only at init. */
 typedef struct {
-  PyObject_HEAD
   int kind;
+  int frozen;
   int64_t offset;
   TVMFFIFieldGetter getter;
   void* setter; /* TVMFFIFieldSetter, or an owned FunctionObj handle (setter_is_func) */
   int setter_is_func;
-  int frozen;
   PyObject* name;
   PyObject* doc;
   /* The last instance type found to be an Object subclass, borrowed: it only counts while its
@@ -170,6 +172,11 @@ typedef struct {
 } FieldProperty;
 
 static PyTypeObject FieldProperty_Type;
+static Py_ssize_t field_state_offset;
+
+static inline FieldProperty* field_state(PyObject* op) {
+  return (FieldProperty*)((char*)op + field_state_offset);
+}
 
 static int field_instance(FieldProperty* self, PyObject* obj, void** addr) {
   PyTypeObject* type = Py_TYPE(obj);
@@ -196,7 +203,7 @@ static int field_instance(FieldProperty* self, PyObject* obj, void** addr) {
 
 static PyObject* field_get(PyObject* op, PyObject* obj, PyObject* type) {
   (void)type;
-  FieldProperty* self = (FieldProperty*)op;
+  FieldProperty* self = field_state(op);
   if (obj == NULL || obj == Py_None) {
     Py_INCREF(op);
     return op;
@@ -251,9 +258,10 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
 }
 
 static int field_set(PyObject* op, PyObject* obj, PyObject* value) {
-  FieldProperty* self = (FieldProperty*)op;
+  FieldProperty* self = field_state(op);
   if (value == NULL) {
-    PyErr_Format(PyExc_AttributeError, "cannot delete field `%U` of '%s' object", self->name,
+    /* property's wording: a field has no deleter */
+    PyErr_Format(PyExc_AttributeError, "property of '%s' object has no deleter",
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
@@ -270,7 +278,7 @@ static PyObject* field_set_method(PyObject* op, PyObject* const* args, Py_ssize_
     PyErr_SetString(PyExc_TypeError, "FieldProperty.set(obj, value) takes 2 arguments");
     return NULL;
   }
-  if (field_write((FieldProperty*)op, args[0], args[1]) != 0) return NULL;
+  if (field_write(field_state(op), args[0], args[1]) != 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -292,12 +300,13 @@ static PyObject* field_new(PyTypeObject* type, PyObject* args, PyObject* kwargs)
     PyErr_Format(PyExc_ValueError, "field `%U` has no getter", name);
     return NULL;
   }
-  FieldProperty* self = (FieldProperty*)type->tp_alloc(type, 0);
-  if (self == NULL) return NULL;
+  PyObject* op = type->tp_alloc(type, 0);
+  if (op == NULL) return NULL;
+  FieldProperty* self = field_state(op);
   self->kind = static_type == kTVMFFIInt && size == 8     ? FIELD_INT64
                : static_type == kTVMFFIFloat && size == 8 ? FIELD_DOUBLE
                : static_type == kTVMFFIBool && size == 1  ? FIELD_BOOL
-                                                          : FIELD_VIA_GETTER;
+                                                          : 0;
   self->offset = offset;
   self->getter = (TVMFFIFieldGetter)(uintptr_t)getter;
   self->setter = (void*)(uintptr_t)setter;
@@ -308,28 +317,48 @@ static PyObject* field_new(PyTypeObject* type, PyObject* args, PyObject* kwargs)
   self->name = name;
   Py_INCREF(doc);
   self->doc = doc;
-  return (PyObject*)self;
+  return op;
+}
+
+/* property.__init__ would read our constructor's arguments as (fget, fset, fdel, doc). */
+static int field_init(PyObject* op, PyObject* args, PyObject* kwargs) {
+  (void)op, (void)args, (void)kwargs;
+  return 0;
+}
+
+static int field_traverse(PyObject* op, visitproc visit, void* arg) {
+  Py_VISIT(field_state(op)->doc);
+  return PyProperty_Type.tp_traverse(op, visit, arg);
+}
+
+static int field_clear(PyObject* op) {
+  Py_CLEAR(field_state(op)->doc);
+  return PyProperty_Type.tp_clear != NULL ? PyProperty_Type.tp_clear(op) : 0;
 }
 
 static void field_dealloc(PyObject* op) {
-  FieldProperty* self = (FieldProperty*)op;
+  FieldProperty* self = field_state(op);
+  PyObject_GC_UnTrack(op);
   if (self->setter_is_func && self->setter != NULL) TVMFFIObjectDecRef(self->setter);
-  Py_XDECREF(self->name);
-  Py_XDECREF(self->doc);
-  Py_TYPE(op)->tp_free(op);
+  self->setter = NULL;
+  Py_CLEAR(self->name);
+  Py_CLEAR(self->doc);
+  PyObject_GC_Track(op); /* property's dealloc untracks it again */
+  PyProperty_Type.tp_dealloc(op);
 }
 
 static PyObject* field_get_doc(PyObject* op, void* closure) {
   (void)closure;
-  PyObject* doc = ((FieldProperty*)op)->doc;
+  PyObject* doc = field_state(op)->doc;
+  if (doc == NULL) Py_RETURN_NONE;
   Py_INCREF(doc);
   return doc;
 }
 
-/* property-like: fset is None for frozen fields, else the bound `set`. */
+/* property's view: fset is None for frozen fields, else the bound `set`; fdel is None. */
 static PyObject* field_get_fset(PyObject* op, void* closure) {
   (void)closure;
-  if (((FieldProperty*)op)->frozen) Py_RETURN_NONE;
+  if (field_state(op)->frozen) Py_RETURN_NONE;
   return PyObject_GetAttrString(op, "set");
 }
 
@@ -339,39 +368,68 @@ static PyObject* field_get_fget(PyObject* op, void* closure) {
   return op;
 }
 
+static PyObject* field_get_fdel(PyObject* op, void* closure) {
+  (void)op, (void)closure;
+  Py_RETURN_NONE;
+}
+
+static PyObject* field_get_name(PyObject* op, void* closure) {
+  (void)closure;
+  PyObject* name = field_state(op)->name;
+  if (name == NULL) Py_RETURN_NONE;
+  Py_INCREF(name);
+  return name;
+}
+
+static PyObject* field_get_offset(PyObject* op, void* closure) {
+  (void)closure;
+  return PyLong_FromLongLong(field_state(op)->offset);
+}
+
+static PyObject* field_get_frozen(PyObject* op, void* closure) {
+  (void)closure;
+  return PyLong_FromLong(field_state(op)->frozen);
+}
+
 static PyMethodDef field_methods[] = {
     {"set", (PyCFunction)(void (*)(void))field_set_method, METH_FASTCALL,
      "set($self, obj, value, /)\n--\n\nWrites the field, read-only fields included."},
     {NULL, NULL, 0, NULL},
 };
 
-static PyMemberDef field_members[] = {
-    {"name", T_OBJECT, offsetof(FieldProperty, name), READONLY, "Field name."},
-    {"offset", T_LONGLONG, offsetof(FieldProperty, offset), READONLY, "Byte offset in the object."},
-    {"frozen", T_INT, offsetof(FieldProperty, frozen), READONLY, "True for read-only fields."},
-    {NULL, 0, 0, 0, NULL},
-};
-
 static PyGetSetDef field_getset[] = {
     {"__doc__", field_get_doc, NULL, NULL, NULL},
     {"fset", field_get_fset, NULL, NULL, NULL},
     {"fget", field_get_fget, NULL, NULL, NULL},
+    {"fdel", field_get_fdel, NULL, NULL, NULL},
+    {"name", field_get_name, NULL, "Field name.", NULL},
+    {"offset", field_get_offset, NULL, "Byte offset in the object.", NULL},
+    {"frozen", field_get_frozen, NULL, "True for read-only fields.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject FieldProperty_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.FieldProperty",
-    .tp_basicsize = sizeof(FieldProperty),
     .tp_dealloc = field_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Data descriptor of a reflected field: reads call the C getter at the field offset.",
+    .tp_traverse = field_traverse,
+    .tp_clear = field_clear,
     .tp_new = field_new,
+    .tp_init = field_init,
     .tp_descr_get = field_get,
     .tp_descr_set = field_set,
     .tp_methods = field_methods,
-    .tp_members = field_members,
     .tp_getset = field_getset,
 };
+
+static int field_property_ready(void) {
+  Py_ssize_t align = (Py_ssize_t)sizeof(int64_t);
+  field_state_offset = (PyProperty_Type.tp_basicsize + align - 1) / align * align;
+  FieldProperty_Type.tp_base = &PyProperty_Type;
+  FieldProperty_Type.tp_basicsize = field_state_offset + (Py_ssize_t)sizeof(FieldProperty);
+  return PyType_Ready(&FieldProperty_Type);
+}
 
 /* ---- _class_for_type_index ---- */
 
@@ -398,7 +456,7 @@ static PyMethodDef reflection_functions[] = {
 };
 
 int core_reflection_init(PyObject* module) {
-  if (PyType_Ready(&FieldProperty_Type) != 0) return -1;
+  if (field_property_ready() != 0) return -1;
   Py_INCREF(&FieldProperty_Type);
   if (PyModule_AddObject(module, "FieldProperty", (PyObject*)&FieldProperty_Type) != 0) return -1;
   return PyModule_AddFunctions(module, reflection_functions);

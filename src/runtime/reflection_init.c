@@ -44,14 +44,15 @@ static bool has_default(const TVMFFIFieldInfo* f) {
   return (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
 }
 
-/* Re-raises the pending error as "<T>.__ffi_init__() field '<name>':\n  <message>". */
-static int field_error(const TVMFFITypeInfo* info, const TVMFFIFieldInfo* f) {
+/* Re-raises the pending error as "<T>.__ffi_init__() <what> '<name>':\n  <message>", where
+ * `what` is "field" (a given value) or "default for field" (the field's default). */
+static int field_error(const TVMFFITypeInfo* info, const TVMFFIFieldInfo* f, const char* what) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   TVMFFIByteArray message = {"", 0};
   if (err != NULL) message = TVMFFIErrorGetCellPtr(err)->message;
-  int rc = ffi_raise("TypeError", "%.*s.__ffi_init__() field '%.*s':\n  %.*s",
-                     (int)info->type_key.size, info->type_key.data, (int)f->name.size,
+  int rc = ffi_raise("TypeError", "%.*s.__ffi_init__() %s '%.*s':\n  %.*s",
+                     (int)info->type_key.size, info->type_key.data, what, (int)f->name.size,
                      f->name.data, (int)message.size, message.data);
   if (err != NULL) ffi_decref((TVMFFIObject*)err);
   return rc;
@@ -99,7 +100,7 @@ static int set_keywords(TVMFFIObject* obj, const TVMFFITypeInfo* info, FfiFieldT
       return ffi_raise("TypeError", KEY_FMT "got multiple values for argument '%.*s'", KEY_ARGS,
                        (int)f->name.size, f->name.data);
     }
-    if (ffi_reflection_set_field(obj, f, &args[i + 1]) != 0) return field_error(info, f);
+    if (ffi_reflection_set_field(obj, f, &args[i + 1]) != 0) return field_error(info, f, "field");
     all->set[found] = true;
   }
   return 0;
@@ -126,7 +127,7 @@ static int fill(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIAny* 
   }
   for (int32_t i = 0; i < num_pos; ++i) {
     const TVMFFIFieldInfo* f = all.items[positional[i]];
-    if (ffi_reflection_set_field(obj, f, &args[i]) != 0) return field_error(info, f);
+    if (ffi_reflection_set_field(obj, f, &args[i]) != 0) return field_error(info, f, "field");
     all.set[positional[i]] = true;
   }
   if (num_pos < num_args && set_keywords(obj, info, &all, args, num_pos + 1, num_args) != 0) {
@@ -136,7 +137,9 @@ static int fill(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIAny* 
     const TVMFFIFieldInfo* f = all.items[j];
     if (all.set[j]) continue;
     if (has_default(f)) {
-      if (ffi_reflection_fill_default(obj, info, f) != 0) return field_error(info, f);
+      if (ffi_reflection_fill_default(obj, info, f) != 0) {
+        return field_error(info, f, "default for field");
+      }
     } else if (is_init(f)) {
       return ffi_raise("TypeError", KEY_FMT "missing required %sargument: '%.*s'", KEY_ARGS,
                        is_kw_only(f) ? "keyword-only " : "", (int)f->name.size, f->name.data);

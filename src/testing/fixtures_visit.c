@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "testing_internal.h"
+#include "testing_objects.h"
 
 typedef struct {
   TVMFFIAny (*visit)(TVMFFIObject* visitor, TVMFFIAny value);
@@ -84,10 +85,14 @@ static int make_graph(void* self, const TVMFFIAny* args, int32_t num_args, TVMFF
   if (args[0].type_index != kTVMFFIBool && args[0].type_index != kTVMFFIInt) {
     return testing_type_mismatch(&kMakeGraph, 0, "bool", args[0].type_index);
   }
-  TVMFFIAny key = testing_view_cstr("testing.TestVisitRegions");
+  /* As C++ make_object does: the member initialisers, not reflection creation (which would
+   * demand the fields, having no reflected defaults). */
+  TVMFFIObject* made = testing_object_new(kTestingVisitRegions);
+  if (made == NULL) return -1;
   TVMFFIAny regions;
   memset(&regions, 0, sizeof(regions));
-  if (testing_call_global("ffi.MakeObjectFromPackedArgs", &key, 1, &regions) != 0) return -1;
+  regions.type_index = made->type_index;
+  regions.v_obj = made;
   if (args[0].v_int64 == 0) {
     *result = regions;
     return 0;

@@ -88,7 +88,9 @@ int testing_method_self(const TestingTypeDef* def, const char* method, const TVM
                          "got %d arguments",
                          def->key, method, (int)expected_args, (int)num_args);
   }
-  if (!testing_is_instance(args[0].type_index, def->type_index)) {
+  bool accepted = def->final ? args[0].type_index == def->type_index
+                             : testing_is_instance(args[0].type_index, def->type_index);
+  if (!accepted) {
     TVMFFIByteArray actual = testing_type_key(args[0].type_index);
     return testing_raise("TypeError",
                          "Mismatched type on argument #0 when calling: `%s.%s`. Expected `%s` "
@@ -248,7 +250,8 @@ int testing_field_set(const TestingFieldDef* field, TVMFFIObject* obj, const TVM
   return set_at(field, (char*)obj + field->offset, value);
 }
 
-/* Setter as a FunctionObj called with (OpaquePtr field_addr, value); self is the field. */
+/* Setter as a FunctionObj called with (OpaquePtr field_addr, value); self is the field. Used
+ * only when the trampoline pool below is exhausted. */
 static int field_setter_call(void* self, const TVMFFIAny* args, int32_t num_args,
                              TVMFFIAny* result) {
   (void)result;
@@ -256,6 +259,67 @@ static int field_setter_call(void* self, const TVMFFIAny* args, int32_t num_args
     return testing_raise("TypeError", "field setter expects (field address, value)");
   }
   return set_at((const TestingFieldDef*)self, args[0].v_ptr, &args[1]);
+}
+
+/* Plain TVMFFIFieldSetters, as C++ fields register them (no SetterIsFunctionObj flag). A
+ * value field's setter needs only its storage kind. */
+#define TESTING_KIND_SETTER(K)                                    \
+  static int set_##K(void* addr, const TVMFFIAny* v) {            \
+    static const TestingFieldDef f = {.kind = K};                 \
+    return set_at(&f, addr, v);                                   \
+  }
+TESTING_KIND_SETTER(TF_I64) TESTING_KIND_SETTER(TF_F64) TESTING_KIND_SETTER(TF_I32)
+TESTING_KIND_SETTER(TF_F32) TESTING_KIND_SETTER(TF_BOOL) TESTING_KIND_SETTER(TF_STR)
+TESTING_KIND_SETTER(TF_ANY) TESTING_KIND_SETTER(TF_DEVICE) TESTING_KIND_SETTER(TF_DTYPE)
+TESTING_KIND_SETTER(TF_BYTES)
+
+/* An object field's setter also checks the field's type key, which a plain setter is not
+ * passed: each object field gets a trampoline of its own, bound to the field through a slot. */
+#define TESTING_OBJ_SETTER(n)                                      \
+  static const TestingFieldDef* g_obj_field_##n;                   \
+  static int set_obj_##n(void* addr, const TVMFFIAny* v) {         \
+    return set_at(g_obj_field_##n, addr, v);                       \
+  }
+#define TESTING_OBJ_SETTERS8(a, b, c, d, e, f, g, h)                                   \
+  TESTING_OBJ_SETTER(a) TESTING_OBJ_SETTER(b) TESTING_OBJ_SETTER(c) TESTING_OBJ_SETTER(d) \
+  TESTING_OBJ_SETTER(e) TESTING_OBJ_SETTER(f) TESTING_OBJ_SETTER(g) TESTING_OBJ_SETTER(h)
+TESTING_OBJ_SETTERS8(0, 1, 2, 3, 4, 5, 6, 7)
+TESTING_OBJ_SETTERS8(8, 9, 10, 11, 12, 13, 14, 15)
+TESTING_OBJ_SETTERS8(16, 17, 18, 19, 20, 21, 22, 23)
+TESTING_OBJ_SETTERS8(24, 25, 26, 27, 28, 29, 30, 31)
+#define OBJ_SLOT(n) {&g_obj_field_##n, set_obj_##n}
+static const struct {
+  const TestingFieldDef** field;
+  TVMFFIFieldSetter setter;
+} kObjSetters[] = {
+    OBJ_SLOT(0),  OBJ_SLOT(1),  OBJ_SLOT(2),  OBJ_SLOT(3),  OBJ_SLOT(4),  OBJ_SLOT(5),
+    OBJ_SLOT(6),  OBJ_SLOT(7),  OBJ_SLOT(8),  OBJ_SLOT(9),  OBJ_SLOT(10), OBJ_SLOT(11),
+    OBJ_SLOT(12), OBJ_SLOT(13), OBJ_SLOT(14), OBJ_SLOT(15), OBJ_SLOT(16), OBJ_SLOT(17),
+    OBJ_SLOT(18), OBJ_SLOT(19), OBJ_SLOT(20), OBJ_SLOT(21), OBJ_SLOT(22), OBJ_SLOT(23),
+    OBJ_SLOT(24), OBJ_SLOT(25), OBJ_SLOT(26), OBJ_SLOT(27), OBJ_SLOT(28), OBJ_SLOT(29),
+    OBJ_SLOT(30), OBJ_SLOT(31),
+};
+static int g_num_obj_setters = 0;
+
+/* The plain setter of a field, or NULL when none is left (the caller then uses a Function). */
+static TVMFFIFieldSetter plain_setter_of(const TestingFieldDef* f) {
+  switch (f->kind) {
+    case TF_I64: return set_TF_I64;
+    case TF_F64: return set_TF_F64;
+    case TF_I32: return set_TF_I32;
+    case TF_F32: return set_TF_F32;
+    case TF_BOOL: return set_TF_BOOL;
+    case TF_STR: return set_TF_STR;
+    case TF_ANY: return set_TF_ANY;
+    case TF_DEVICE: return set_TF_DEVICE;
+    case TF_DTYPE: return set_TF_DTYPE;
+    case TF_BYTES: return set_TF_BYTES;
+    case TF_OBJ:
+    case TF_OPT_OBJ: break;
+  }
+  if (g_num_obj_setters >= (int)(sizeof(kObjSetters) / sizeof(kObjSetters[0]))) return NULL;
+  *kObjSetters[g_num_obj_setters].field = f;
+  return kObjSetters[g_num_obj_setters++].setter;
 }
 
 /* ---- metadata JSON ---- */
@@ -329,16 +393,18 @@ static int register_field(TestingTypeDef* def, const TestingFieldDef* f) {
   info.alignment = aligns[f->kind];
   info.offset = f->offset;
   info.getter = getter_of(f->kind);
+  /* As the reference's C++ fields: String/Bytes are Any-like (-1), object refs ffi.Object. */
   static const int32_t static_types[] = {
-      kTVMFFIInt,  kTVMFFIFloat,  kTVMFFIInt,    kTVMFFIFloat,  kTVMFFIBool,     kTVMFFIStr,
-      kTVMFFIAny,  kTVMFFIObject, kTVMFFIObject, kTVMFFIDevice, kTVMFFIDataType, kTVMFFIBytes};
-  info.field_static_type_index = static_types[f->kind];
+      kTVMFFIInt,  kTVMFFIFloat,  kTVMFFIInt,    kTVMFFIFloat,  kTVMFFIBool,     kTVMFFIAny,
+      kTVMFFIAny,  kTVMFFIObject, kTVMFFIObject, kTVMFFIDevice, kTVMFFIDataType, kTVMFFIAny};
+  info.field_static_type_index = f->static_type != 0 ? f->static_type : static_types[f->kind];
   TVMFFIObjectHandle setter = NULL;
-  int rc = TVMFFIFunctionCreate((void*)f, field_setter_call, NULL, &setter);
+  TVMFFIFieldSetter plain = plain_setter_of(f);
+  int rc = plain != NULL ? 0 : TVMFFIFunctionCreate((void*)f, field_setter_call, NULL, &setter);
   if (rc == 0) rc = make_default(f, &info.default_value_or_factory);
   if (rc == 0) {
-    info.setter = setter;
-    info.flags |= kTVMFFIFieldFlagBitSetterIsFunctionObj;
+    info.setter = plain != NULL ? (void*)plain : setter;
+    if (plain == NULL) info.flags |= kTVMFFIFieldFlagBitSetterIsFunctionObj;
     rc = TVMFFITypeRegisterField(def->type_index, &info);
   }
   any_release(&info.default_value_or_factory);
@@ -473,6 +539,12 @@ static int register_type(TestingTypeDef* def) {
   for (int i = 0; i < def->num_fields; ++i) {
     if (register_field(def, &def->fields[i]) != 0) return -1;
   }
+  /* The explicit constructor is the first method, as the reference's refl::ObjectDef puts it. */
+  if (def->init == TI_EXPLICIT &&
+      register_method_info(def->type_index, "__ffi_init__", def->init_doc, def->init_schema, NULL,
+                           true, def->explicit_init, def) != 0) {
+    return -1;
+  }
   for (int i = 0; i < def->num_methods; ++i) {
     const TestingMethodDef* m = &def->methods[i];
     if (register_method_info(def->type_index, m->name, m->doc, m->schema, m->extra_metadata,
@@ -483,7 +555,7 @@ static int register_type(TestingTypeDef* def) {
   TVMFFITypeMetadata meta;
   memset(&meta, 0, sizeof(meta));
   meta.total_size = def->total_size;
-  meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  meta.structural_eq_hash_kind = def->structural_kind;
   if (def->has_creator && g_num_creators < (int)(sizeof(kCreators) / sizeof(kCreators[0]))) {
     *kCreators[g_num_creators].def = def;
     meta.creator = kCreators[g_num_creators++].creator;
@@ -495,11 +567,7 @@ static int register_type(TestingTypeDef* def) {
     return -1;
   }
   if (def->init == TI_EXPLICIT) {
-    if (register_method_info(def->type_index, "__ffi_init__", NULL, def->init_schema, NULL, true,
-                             def->explicit_init, def) != 0 ||
-        register_attr_func(def->type_index, "__ffi_init__", def->explicit_init, def) != 0) {
-      return -1;
-    }
+    if (register_attr_func(def->type_index, "__ffi_init__", def->explicit_init, def) != 0) return -1;
   } else if (def->init == TI_AUTO) {
     /* As C++ libraries do: the runtime generates the KWARGS init from the reflected fields. */
     TVMFFIAny index = testing_view_int(def->type_index);

@@ -70,10 +70,10 @@ static const TestingFieldDef kObjectDerivedFields[] = {
     {.name = "v_map", .kind = TF_OBJ, .offset = 56, .flags = RW, .schema = T_MAP_ANY_ANY,
      .obj_key = "ffi.Map"},
     {.name = "v_array", .kind = TF_OBJ, .offset = 64, .flags = RW, .schema = T_ARRAY_ANY,
-     .obj_key = "ffi.Array"},
+     .obj_key = "ffi.Array", .static_type = kTVMFFIArray},
 };
 static TestingTypeDef kObjectDerived = {
-    .key = "testing.TestObjectDerived", .parent = &kObjectBase, .total_size = 72,
+    .key = "testing.TestObjectDerived", .parent = &kObjectBase, .total_size = 72, .final = true,
     .fields = kObjectDerivedFields, .num_fields = 2, .has_creator = true, .copyable = true,
     .init = TI_AUTO, .reflect = true};
 
@@ -105,7 +105,7 @@ static int int_pair_convert(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
   if (n != 1) return testing_raise("TypeError", "__ffi_convert__ expects 1 argument");
   if (!testing_is_instance(args[0].type_index, kIntPair.type_index)) {
     TVMFFIByteArray actual = testing_type_key(args[0].type_index);
-    return testing_raise("TypeError", "Cannot convert from type `%.*s` to `testing.TestIntPair`",
+    return testing_raise("TypeError", "Cannot cast from `%.*s` to `testing.TestIntPair`",
                          (int)actual.size, actual.data);
   }
   return TVMFFIAnyViewToOwnedAny(&args[0], r);
@@ -123,7 +123,7 @@ static TestingTypeDef kIntPair = {
     .key = "testing.TestIntPair", .total_size = 40, .fields = kIntPairFields, .num_fields = 2,
     .methods = kIntPairMethods, .num_methods = 1, .has_creator = true, .copyable = true,
     .init = TI_EXPLICIT, .explicit_init = testing_explicit_init_call,
-    .init_schema = INIT_SCHEMA(T_INT "," T_INT), .reflect = true};
+    .init_schema = INIT_SCHEMA(T_INT "," T_INT), .reflect = true, .final = true};
 
 static const TestingFieldDef kNonCopyableFields[] = {
     {.name = "value", .kind = TF_I64, .offset = 24, .schema = T_INT},
@@ -134,7 +134,8 @@ static TestingTypeDef kNonCopyable = {
     .init_schema = INIT_SCHEMA(T_INT), .reflect = true};
 
 /* Declared by the reference but never reflected. */
-static TestingTypeDef kFrozenCxx = {.key = "testing.TestFrozenCxx", .total_size = 32};
+static TestingTypeDef kFrozenCxx = {.key = "testing.TestFrozenCxx", .total_size = 32,
+                                    .final = true};
 
 /* ---- compare / hash fixtures ---- */
 
@@ -159,7 +160,8 @@ static const TestingFieldDef kKeyLabelFields[] = {KEY_NAME_FIELDS("label")};
                                .num_fields = nfields, .has_creator = true, .copyable = true, \
                                .init = TI_EXPLICIT,                                        \
                                .explicit_init = testing_explicit_init_call,               \
-                               .init_schema = INIT_SCHEMA(schema), .reflect = true}
+                               .init_schema = INIT_SCHEMA(schema), .reflect = true,   \
+                               .final = true}
 
 KEYED_TYPE(kCompare, "testing.TestCompare", kCompareFields, 3, 56, T_INT "," T_STR "," T_INT);
 KEYED_TYPE(kHash, "testing.TestHash", kHashFields, 3, 56, T_INT "," T_STR "," T_INT);
@@ -231,7 +233,7 @@ static TestingTypeDef kUnregisteredBase = {
     .fields = kUnregisteredBaseFields, .num_fields = 1, .methods = kUnregisteredBaseMethods,
     .num_methods = 1, .copyable = true, .init = TI_EXPLICIT,
     .explicit_init = testing_explicit_init_call, .init_schema = INIT_SCHEMA(T_INT),
-    .reflect = true};
+    .init_doc = "Constructor of TestUnregisteredBaseObject", .reflect = true};
 
 static const TestingFieldDef kUnregisteredFields[] = {
     {.name = "v2", .kind = TF_I64, .offset = 32, .schema = T_INT}};
@@ -244,7 +246,7 @@ static TestingTypeDef kUnregistered = {
     .fields = kUnregisteredFields, .num_fields = 1, .methods = kUnregisteredMethods,
     .num_methods = 1, .copyable = true, .init = TI_EXPLICIT,
     .explicit_init = testing_explicit_init_call, .init_schema = INIT_SCHEMA(T_INT "," T_INT),
-    .reflect = true};
+    .init_doc = "Constructor of TestUnregisteredObject", .reflect = true};
 
 static const TestingFieldDef kDeepCopyEdgesFields[] = {
     {.name = "v_any", .kind = TF_ANY, .offset = 24, .flags = RW, .schema = T_ANY},

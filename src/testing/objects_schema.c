@@ -244,15 +244,17 @@ static const TestingFieldDef kFields[] = {
     F("v_bytes", TF_BYTES, 80, "bytes field", "{\"type\":\"ffi.Bytes\"}"),
     F("v_opt_int", TF_ANY, 96, "optional int", T_OPT(T_INT)),
     F("v_opt_str", TF_ANY, 112, "optional str", T_OPT(T_STR)),
-    F("v_arr_int", TF_OBJ, 128, "array<int>", T_ARR(T_INT), .obj_key = "ffi.Array"),
-    F("v_arr_str", TF_OBJ, 136, "array<str>", T_ARR(T_STR), .obj_key = "ffi.Array"),
+    F("v_arr_int", TF_OBJ, 128, "array<int>", T_ARR(T_INT), .obj_key = "ffi.Array",
+      .static_type = kTVMFFIArray),
+    F("v_arr_str", TF_OBJ, 136, "array<str>", T_ARR(T_STR), .obj_key = "ffi.Array",
+      .static_type = kTVMFFIArray),
     F("v_map_str_int", TF_OBJ, 144, "map<str,int>", T_MAP(T_STR, T_INT), .obj_key = "ffi.Map"),
     F("v_map_str_arr_int", TF_OBJ, 152, "map<str,array<int>>", T_MAP(T_STR, T_ARR(T_INT)),
       .obj_key = "ffi.Map"),
     F("v_variant", TF_ANY, 160, "variant<str,array<int>,map<str,int>>",
       T_VARIANT(T_STR "," T_ARR(T_INT) "," T_MAP(T_STR, T_INT))),
     F("v_opt_arr_variant", TF_OPT_OBJ, 176, "optional<array<variant<int,str>>>",
-      T_OPT(T_ARR(T_VARIANT(T_INT "," T_STR))), .obj_key = "ffi.Array"),
+      T_OPT(T_ARR(T_VARIANT(T_INT "," T_STR))), .obj_key = "ffi.Array", .static_type = kTVMFFIAny),
 };
 
 static const TestingMethodDef kMethods[] = {

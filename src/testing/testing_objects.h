@@ -48,6 +48,7 @@ typedef struct {
   double dfloat;
   const char* dstr;
   const char* extra_metadata; /* extra JSON members after type_schema, e.g. "\"k\":1"; or NULL */
+  int32_t static_type; /* field_static_type_index when nonzero; else the kind's (objects.c) */
 } TestingFieldDef;
 
 typedef struct {
@@ -75,9 +76,16 @@ typedef struct TestingTypeDef {
   TestingInitKind init;
   TVMFFISafeCallType explicit_init; /* TI_EXPLICIT: static __ffi_init__ method and type attr */
   const char* init_schema;          /* TI_EXPLICIT: its type_schema */
+  const char* init_doc;             /* TI_EXPLICIT: its doc, or NULL */
   bool reflect;                     /* false: type allocated, nothing reflected */
   void (*construct)(TVMFFIObject* obj); /* C++ member initialisers of a fresh object, or NULL */
   int32_t type_index;               /* filled at registration */
+  /* TVMFFISEqHashKind of the type metadata. Zero (Unsupported) unless set: the reference's
+   * fixtures declare no structural kind, so structural_equal/hash reject them. */
+  TVMFFISEqHashKind structural_kind;
+  /* Declared final in the reference's C++: its methods accept exactly this type, so a
+   * Python-defined subclass is rejected (C++ IsInstance of a final class is an index compare). */
+  bool final;
 } TestingTypeDef;
 
 
@@ -99,6 +107,8 @@ extern TestingTypeDef* const kTestingBasicTypes[];
 extern const int kTestingNumBasicTypes;
 extern TestingTypeDef* const kTestingCxxTypes[];
 extern const int kTestingNumCxxTypes;
+/* testing.TestVisitRegions (also in kTestingCxxTypes): made fresh by make_visit_region_graph. */
+extern TestingTypeDef* const kTestingVisitRegions;
 extern TestingTypeDef* const kTestingSchemaTypes[];
 extern const int kTestingNumSchemaTypes;
 

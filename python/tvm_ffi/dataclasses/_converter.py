@@ -24,6 +24,9 @@ class _Mismatch(TypeError):
     """A conversion failure; its message is the inner text the field's error shows."""
 
 
+ConversionMismatch = _Mismatch  # what TypeSchema.convert/check_value catch
+
+
 def describe(value: Any) -> str:
     """How a rejected value is named: Python scalars by kind, FFI objects by type key."""
     if value is None:
@@ -32,10 +35,22 @@ def describe(value: Any) -> str:
                        (bytes, "bytes"), (bytearray, "bytes")):
         if isinstance(value, kind):
             return name
+    if isinstance(value, _core.Object):
+        return _ffi_type_key(value)
+    return type(value).__qualname__
+
+
+def _ffi_type_key(value: Any) -> str:
+    """The runtime type key of what ``value`` becomes as an FFI value (``ffi.SmallStr`` for a
+    short str, ``ffi.Array`` for a list, the object's own key for an object)."""
     info = getattr(type(value), "__tvm_ffi_type_info__", None)
     if info is not None and isinstance(value, _core.Object):
         return str(info.type_key)
-    return type(value).__qualname__
+    try:
+        index = _core.CAny(value).type_index
+    except Exception:  # noqa: BLE001 -- a value the FFI cannot hold is named by its class
+        return type(value).__qualname__
+    return str(_core._type_index_to_key(index))
 
 
 def hint(schema: TypeSchema) -> str:
@@ -90,16 +105,42 @@ def _none(schema: TypeSchema, v: Any) -> Any:
 
 
 def _void_p(schema: TypeSchema, v: Any) -> Any:
-    if v is None or isinstance(v, ctypes.c_void_p):
+    if v is None:
+        return ctypes.c_void_p(None)
+    if isinstance(v, ctypes.c_void_p):
         return v
     raise _fail(schema, v)
 
 
+_PY_PRIMITIVES = (bool, int, float, str, bytes, bytearray)
+
+
 def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
+    """Objects of ``cls`` (any object for ``Object``, which also holds opaque Python objects).
+    A target type with a ``__ffi_convert__`` type attribute (``ffi.Object``, C++ types) gets a
+    second chance through it; its failure text is appended."""
+    index = schema.origin_type_index if cls is not None else 64
+    convert_attr = _core._lookup_type_attr(index, "__ffi_convert__") if index >= 64 else None
+    from .py_class import _PY_KEYS
+
+    python_defined = schema.origin in _PY_KEYS
+
     def convert(v: Any) -> Any:
         if isinstance(v, _core.Object) and (cls is None or isinstance(v, cls)):
             return v
-        raise _fail(schema, v)
+        if cls is None and v is not None and not isinstance(v, _PY_PRIMITIVES):
+            return _core._convert(v)  # lists become Arrays, ...; other Python objects stay opaque
+        if python_defined or v is None:
+            raise _fail(schema, v)
+        if convert_attr is not None:
+            try:
+                return convert_attr(v)
+            except Exception as err:  # noqa: BLE001 -- its text joins ours
+                reason = getattr(err, "__tvm_ffi_error__", None)
+                text = reason.message if reason is not None else str(err)
+        else:
+            text = f"Cannot cast from `{_ffi_type_key(v)}` to `{schema.origin if cls else 'ffi.Object'}`"
+        raise _Mismatch(f"{_fail(schema, v)}\n  __ffi_convert__ failed:\n    {text}")
 
     return convert
 
@@ -250,6 +291,61 @@ def make_converter(schema: TypeSchema) -> Converter | None:
     if index >= 64:
         return _object_of(_core._class_for_type_index(index), schema)
     raise TypeError(f"unknown TypeSchema origin: {origin!r}")
+
+
+_UNWRAP_LIMIT = 64
+
+
+def _unwrap_protocols(v: Any) -> Any:
+    """What a Python value stands for as an FFI value: ``__tvm_ffi_object__``/``asobject()``
+    and (repeated) ``__tvm_ffi_value__`` results, ``__tvm_ffi_int__``/``__tvm_ffi_float__``,
+    and NumPy scalars as Python numbers."""
+    for _ in range(_UNWRAP_LIMIT):
+        if isinstance(v, (_core.Object, *_PY_PRIMITIVES)) or v is None:
+            return v
+        if hasattr(v, "__tvm_ffi_object__"):
+            v = v.__tvm_ffi_object__()
+        elif hasattr(v, "asobject") and callable(v.asobject):
+            v = v.asobject()
+        elif hasattr(v, "__tvm_ffi_value__"):
+            v = v.__tvm_ffi_value__()
+        elif hasattr(v, "__tvm_ffi_int__"):
+            return int(v.__tvm_ffi_int__())
+        elif hasattr(v, "__tvm_ffi_float__"):
+            return float(v.__tvm_ffi_float__())
+        elif _is_numpy_scalar(v) and type(v).__name__ not in ("bool_", "bool"):  # np.True_ stays a bool
+            return v.item()  # np.int32(3) -> 3, np.float32(.5) -> 0.5
+        else:
+            return v
+    raise _Mismatch("infinite __tvm_ffi_value__ cycle detected")
+
+
+def _is_numpy_scalar(v: Any) -> bool:
+    return type(v).__module__ == "numpy" and getattr(v, "ndim", None) == 0
+
+
+def convert_direct(converter: Converter, value: Any) -> Any:
+    """``TypeSchema.convert``: the Python value converted (protocols unwrapped first); values
+    the converter only takes as FFI values (a lambda for ``Callable``, a NumPy array for
+    ``Tensor``, a ``Fraction`` for ``float``) get a second try after argument conversion. The
+    first failure is the one reported."""
+    value = _unwrap_protocols(value)
+    try:
+        return converter(value)
+    except _Mismatch:
+        if value is None or isinstance(value, (_core.Object, *_PY_PRIMITIVES)) or _is_numpy_scalar(value):
+            raise
+        try:
+            marshalled = _core._convert(value)
+        except Exception:  # noqa: BLE001 -- not an FFI value at all: the first failure stands
+            marshalled = value
+        if marshalled is value:
+            raise
+        try:
+            return converter(marshalled)
+        except _Mismatch:
+            pass
+        raise
 
 
 def as_ffi_converter(schema: TypeSchema) -> Any:

@@ -7,6 +7,7 @@ import inspect
 import typing
 from typing import Any, Callable
 
+from .. import _core
 from . import _c_registry
 from ._schema import from_annotation
 
@@ -62,18 +63,55 @@ def register_methods(cls: type, type_index: int) -> None:
         _c_registry.register_method(type_index, name, target.__doc__, metadata, _convert(target), is_static)
 
 
-def register_hooks(cls: type, type_index: int, type_key: str) -> None:
-    """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes."""
-    extra = cls.__dict__.get("__ffi_type_attr_names__", ())
-    if not isinstance(extra, (tuple, list)) or not all(isinstance(n, str) for n in extra):
+# Parent type attributes a py_class child gets copied unless __ffi_inherit_type_attrs__ says
+# otherwise: the structural and serialization hooks.
+DEFAULT_INHERIT_TYPE_ATTRS = ("__s_equal__", "__s_hash__", "__s_visit__", "__data_to_json__",
+                              "__data_from_json__")
+
+
+def _name_list(cls: type, attr: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A class-level list of names (looked up along the MRO, so a base can declare it once)."""
+    value = getattr(cls, attr, default)
+    if not isinstance(value, (tuple, list)) or not all(isinstance(n, str) for n in value):
         raise TypeError("TypeAttr registration lists must be tuples or lists of strings")
-    for name in (*HOOK_NAMES, *extra):
+    return tuple(value)
+
+
+def register_hooks(cls: type, type_index: int) -> None:
+    """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes,
+    then copies the parent's values of ``__ffi_inherit_type_attrs__`` the body does not define."""
+    extra = _name_list(cls, "__ffi_type_attr_names__", ())
+    inherited = _name_list(cls, "__ffi_inherit_type_attrs__", DEFAULT_INHERIT_TYPE_ATTRS)
+    for name in dict.fromkeys((*HOOK_NAMES, *extra, *inherited)):
         if name not in cls.__dict__:
             continue
         value = cls.__dict__[name]
         if isinstance(value, classmethod):
-            raise TypeError(f"@py_class({type_key!r}): {name!r} is wrapped by @classmethod, which is "
-                            "incompatible with FFI registration — use a plain function or @staticmethod")
+            raise TypeError(
+                f"@py_class({cls.__name__!r}): {name!r} is wrapped by @classmethod, which is incompatible "
+                "with FFI registration — the cls-first arg breaks the packed-call convention. Use "
+                "@staticmethod or a plain instance method. If you wrote ``@classmethod @method``, swap to "
+                "``@staticmethod @method`` (or drop @classmethod).")
         if isinstance(value, staticmethod):
             value = value.__func__
         _c_registry.register_type_attr(type_index, name, _convert(value))
+    info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+    for name in inherited:
+        if name in cls.__dict__:
+            continue  # the body's value wins, None included
+        value = _inherited_value(info.parent_type_info, name)
+        if value is not None:
+            _c_registry.register_type_attr(type_index, name, value)
+
+
+def _inherited_value(parent: Any, name: str) -> Any:
+    """The nearest ancestor's registered value of ``name``; an ancestor whose class body set it
+    (to None, say) ends the search."""
+    while parent is not None:
+        value = _core._lookup_type_attr(parent.type_index, name)
+        if value is not None:
+            return value
+        if parent.type_cls is not None and name in parent.type_cls.__dict__:
+            return None
+        parent = parent.parent_type_info
+    return None

@@ -7,11 +7,13 @@ import warnings
 from typing import Any, TypeVar
 
 from .. import _core
+from .._class_binding import _find_init, make_no_init
 from .._reflection import _type_info_of_index
 from ..registry import register_object
 from ._dunder import install_dunders, signature_of
 from ._enum_fields import install_enum_field_normalizers
 from .field import MISSING, Field
+from .py_class import _PY_KEYS
 
 _T = TypeVar("_T", bound=type)
 
@@ -21,8 +23,8 @@ def _synthesise_fields(cls: type, type_key: str) -> None:
     annotations = cls.__dict__.get("__annotations__", {})
     unannotated = []
     for tf in info.fields or ():
-        if tf.dataclass_field is not None:
-            continue
+        if type_key in _PY_KEYS and tf.dataclass_field is not None:
+            continue  # a py_class's own field keeps the Field its class declared
         if tf.name not in annotations:
             unannotated.append(tf.name)
         f = Field(tf.name, tf.ty, default=tf.c_default, default_factory=tf.c_default_factory,
@@ -50,14 +52,21 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         for name, value in list(cls.__dict__.items()):
             if isinstance(value, Field):
                 delattr(cls, name)
+        # `__init__ = Object.__init__` in a body asks for the reflected constructor back.
+        own_init = cls.__dict__.get("__init__", _core.Object.__init__) is not _core.Object.__init__ or (
+            "__signature__" in cls.__dict__)
         cls = register_object(type_key, init=init)(cls)
         info = _type_info_of_index(cls.__tvm_ffi_type_index__)  # type: ignore[attr-defined]
         _synthesise_fields(cls, type_key)
         install_dunders(cls, info, options)
-        # Both the generated init and explicit C++ inits take the reflected init fields.
-        if init and "__signature__" not in cls.__dict__:
-            cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
         install_enum_field_normalizers(cls, info)
+        if own_init:
+            return cls  # the body's own __init__ tells its signature
+        if init and _find_init(info) is not None:
+            # Both the generated init and explicit C++ inits take the reflected init fields.
+            cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
+        else:
+            cls.__init__ = make_no_init(cls)  # type: ignore[misc]
         return cls
 
     return decorator

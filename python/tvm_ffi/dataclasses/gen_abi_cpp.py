@@ -40,24 +40,32 @@ def _split(type_key: str) -> tuple[str, str]:
     return namespace.replace(".", "::"), f"{name}Obj"
 
 
-def _select(selectors: Sequence[str]) -> list[TypeInfo]:
-    chosen: dict[int, TypeInfo] = {}
-    keys = _core._type_keys() if hasattr(_core, "_type_keys") else None
-    from .py_class import _PY_KEYS
+_OBJECT_INDEX = 64
+_DYNAMIC_BEGIN = 128  # indices below are the runtime's static types, declared by its headers
 
-    candidates = sorted(set(keys or ()) | _PY_KEYS)
+
+def _select(selectors: Sequence[str]) -> list[TypeInfo]:
+    """The object types matching any selector (``fnmatch`` over every registered key), with
+    their dynamic ancestors, parents first."""
+    from ..registry import get_registered_type_keys
+
+    registered = sorted(set(get_registered_type_keys()))
+    chosen: dict[int, TypeInfo] = {}
     for selector in selectors:
-        matched = [k for k in candidates if fnmatch.fnmatchcase(k, selector)] or (
-            [selector] if _core._object_type_key_to_index(selector) is not None else [])
+        matched = [k for k in registered if fnmatch.fnmatchcase(k, selector)]
         if not matched:
             raise ValueError(f"Type-key selector {selector!r} did not match any registered type")
-        for key in matched:
-            index = _core._object_type_key_to_index(key)
-            if index is None:
-                raise ValueError(f"Type key {key!r} is not registered")
-            info = _type_info_of_index(index)
-            chosen[info.type_index] = info
-    return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_index))
+        indices = [_core._object_type_key_to_index(k) for k in matched]
+        infos = [_type_info_of_index(index) for index in indices if index is not None]
+        objects = [i for i in infos if i.type_index >= _OBJECT_INDEX]
+        if not objects:
+            raise ValueError(f"Type-key selector {selector!r} did not match any registered object type")
+        for info in objects:
+            lineage: TypeInfo | None = info
+            while lineage is not None and lineage.type_index >= _DYNAMIC_BEGIN:
+                chosen[lineage.type_index] = lineage
+                lineage = lineage.parent_type_info
+    return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_key))
 
 
 def _struct(info: TypeInfo, generated: set[int]) -> list[str]:

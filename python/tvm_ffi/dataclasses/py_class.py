@@ -104,18 +104,35 @@ def _is_classvar(ann: Any) -> bool:
     return ann is typing.ClassVar or typing.get_origin(ann) is typing.ClassVar
 
 
-def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) -> list[Field]:
-    fields, kw_only_mode = [], bool(options["kw_only"])
+def _field_marker_types(cls: type) -> tuple[type, ...]:
+    """``__ffi_field_markers__``: annotation types that mark a position instead of a field."""
+    markers = getattr(cls, "__ffi_field_markers__", ())
+    if not isinstance(markers, (tuple, list)) or not all(isinstance(m, type) for m in markers):
+        raise TypeError("__ffi_field_markers__ must be a tuple or list of types")
+    return tuple(markers)
+
+
+def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], info: TypeInfo) -> list[Field]:
+    fields: list[Field] = []
+    kw_only_mode = bool(options["kw_only"])
+    marker_types = _field_marker_types(cls)
+    parent = info.parent_type_info
+    # (marker type, owner class, name, index among all fields): the parent's first.
+    markers = list(getattr(parent, "_decorator_args", {}).get("field_markers", ()))
+    inherited_count = len(parent.all_fields()) if parent is not None else 0
     for name, ann in _resolve_annotations(cls).items():
         if ann is dataclasses.KW_ONLY:
             kw_only_mode = True
             continue
         if _is_classvar(ann):
             continue
+        if any(ann is marker for marker in marker_types):
+            markers.append((ann, cls, name, inherited_count + len(fields)))
+            if name in body:  # the extension interprets the declared value: it stays
+                setattr(cls, name, body[name])
+            continue
         value = body.get(name, MISSING)
         f = value.__copy__() if isinstance(value, Field) else field(default=value)
-        if f.extra_kwargs:
-            raise TypeError(f"{cls.__name__}.{name}: unrecognized field options: {', '.join(f.extra_kwargs)}")
         f.name, f.type, f._ty_schema = name, ann, from_annotation(ann)
         if f.kw_only is None:
             f.kw_only = kw_only_mode
@@ -129,7 +146,27 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any]) ->
         f.name, f.type, f._ty_schema, f.kw_only = name, ann, from_annotation(ann), False
         f.frozen = bool(options["frozen"])
         fields.append(f)
+    info._decorator_args["field_markers"] = tuple(markers)  # type: ignore[attr-defined]
     return fields
+
+
+def _forget_fields(info: TypeInfo) -> None:
+    """``fields`` reads None until the own fields are registered (as hooks see it)."""
+    info.fields = None
+
+
+def _run_field_hooks(cls: type, info: TypeInfo, fields: list[Field]) -> None:
+    """Calls every ``__ffi_on_fields_resolved__``-marked callable of the MRO (bases first) with
+    the type info and the own fields, before they reach the runtime; then rejects the
+    ``field()`` options no hook consumed."""
+    for base in reversed(cls.__mro__):
+        for hook in list(base.__dict__.values()):
+            if callable(hook) and getattr(hook, "__ffi_on_fields_resolved__", False) is True:
+                hook(info, fields)
+    for f in fields:
+        if f.extra_kwargs:
+            options = ", ".join(sorted(f.extra_kwargs))
+            raise TypeError(f"{cls.__name__}.{f.name}: unrecognized field options: {options}")
 
 
 def _init_properties(cls: type) -> tuple[tuple[str, init_property], ...]:
@@ -233,7 +270,7 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     parent = _parent_info(cls)
     key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
     existing = _core._object_type_key_to_index(key)
-    if key in _PY_KEYS or (existing is not None and getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None)):
+    if key in _PY_KEYS or (existing is not None and getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None) is not None):
         raise ValueError(f"Type key {key!r} is already registered")
     # The index and class binding exist before annotations are read, so a field may name its
     # own class. Body values of annotated names are defaults: they leave the class.
@@ -249,6 +286,7 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     cls.__tvm_ffi_init_properties__ = props  # type: ignore[attr-defined]
     cls = _with_slots(cls)
     cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
+    info._decorator_args = dict(options)  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = key, type_index  # type: ignore[attr-defined]
     _core._register_object_class(type_index, cls)
     forget_fallback(type_index)
@@ -303,7 +341,9 @@ def _pending_init(cls: type) -> Callable[..., None]:
 def _complete(pending: _Pending) -> None:
     """Phase 2: fields laid out and registered, members and dunders installed."""
     cls, parent, info, options = pending.cls, pending.parent, pending.info, pending.options
-    fields = _collect_fields(cls, options, pending.body)
+    fields = _collect_fields(cls, options, pending.body, info)
+    _forget_fields(info)
+    _run_field_hooks(cls, info, fields)
     key, type_index = info.type_key, info.type_index
     inherited = {f.name: parent_info for parent_info in parent._chain() for f in parent_info.fields or ()}
     for f in fields:
@@ -318,7 +358,7 @@ def _complete(pending: _Pending) -> None:
     if kind:
         _c_registry.register_metadata(type_index, total_size, kind)
     register_methods(cls, type_index)
-    register_hooks(cls, type_index, key)
+    register_hooks(cls, type_index)
     info._refresh()
     for tf, f in zip(info.fields or (), fields):
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
@@ -336,7 +376,8 @@ def method(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Marks a method of a ``py_class`` for registration as an FFI method (``tvm_ffi.method``)."""
     if isinstance(fn, classmethod):
         raise TypeError("@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
-                        "use @staticmethod or an instance method")
+                        "the classmethod's ``cls`` first arg does not match the packed-call convention. "
+                        "Use @staticmethod or a plain instance method instead.")
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
         raise TypeError(f"@tvm_ffi.method: expected a callable, got {type(fn).__name__}.")
