@@ -404,6 +404,11 @@ class Shape(tuple):  # type: ignore[type-arg]
             obj = self._tvm_ffi_object = getattr(made, "_tvm_ffi_object", made)
         return obj
 
+    @property
+    def _tvm_ffi_cached_object(self) -> _core.Object:
+        """The runtime shape object (the reference's name for it; made on first use)."""
+        return self.__tvm_ffi_object__()
+
     def __repr__(self) -> str:
         return tuple.__repr__(self)
 
