@@ -3,6 +3,7 @@ String, Bytes, Device, DataType, and the type-index -> class table."""
 
 from __future__ import annotations
 
+import ctypes
 import pickle
 import weakref
 
@@ -49,6 +50,17 @@ def test_identity_equality_and_hash() -> None:
     assert not a.same_as(1) and a != 1
     assert {a: 1}[b] == 1
     assert repr(a) == "ffi.Function"  # the runtime's ReprPrint: a type without printable fields
+
+
+def test_handle_accessors_of_the_reference_api() -> None:
+    a = make_plain_object()
+    b = echo(a)
+    assert a.is_(b) and not a.is_(make_plain_object()) and not a.is_(None)
+    assert a.id_ == b.id_ == a.__chandle__() != 0
+    handle = a.__ctypes_handle__()
+    assert isinstance(handle, ctypes.c_void_p) and handle.value == a.__chandle__()
+    empty = _core.Object.__new__(_core.Object)
+    assert empty.id_ == 0 and empty.__ctypes_handle__().value is None
 
 
 def test_type_index_and_key() -> None:

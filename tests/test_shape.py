@@ -33,6 +33,14 @@ def test_shape_passes_as_the_runtime_shape_object() -> None:
     assert tvm_ffi.get_global_func("ffi.Shape")(7, 8) == tvm_ffi.Shape((7, 8))
 
 
+def test_shape_keeps_its_runtime_object_through_calls() -> None:
+    s = tvm_ffi.Shape((10, 8))
+    echoed = tvm_ffi.convert(lambda x: x)(s)
+    assert isinstance(echoed, tvm_ffi.Shape)
+    assert echoed._tvm_ffi_cached_object.same_as(s._tvm_ffi_cached_object)
+    assert tvm_ffi.convert(s)._tvm_ffi_cached_object.same_as(s._tvm_ffi_cached_object)
+
+
 def test_shape_pickles_by_value() -> None:
     s = tvm_ffi.Shape((1, 2, 3))
     copy = pickle.loads(pickle.dumps(s))

@@ -130,7 +130,7 @@ def test_tensor_properties_mirror_the_numpy_array() -> None:
     assert t.size(0) == 3 and t.size(-1) == 4
     assert t.is_contiguous()
     assert t.__dlpack_device__() == (1, 0)
-    assert repr(t) == "<Tensor shape=(3, 4) dtype=float32 device=cpu:0>"
+    assert repr(t) == str(t) == "float32[3, 4]@cpu:0"  # the runtime's printed form, as in the reference
     with pytest.raises(IndexError):
         t.size(2)
 

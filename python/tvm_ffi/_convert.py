@@ -36,6 +36,8 @@ def _convert_by_rules(value: Any) -> Any:
         return _core.Bytes(bytes(value))
     if isinstance(value, BaseException):
         return _core._convert_to_ffi_error(value)
+    if isinstance(value, tuple) and hasattr(value, "__tvm_ffi_object__"):
+        return value  # a tvm_ffi.Shape is already the FFI value (it carries its runtime object)
     if hasattr(value, "__tvm_ffi_object__"):
         return value.__tvm_ffi_object__()
     if isinstance(value, (list, tuple, dict)) or hasattr(value, "__dlpack__"):

@@ -121,12 +121,12 @@ class Array(_Seq[_T], Sequence[_T]):
         return (Array, (list(self),))
 
 
-def _position(index: SupportsIndex, size: int, what: str) -> int:
-    """Non-negative position of ``index`` in a sequence of ``size``; IndexError naming it."""
+def _position(index: SupportsIndex, size: int) -> int:
+    """Non-negative position of ``index`` in a sequence of ``size``; IndexError worded as the reference's."""
     i = index.__index__()
     position = i + size if i < 0 else i
     if not 0 <= position < size:
-        raise IndexError(f"{what} index {i} out of range for size {size}")
+        raise IndexError(f"Index out of range. size: {size}, got index {i}")
     return position
 
 
@@ -168,7 +168,7 @@ class List(_Seq[_T], MutableSequence[_T]):
             for position, item in zip(positions, values):
                 _ffi_api.ListSetItem(self, position, item)
             return
-        _ffi_api.ListSetItem(self, _position(index, size, "List assignment"), value)
+        _ffi_api.ListSetItem(self, _position(index, size), value)
 
     def __delitem__(self, index: SupportsIndex | slice) -> None:
         size = len(self)
@@ -181,7 +181,7 @@ class List(_Seq[_T], MutableSequence[_T]):
             for position in sorted(range(start, stop, step), reverse=True):
                 _ffi_api.ListErase(self, position)
             return
-        _ffi_api.ListErase(self, _position(index, size, "List deletion"))
+        _ffi_api.ListErase(self, _position(index, size))
 
     def insert(self, index: SupportsIndex, value: _T) -> None:
         """Inserts ``value`` before ``index`` (clamped to the ends, like ``list.insert``)."""
@@ -203,8 +203,8 @@ class List(_Seq[_T], MutableSequence[_T]):
         """Removes and returns the item at ``index`` (the last by default)."""
         size = len(self)
         if size == 0:
-            raise IndexError("pop from empty List")
-        item: _T = _ffi_api.ListPop(self, _position(index, size, "List pop"))
+            raise IndexError("pop from empty list")
+        item: _T = _ffi_api.ListPop(self, _position(index, size))
         return item
 
     def clear(self) -> None:
@@ -403,6 +403,11 @@ class Shape(tuple):  # type: ignore[type-arg]
             made = _make_shape(*self)
             obj = self._tvm_ffi_object = getattr(made, "_tvm_ffi_object", made)
         return obj
+
+    @property
+    def _tvm_ffi_cached_object(self) -> _core.Object:
+        """The runtime shape object (the reference's name for it; made on first use)."""
+        return self.__tvm_ffi_object__()
 
     def __repr__(self) -> str:
         return tuple.__repr__(self)

@@ -206,8 +206,8 @@ static PyObject* seq_item(PyObject* self, Py_ssize_t i) {
   TVMFFISeqCell* cell = seq_cell(self);
   if (cell == NULL) return NULL;
   if (CORE_UNLIKELY(i < 0 || i >= (Py_ssize_t)cell->size)) {
-    PyErr_Format(PyExc_IndexError, "%s index %zd out of range for size %zd",
-                 Py_TYPE(self)->tp_name, i, (Py_ssize_t)cell->size);
+    PyErr_Format(PyExc_IndexError, "Index out of range. size: %zd, got index %zd",
+                 (Py_ssize_t)cell->size, i);
     return NULL;
   }
   return seq_at(self, cell, i);
@@ -221,14 +221,12 @@ static PyObject* seq_subscript(PyObject* self, PyObject* key) {
     Py_ssize_t i = PyLong_AsSsize_t(key);
     if (i == -1 && PyErr_Occurred()) {
       PyErr_Clear();
-      PyErr_Format(PyExc_IndexError, "%s index %R out of range for size %zd",
-                   Py_TYPE(self)->tp_name, key, size);
+      PyErr_Format(PyExc_IndexError, "Index out of range. size: %zd, got index %R", size, key);
       return NULL;
     }
     Py_ssize_t pos = i < 0 ? i + size : i;
     if (CORE_UNLIKELY(pos < 0 || pos >= size)) {
-      PyErr_Format(PyExc_IndexError, "%s index %zd out of range for size %zd",
-                   Py_TYPE(self)->tp_name, i, size);
+      PyErr_Format(PyExc_IndexError, "Index out of range. size: %zd, got index %zd", size, i);
       return NULL;
     }
     return seq_at(self, cell, pos);
@@ -257,8 +255,7 @@ static PyObject* seq_subscript(PyObject* self, PyObject* key) {
     Py_DECREF(as_int);
     return out;
   }
-  PyErr_Format(PyExc_TypeError, "%s indices must be integers or slices, not %s",
-               Py_TYPE(self)->tp_name, Py_TYPE(key)->tp_name);
+  PyErr_Format(PyExc_TypeError, "indices must be integers or slices, not %s", Py_TYPE(key)->tp_name);
   return NULL;
 }
 

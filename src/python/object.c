@@ -130,6 +130,24 @@ static PyObject* object_same_as(PyObject* op, PyObject* other) {
   return PyBool_FromLong(((CoreObject*)op)->chandle == ((CoreObject*)other)->chandle);
 }
 
+/* The handle as a ctypes.c_void_p (value None when empty), for code that passes it to ctypes. */
+static PyObject* object_ctypes_handle(PyObject* op, PyObject* unused) {
+  (void)unused;
+  void* handle = ((CoreObject*)op)->chandle;
+  if (handle == NULL) return PyObject_CallNoArgs(core_ctypes_c_void_p);
+  PyObject* addr = PyLong_FromVoidPtr(handle);
+  if (addr == NULL) return NULL;
+  PyObject* out = PyObject_CallOneArg(core_ctypes_c_void_p, addr);
+  Py_DECREF(addr);
+  return out;
+}
+
+/* `id_`: the handle's address as an int, like __chandle__ (0 when empty). */
+static PyObject* object_get_id(PyObject* op, void* closure) {
+  (void)closure;
+  return PyLong_FromVoidPtr(((CoreObject*)op)->chandle);
+}
+
 void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle) {
   TVMFFIObjectHandle old = self->chandle;
   self->chandle = handle;
@@ -196,6 +214,9 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
     {"same_as", object_same_as, METH_O, "True when both wrap the same FFI object."},
+    {"is_", object_same_as, METH_O, "Alias of same_as: True when both wrap the same FFI object."},
+    {"__ctypes_handle__", object_ctypes_handle, METH_NOARGS,
+     "The FFI handle as a ctypes.c_void_p (value None when empty)."},
     {"__move_handle_from__", object_move_handle_from, METH_O,
      "Takes the handle of another Object, leaving it empty."},
     {"_move", object_move, METH_NOARGS,
@@ -207,6 +228,7 @@ static PyGetSetDef object_getset[] = {
     {"type_index", object_get_type_index, NULL, "Runtime type index of the wrapped object.",
      NULL},
     {"type_key", object_get_type_key, NULL, "Runtime type key of the wrapped object.", NULL},
+    {"id_", object_get_id, NULL, "Address of the FFI handle as an int (0 when empty).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -266,8 +266,11 @@ static int field_set(PyObject* op, PyObject* obj, PyObject* value) {
     return -1;
   }
   if (self->frozen) {
-    PyErr_Format(PyExc_AttributeError, "property of '%s' object has no setter",
-                 Py_TYPE(obj)->tp_name);
+    /* Worded like Python's own read-only property, which names the class by its qualname. */
+    PyObject* qualname = PyObject_GetAttrString((PyObject*)Py_TYPE(obj), "__qualname__");
+    if (qualname == NULL) return -1;
+    PyErr_Format(PyExc_AttributeError, "property of '%S' object has no setter", qualname);
+    Py_DECREF(qualname);
     return -1;
   }
   return field_write(self, obj, value);

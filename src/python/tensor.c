@@ -287,19 +287,31 @@ static PyObject* tensor_repr(PyObject* self) {
     return PyUnicode_FromFormat("<%s with NULL handle>", Py_TYPE(self)->tp_name);
   }
   DLTensor* t = tensor_of(self);
-  PyObject* shape = int64_tuple(t->shape, t->ndim);
-  PyObject* dtype = shape != NULL ? tensor_get_dtype(self, NULL) : NULL;
-  if (shape != NULL && dtype == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+  PyObject* dtype = tensor_get_dtype(self, NULL);
+  if (dtype == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
     /* A type code without a name (complex): show the raw fields rather than fail. */
     PyErr_Clear();
     dtype = PyUnicode_FromFormat("(code=%d, bits=%d, lanes=%d)", (int)t->dtype.code,
                                  (int)t->dtype.bits, (int)t->dtype.lanes);
   }
   PyObject* device = dtype != NULL ? tensor_get_device(self, NULL) : NULL;
-  PyObject* out = device != NULL ? PyUnicode_FromFormat("<Tensor shape=%R dtype=%S device=%S>",
-                                                        shape, dtype, device)
-                                 : NULL;
-  Py_XDECREF(shape);
+  /* The runtime's printed form of a tensor (ffi.ReprPrint), as the reference shows it:
+   * float32[3, 4]@cpu:0 */
+  PyObject* separator = device != NULL ? PyUnicode_FromString(", ") : NULL;
+  PyObject* dims = NULL;
+  if (separator != NULL) {
+    PyObject* texts = PyTuple_New(t->ndim);
+    for (int i = 0; texts != NULL && i < t->ndim; ++i) {
+      PyObject* text = PyUnicode_FromFormat("%lld", (long long)t->shape[i]);
+      if (text == NULL) Py_CLEAR(texts);
+      else PyTuple_SET_ITEM(texts, i, text);
+    }
+    dims = texts != NULL ? PyUnicode_Join(separator, texts) : NULL;
+    Py_XDECREF(texts);
+  }
+  PyObject* out = dims != NULL ? PyUnicode_FromFormat("%S[%U]@%S", dtype, dims, device) : NULL;
+  Py_XDECREF(separator);
+  Py_XDECREF(dims);
   Py_XDECREF(dtype);
   Py_XDECREF(device);
   return out;

@@ -195,7 +195,8 @@ int ffi_load_shared_library(const char* path, FfiModule** out) {
   void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
   if (handle == NULL) {
     const char* reason = dlerror();
-    return ffi_raise("RuntimeError", "cannot open %s: %s", path,
+    /* Worded as the reference words it; tests and users match on this text. */
+    return ffi_raise("RuntimeError", "Failed to load dynamic shared library %s %s", path,
                      reason != NULL ? reason : "unknown dlopen error");
   }
   FfiModule* lib = ffi_module_new(handle, NULL);

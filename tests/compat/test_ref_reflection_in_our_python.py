@@ -65,7 +65,7 @@ def test_explicit_init_constructs_from_python(demo: Any) -> None:
     assert info.add_prefix_space is False
     with pytest.raises(KeyError, match="unknown token zz"):
         info.token_id("zz")
-    with pytest.raises(AttributeError, match="property of 'TokenizerInfo' object has no setter"):
+    with pytest.raises(AttributeError, match="property of 'demo.<locals>.TokenizerInfo' object has no setter"):
         info.vocab_size = 1
     with pytest.raises(TypeError, match=r"demo.TokenizerInfo.__ffi_init__.* Expected 2 but got 1 arguments"):
         demo.TokenizerInfo(["a"])

@@ -1,6 +1,7 @@
 // test_any_string.cc -- any.h / string.h / type_traits.h / optional.h: how C++ values are stored
 // in a TVMFFIAny (small strings inline, owned objects), cast/try_cast/as rules, mismatch errors.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
 
@@ -35,9 +36,19 @@ void test_strings_small_and_heap() {
 }
 
 void test_bytes() {
-  ffi::Bytes b(std::string("\0\1\2", 3));
+  const std::string content("\0\1\2", 3);
+  ffi::Bytes b(content);
   CHECK_EQ(b.size(), 3u);
   CHECK_EQ(b.raw().type_index, ffi::TypeIndex::kTVMFFISmallBytes);
+  // A moved-in std::string always becomes a heap object, as with the reference headers.
+  ffi::Bytes moved(std::string("\0\1\2", 3));
+  CHECK_EQ(moved.raw().type_index, ffi::TypeIndex::kTVMFFIBytes);
+  CHECK(moved == b);
+  ffi::String moved_str(std::string("abc"));
+  CHECK_EQ(moved_str.raw().type_index, ffi::TypeIndex::kTVMFFIStr);
+  CHECK(moved_str == "abc");
+  ffi::Map<ffi::String, int64_t> by_name{{moved_str, 1}};  // heap and small keys hash alike
+  CHECK_EQ(by_name.at(ffi::String("abc")), 1);
   ffi::Any a = b;
   CHECK(a.cast<ffi::Bytes>() == b);
   CHECK(!a.try_cast<ffi::String>().has_value());

@@ -131,7 +131,7 @@ void test_large_maps_iterate_in_insertion_order() {
   CHECK(frozen.find("key38") != frozen.end());
   CHECK(frozen.find("key39") == frozen.end());
   CHECK_THROWS((ffi::Any(d).cast<ffi::Map<ffi::String, ffi::String>>()), "TypeError",
-               "Map[some value is int]");
+               "Map[K, some value is int]");
 }
 
 void test_dict_shared_mutation() {

@@ -27,7 +27,32 @@ class Point : public ffi::ObjectRef {
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Point, ffi::ObjectRef, PointObj);
 };
 
+// Fields with the reference's field traits and no explicit constructor: the runtime generates
+// __ffi_init__ over the fields when the ObjectDef is done.
+class OptionsObj : public ffi::Object {
+ public:
+  int64_t level = 0;
+  ffi::String tag;
+  ffi::Array<int64_t> sizes;
+  int64_t cache = 0;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Options", OptionsObj, ffi::Object);
+};
+
+class SealedObj : public ffi::Object {
+ public:
+  int64_t v = 0;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Sealed", SealedObj, ffi::Object);
+};
+
 TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<OptionsObj>()
+      .def_rw("level", &OptionsObj::level, refl::kw_only(true), refl::default_value(2))
+      .def_rw("tag", &OptionsObj::tag, refl::repr(false), refl::compare(false), refl::hash(false))
+      .def_rw("sizes", &OptionsObj::sizes,
+              refl::default_factory(ffi::Function::FromTyped([]() { return ffi::Array<int64_t>{1, 2}; })))
+      .def_rw("cache", &OptionsObj::cache, refl::init(false), refl::AttachFieldFlag::SEqHashIgnore());
+  refl::ObjectDef<SealedObj>(refl::init(false)).def_ro("v", &SealedObj::v);
   refl::ObjectDef<PointObj>()
       .def(refl::init<int64_t, double>())
       .def_ro("x", &PointObj::x, "the x coordinate")
@@ -125,9 +150,41 @@ void test_global_def_metadata() {
   CHECK_EQ(ffi::Function::GetGlobalRequired("test.cpp.Point.shifted")(p, 5).cast<int64_t>(), 7);
 }
 
+bool HasInitAttr(int32_t type_index) {
+  TVMFFIByteArray name{"__ffi_init__", 12};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
+  if (column == nullptr || type_index < column->begin_index ||
+      type_index - column->begin_index >= static_cast<int32_t>(column->size)) {
+    return false;
+  }
+  return column->data[type_index - column->begin_index].type_index == ffi::TypeIndex::kTVMFFIFunction;
+}
+
+void test_field_traits_and_generated_constructor() {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(OptionsObj::RuntimeTypeIndex());
+  CHECK(FindField(info, "level")->flags & kTVMFFIFieldFlagBitMaskKwOnly);
+  CHECK(FindField(info, "level")->flags & kTVMFFIFieldFlagBitMaskHasDefault);
+  int64_t tag_flags = FindField(info, "tag")->flags;
+  CHECK(tag_flags & kTVMFFIFieldFlagBitMaskReprOff);
+  CHECK(tag_flags & kTVMFFIFieldFlagBitMaskCompareOff);
+  CHECK(tag_flags & kTVMFFIFieldFlagBitMaskHashOff);
+  CHECK(!(tag_flags & kTVMFFIFieldFlagBitMaskHasDefault));
+  const TVMFFIFieldInfo* sizes = FindField(info, "sizes");
+  CHECK(sizes->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory);
+  CHECK_EQ(sizes->default_value_or_factory.type_index, ffi::TypeIndex::kTVMFFIFunction);
+  CHECK(FindField(info, "cache")->flags & kTVMFFIFieldFlagBitMaskInitOff);
+  CHECK(FindField(info, "cache")->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore);
+  // No explicit constructor: the runtime generated one (ffi._RegisterFFIInit); refl::init(false)
+  // on the ObjectDef: none at all.
+  CHECK(HasInitAttr(OptionsObj::RuntimeTypeIndex()));
+  CHECK(!HasInitAttr(SealedObj::RuntimeTypeIndex()));
+  CHECK(FindMethod(TVMFFIGetTypeInfo(SealedObj::RuntimeTypeIndex()), "__ffi_init__") == nullptr);
+}
+
 int main() {
   RUN(test_fields_are_registered_with_offsets_and_accessors);
   RUN(test_methods_and_constructor);
   RUN(test_global_def_metadata);
+  RUN(test_field_traits_and_generated_constructor);
   return CHECK_MAIN_RESULT();
 }

@@ -109,6 +109,10 @@ TVM_FFI_INLINE constexpr size_t CStrLen(const char* s) {
   return n;
 }
 }  // namespace detail
+
+// Older kernels spell the internal namespace `details`; the reference keeps the alias too.
+namespace details = detail;
+
 }  // namespace ffi
 }  // namespace tvm
 

@@ -62,12 +62,12 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
   static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* s) {
     if (CheckAnyStrict(s)) return s->v_dtype;
     if (auto str = TypeTraits<String>::TryCastFromAnyView(s)) {
+      // A string that is no dtype raises the parser's ValueError ("unknown dtype `x`") rather
+      // than a type mismatch, as the reference headers do.
       TVMFFIByteArray text{str->data(), str->size()};
       DLDataType out;
-      if (TVMFFIDataTypeFromString(&text, &out) == 0) return out;
-      TVMFFIObjectHandle err = nullptr;  // not a dtype string: drop the parser's error
-      TVMFFIErrorMoveFromRaised(&err);
-      if (err != nullptr) detail::ObjectDecRef(static_cast<TVMFFIObject*>(err));
+      TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&text, &out));
+      return out;
     }
     return std::nullopt;
   }

@@ -374,8 +374,8 @@ struct OstreamFallback {
     ::tvm::ffi::detail::SetSafeCallRaised(err);                                                \
     return -1;                                                                                 \
   }                                                                                            \
-  catch (const std::exception& ex) {                                                           \
-    TVMFFIErrorSetRaisedFromCStr("InternalError", ex.what());                                  \
+  catch (const std::exception& ex) { /* no backtrace: the throw site is unknown here */      \
+    ::tvm::ffi::detail::SetSafeCallRaised(::tvm::ffi::Error("InternalError", ex.what(), "")); \
     return -1;                                                                                 \
   }                                                                                            \
   catch (...) { /* never let a C++ exception cross the C boundary */                         \

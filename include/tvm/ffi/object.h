@@ -371,7 +371,7 @@ inline bool IsObjectInstance(int32_t object_type_index) {
     } else {
       if (object_type_index < target) return false;
       if constexpr (TargetType::_type_child_slots != 0) {
-        if (object_type_index <= target + TargetType::_type_child_slots) return true;
+        if (object_type_index <= target + static_cast<int32_t>(TargetType::_type_child_slots)) return true;
       }
       if constexpr (!TargetType::_type_child_slots_can_overflow) {
         return false;

@@ -48,6 +48,9 @@ class BytesBase {
 
   BytesBase() noexcept { InitSmall(nullptr, 0); }
   BytesBase(const char* data, size_t size) { Init(data, size); }
+  /*! \brief Always a heap object, whatever the size (what a moved-in std::string becomes). */
+  struct HeapTag {};
+  BytesBase(const char* data, size_t size, HeapTag) { InitObject(data, size); }
   BytesBase(const BytesBase& other) noexcept : data_(other.data_) {
     if (IsObject()) ObjectIncRef(data_.v_obj);
   }
@@ -122,6 +125,9 @@ class BytesBase {
   }
   void Init(const char* src, size_t size) {
     if (size <= kMaxSmallSize) return InitSmall(src, size);
+    InitObject(src, size);
+  }
+  void InitObject(const char* src, size_t size) {
     ObjectPtr<TObj> obj = make_inplace_array_object<TObj, char>(size + 1);
     char* tail = reinterpret_cast<char*>(obj.get()) + sizeof(TObj);
     std::memcpy(tail, src, size);
@@ -145,6 +151,9 @@ class String : public detail::BytesBase<TypeIndex::kTVMFFISmallStr, StringObj> {
   String(const char* s) : Base(s, std::strlen(s)) {}                   // NOLINT
   String(const char* s, size_t size) : Base(s, size) {}
   String(const std::string& s) : Base(s.data(), s.size()) {}           // NOLINT
+  // A moved-in std::string becomes a heap object even when short, as in the reference, so
+  // results built from one reach Python as tvm_ffi.core.String there and here alike.
+  String(std::string&& s) : Base(s.data(), s.size(), HeapTag{}) {}     // NOLINT
   String(std::string_view s) : Base(s.data(), s.size()) {}             // NOLINT
   String(Base&& base) noexcept : Base(std::move(base)) {}             // NOLINT
   String(std::nullptr_t) = delete;
@@ -165,6 +174,7 @@ class Bytes : public detail::BytesBase<TypeIndex::kTVMFFISmallBytes, BytesObj> {
   Bytes() = default;
   Bytes(const char* data, size_t size) : Base(data, size) {}
   Bytes(const std::string& s) : Base(s.data(), s.size()) {}  // NOLINT
+  Bytes(std::string&& s) : Base(s.data(), s.size(), HeapTag{}) {}  // NOLINT
   Bytes(std::string_view s) : Base(s.data(), s.size()) {}    // NOLINT
   Bytes(Base&& base) noexcept : Base(std::move(base)) {}    // NOLINT
   Bytes(const Bytes&) = default;

@@ -1,5 +1,7 @@
 /*
- * tvm/ffi/tvm_ffi.h -- everything a kernel library usually needs, in one include.
+ * tvm/ffi/tvm_ffi.h -- everything a kernel library usually needs, in one include: the same set of
+ * containers and the reflection registry as the reference's tvm_ffi.h, so sources that include only
+ * this header build against either.
  */
 #ifndef TVM_FFI_TVM_FFI_H_
 #define TVM_FFI_TVM_FFI_H_
@@ -8,8 +10,13 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/device.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
@@ -18,6 +25,7 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 #endif  // TVM_FFI_TVM_FFI_H_

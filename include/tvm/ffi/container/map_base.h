@@ -195,10 +195,10 @@ inline std::string MapMismatch(const char* kind, const TVMFFIAny* s, bool is_dic
   for (size_t i = 0; i < items.size(); i += 2) {
     if (!ConvertItem<K>(items.GetArrayObj()->at(i))) {
       return std::string(kind) + "[some key is " +
-             TypeTraits<K>::GetMismatchTypeInfo(AnyUnsafe::TVMFFIAnyPtrFromAny(items.GetArrayObj()->at(i))) + "]";
+             TypeTraits<K>::GetMismatchTypeInfo(AnyUnsafe::TVMFFIAnyPtrFromAny(items.GetArrayObj()->at(i))) + ", V]";
     }
     if (!ConvertItem<V>(items.GetArrayObj()->at(i + 1))) {
-      return std::string(kind) + "[some value is " +
+      return std::string(kind) + "[K, some value is " +
              TypeTraits<V>::GetMismatchTypeInfo(
                  AnyUnsafe::TVMFFIAnyPtrFromAny(items.GetArrayObj()->at(i + 1))) + "]";
     }

@@ -34,6 +34,17 @@ struct init {
   constexpr init() noexcept = default;
 };
 
+/*! \brief `init<>`; `init(false)` also says "no generated __ffi_init__": given to ObjectDef it
+ * suppresses the auto-generated constructor, given to a field it leaves the field out of it. */
+template <>
+struct init<> {
+  constexpr init() noexcept = default;
+  explicit init(bool include) noexcept : include(include) {}
+  int64_t FieldFlags() const { return include ? 0 : kTVMFFIFieldFlagBitMaskInitOff; }
+  bool include = true;
+};
+init(bool) -> init<>;
+
 /*! \brief Field/method extras: default value of a field. */
 struct DefaultValue {
   explicit DefaultValue(Any value) : value(std::move(value)) {}
@@ -41,11 +52,60 @@ struct DefaultValue {
 };
 inline DefaultValue default_value(Any value) { return DefaultValue(std::move(value)); }
 
+/*! \brief Field extra: the default comes from calling `factory()` each time. */
+struct default_factory {
+  explicit default_factory(Function factory) : factory(std::move(factory)) {}
+  Function factory;
+};
+
+/*! \brief Field extras that set TVMFFIFieldFlagBitMask bits (names and meaning as in the
+ * reference's reflection API): keyword-only in the generated init, left out of repr,
+ * comparison or hashing. */
+struct kw_only {
+  explicit kw_only(bool on) noexcept : on(on) {}
+  int64_t FieldFlags() const { return on ? kTVMFFIFieldFlagBitMaskKwOnly : 0; }
+  bool on;
+};
+struct repr {
+  explicit repr(bool show) noexcept : show(show) {}
+  int64_t FieldFlags() const { return show ? 0 : kTVMFFIFieldFlagBitMaskReprOff; }
+  bool show;
+};
+struct compare {
+  explicit compare(bool include) noexcept : include(include) {}
+  int64_t FieldFlags() const { return include ? 0 : kTVMFFIFieldFlagBitMaskCompareOff; }
+  bool include;
+};
+struct hash {
+  explicit hash(bool include) noexcept : include(include) {}
+  int64_t FieldFlags() const { return include ? 0 : kTVMFFIFieldFlagBitMaskHashOff; }
+  bool include;
+};
+/*! \brief Field extra: raw flag bits, e.g. the structural-equality roles of a field. */
+struct AttachFieldFlag {
+  explicit AttachFieldFlag(int64_t flag) noexcept : flag(flag) {}
+  static AttachFieldFlag SEqHashDefPattern() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefPattern);
+  }
+  static AttachFieldFlag SEqHashDefSimple() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefSimple);
+  }
+  static AttachFieldFlag SEqHashIgnore() { return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore); }
+  int64_t FieldFlags() const { return flag; }
+  int64_t flag;
+};
+
 namespace detail {
 using ::tvm::ffi::detail::ObjectUnsafe;
 
 inline TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, ffi::detail::CStrLen(s)}; }
 inline TVMFFIByteArray Bytes(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
+
+/*! \brief True for field extras that contribute flag bits (they have `FieldFlags()`). */
+template <typename T, typename = void>
+struct HasFieldFlags : std::false_type {};
+template <typename T>
+struct HasFieldFlags<T, std::void_t<decltype(std::declval<const T&>().FieldFlags())>> : std::true_type {};
 
 inline std::string SchemaMetadata(const std::string& schema) {
   return "{\"type_schema\":" + ffi::detail::EscapeStringJSON(schema) + "}";
@@ -175,6 +235,13 @@ class ObjectDef {
   template <typename... Extra>
   explicit ObjectDef(Extra&&... extra) : type_index_(Class::_GetOrAllocRuntimeTypeIndex()) {
     static_assert(std::is_base_of_v<Object, Class>, "ObjectDef<T>: T must derive from Object");
+    auto suppress = [this](const auto& e) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(e)>, init<>>) {
+        if (!e.include) has_init_ = true;  // ObjectDef<T>(refl::init(false)): no constructor
+      }
+    };
+    (suppress(extra), ...);
+    (void)suppress;
     std::string doc = detail::DocOf(extra...);
     TVMFFITypeMetadata meta{};
     meta.doc = detail::Bytes(doc);
@@ -197,6 +264,17 @@ class ObjectDef {
   }
   ObjectDef(const ObjectDef&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
+  /*! \brief Once all fields are known: a default-constructible type without an explicit
+   * constructor gets the runtime-generated `__ffi_init__` over its fields (keyword arguments,
+   * defaults), as with the reference headers. */
+  ~ObjectDef() noexcept(false) {
+    if constexpr (std::is_default_constructible_v<Class>) {
+      if (!has_init_) {
+        Optional<Function> make_init = Function::GetGlobal("ffi._RegisterFFIInit");
+        if (make_init.has_value()) make_init.value()(type_index_);
+      }
+    }
+  }
 
   /*! \brief Read-only field. */
   template <typename T, typename Base, typename... Extra>
@@ -234,6 +312,7 @@ class ObjectDef {
         MethodName("__ffi_init__"));
     RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...));
     RegisterAttr("__ffi_init__", ctor);
+    has_init_ = true;
     return *this;
   }
 
@@ -275,11 +354,17 @@ class ObjectDef {
     info.getter = &detail::FieldGetter<T>;
     info.setter = reinterpret_cast<void*>(&detail::FieldSetter<T>);
     info.field_static_type_index = TypeTraits<T>::field_static_type_index;
-    Any default_value;  // keeps the value alive while the runtime copies it
+    Any default_value;  // keeps the value (or factory) alive while the runtime copies it
     auto apply = [&](const auto& e) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(e)>, DefaultValue>) {
+      using E = std::decay_t<decltype(e)>;
+      if constexpr (std::is_same_v<E, DefaultValue>) {
         default_value = e.value;
         info.flags |= kTVMFFIFieldFlagBitMaskHasDefault;
+      } else if constexpr (std::is_same_v<E, default_factory>) {
+        default_value = e.factory;
+        info.flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
+      } else if constexpr (detail::HasFieldFlags<E>::value) {
+        info.flags |= e.FieldFlags();
       }
     };
     (apply(extra), ...);
@@ -297,6 +382,7 @@ class ObjectDef {
   }
 
   int32_t type_index_;
+  bool has_init_ = false;  // an explicit constructor, or refl::init(false)
 };
 
 }  // namespace reflection
