@@ -295,7 +295,27 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
 
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
-    {"same_as", object_same_as, METH_O, "True when both wrap the same FFI object."},
+    {"same_as", object_same_as, METH_O,
+     "same_as($self, other, /)\n"
+     "--\n"
+     "\n"
+     "Tell whether two Python objects wrap the same FFI object (identity, not equality).\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "other : Any\n"
+     "    The value to compare with.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "bool\n"
+     "    True when ``other`` is an Object with the same handle.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> a = tvm_ffi.convert([1, 2])\n"
+     ">>> a.same_as(a), a.same_as(tvm_ffi.convert([1, 2]))\n"
+     "(True, False)"},
     {"__move_handle_from__", object_move_handle_from, METH_O,
      "Takes the handle of another Object, leaving it empty."},
     {"_move", object_move, METH_NOARGS,
@@ -381,7 +401,16 @@ static PyObject* opaque_pyobject(PyObject* op, PyObject* unused) {
 }
 
 static PyMethodDef opaque_methods[] = {
-    {"pyobject", opaque_pyobject, METH_NOARGS, "The Python object this FFI object holds."},
+    {"pyobject", opaque_pyobject, METH_NOARGS,
+     "pyobject($self, /)\n"
+     "--\n"
+     "\n"
+     "Return the Python object this FFI object holds.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "Any\n"
+     "    The wrapped Python object (a new reference to the very same object)."},
     {NULL, NULL, 0, NULL},
 };
 
