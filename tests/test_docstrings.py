@@ -289,3 +289,120 @@ def all_problems() -> list[str]:
 def test_public_names_have_numpy_docstrings(module_name: str) -> None:
     problems = [f"{name}: {problem}" for name, problem in problems_of_module(module_name)]
     assert not problems, "\n".join(problems)
+
+
+# ---- the rule itself: what it accepts and rejects ----
+
+def _undocumented(value: int, scale: int = 2) -> int:
+    return value * scale
+
+
+def _summary_only(value: int) -> int:
+    """Scale a value."""
+    return value
+
+
+def _one_parameter_missing(value: int, scale: int = 2) -> int:
+    """Scale a value.
+
+    Parameters
+    ----------
+    value : int
+        The value.
+
+    Returns
+    -------
+    int
+        The product.
+    """
+    return value * scale
+
+
+def _complete(value: int, *factors: int, **options: bool) -> int:
+    """Scale a value.
+
+    Parameters
+    ----------
+    value, *factors : int
+        The value and what it is multiplied by.
+    **options : bool
+        Ignored.
+
+    Returns
+    -------
+    int
+        The product.
+    """
+    return value
+
+
+def _procedure(path: str) -> None:
+    """Touch a file.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    """
+
+
+class _Documented:
+    """A thing.
+
+    Parameters
+    ----------
+    size : int
+        Its size.
+
+    Attributes
+    ----------
+    label : str
+        Its label.
+    """
+
+    __slots__ = ("label", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size, self.label = size, ""
+
+    def grow(self, by: int) -> int:
+        return self.size + by
+
+
+def test_rule_rejects_missing_and_partial_docstrings() -> None:
+    assert check_callable(_undocumented, "_undocumented", False) == ["no docstring"]
+    assert check_callable(_summary_only, "_summary_only", False) == [
+        "no Parameters section (takes value)", "no Returns section"]
+    assert check_callable(_one_parameter_missing, "_one_parameter_missing", False) == [
+        "Parameters section does not name scale"]
+
+
+def test_rule_accepts_complete_docstrings_and_procedures() -> None:
+    assert check_callable(_complete, "_complete", False) == []
+    assert check_callable(_procedure, "_procedure", False) == []  # returns None: no Returns section
+
+
+def test_rule_walks_the_public_members_of_a_class() -> None:
+    problems = list(check_class(_Documented, "_Documented"))
+    assert problems == [("_Documented.grow", "no docstring")]  # slots are listed, __init__ documented
+
+
+def test_rule_takes_c_signatures_from_the_core_stub() -> None:
+    import tvm_ffi.core
+
+    assert check_callable(tvm_ffi.core.Tensor.size, "Tensor.size", True) == []
+    assert "Tensor.size" in _STUBS and sections(inspect.getdoc(tvm_ffi.core.Tensor.size) or "").keys() >= {
+        "Parameters", "Returns"}
+
+
+def test_every_module_and_entry_point_abi_md_lists_is_walked() -> None:
+    modules = set(public_modules())
+    assert {"tvm_ffi", "tvm_ffi.registry", "tvm_ffi.module", "tvm_ffi.stream", "tvm_ffi.container", "tvm_ffi.cpp",
+            "tvm_ffi.dataclasses", "tvm_ffi.libinfo", "tvm_ffi.config", "tvm_ffi.access_path",
+            "tvm_ffi.structural", "tvm_ffi.serialization", "tvm_ffi.testing", "tvm_ffi.error", "tvm_ffi.utils",
+            "tvm_ffi.stub", "tvm_ffi.stub.cli", "tvm_ffi.core"} <= modules
+    import tvm_ffi.config
+    import tvm_ffi.stub.cli
+
+    assert "__main__" in _public_names(tvm_ffi.stub.cli) and "__main__" in _public_names(tvm_ffi.config)
+    assert "CAny" in _ABI_EXTRA_NAMES["tvm_ffi"]

@@ -285,3 +285,25 @@ def test_annotations_import_only_what_they_name() -> None:
     # A type that is also a function name of the block is imported under an alias.
     clash = Namer(OUTPUT_NAMES, Imports(), clashes={"Point"})
     assert annotation(TypeSchema.from_json_str('{"type":"geo.Point"}'), clash, as_input=False) == "_Point"
+
+
+def test_prefix_directive_rolls_out_every_type_of_the_prefix(tmp_path: Path) -> None:
+    path = tmp_path / "types.pyi"
+    path.write_text('"""Every testing type."""\n# tvm-ffi-stubgen(prefix): testing\n'
+                    "# tvm-ffi-stubgen(skip): testing.SchemaAllTypes\n"
+                    "# tvm-ffi-stubgen(begin): object/testing.NoLongerRegistered\n# tvm-ffi-stubgen(end)\n")
+    assert main([str(path)]) == 0
+    text = path.read_text()
+    assert "# tvm-ffi-stubgen(begin): import-section\n" in text
+    assert "# tvm-ffi-stubgen(begin): object/testing.TestIntPair\n# fmt: off\na: int\nb: int\n" in text
+    assert text.index("object/testing.TestCxxClassBase") < text.index("object/testing.TestCxxClassDerived")
+    assert "object/testing.SchemaAllTypes" not in text  # skipped
+    assert "NoLongerRegistered" not in text  # removed
+    assert main(["--check", str(path)]) == 0
+
+
+def test_two_files_cannot_claim_one_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text("# tvm-ffi-stubgen(prefix): testing\n")
+    assert main([str(tmp_path)]) == 2
+    assert "prefix 'testing' is already declared by" in capsys.readouterr().err

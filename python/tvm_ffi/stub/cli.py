@@ -26,6 +26,7 @@ from ._coverage import classify, write_report
 from ._generate import StubgenError, regenerate
 from ._init_pkg import InitConfig, plan, scaffold
 from ._model import FuncInfo, collect_global_funcs, collect_type_keys, object_info
+from ._prefix import owners, roll_out
 
 __all__ = ["StubgenError", "__main__", "main", "module_name_of"]
 
@@ -185,10 +186,13 @@ def run(args: argparse.Namespace) -> int:
     funcs = collect_global_funcs()
     if args.init_pypkg:
         sources = _initialize(args, sources, ty_map, funcs)
+    owners(sources)
+    declared = {seg.arg for source in sources for seg in source.blocks("object")}
     failed = stale = 0
     for source in sources:
         old = source.text() if source.original else ""
         try:
+            roll_out(source, declared)
             regenerate(source, funcs, ty_map, args.indent)
         except StubgenError as err:
             print(f"tvm-ffi-stubgen: error: {err}", file=sys.stderr)
