@@ -1,7 +1,8 @@
 """Every public name of every public module has a numpy-style docstring.
 
-The rule, for each public name (a module's ``__all__``, else its names that do not start with
-``_`` and are defined inside ``tvm_ffi``; plus the names ABI.md section 9 lists):
+The rule, for each public name (a module's ``__all__``, else the names not starting with ``_``
+that the module defines itself; plus the names ABI.md section 9 lists), checked once, in the
+module that defines it when that module is public:
 
 - the docstring exists and opens with a one-line summary (not a section header);
 - a function or method that takes parameters (other than ``self``/``cls``) has a ``Parameters``
