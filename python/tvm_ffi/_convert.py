@@ -63,9 +63,32 @@ def _to_opaque(value: Any) -> Any:
 
 
 def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> _core.Function:
-    """Wraps a Python callable as a :class:`tvm_ffi.Function` callable from any language.
+    """Wrap a Python callable as a :class:`tvm_ffi.Function` that any language can call.
 
-    ``tensor_cls`` (deliver tensor arguments as that framework's tensors) is not supported yet.
+    Parameters
+    ----------
+    pyfunc : Callable
+        The callable; its arguments arrive as Python values, and its result is converted back.
+    tensor_cls : type, optional
+        Deliver tensor arguments as this framework's tensor class (not supported yet).
+
+    Returns
+    -------
+    Function
+        The FFI function.
+
+    Raises
+    ------
+    TypeError
+        When ``pyfunc`` is not callable, or ``tensor_cls`` has no ``__dlpack_c_exchange_api__``.
+    NotImplementedError
+        When ``tensor_cls`` is given.
+
+    Examples
+    --------
+    >>> f = tvm_ffi.convert_func(lambda x, y: x * y)
+    >>> f(6, 7)
+    42
     """
     if not callable(pyfunc):
         raise TypeError(f"convert_func: expected a callable, got {type(pyfunc).__name__}")

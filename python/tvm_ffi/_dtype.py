@@ -143,7 +143,28 @@ class dtype(str):
 
     @classmethod
     def from_dlpack_data_type(cls, data_type: tuple[int, int, int]) -> dtype:
-        """The dtype of a DLPack ``(type_code, bits, lanes)`` triple."""
+        """Make the dtype of a DLPack ``(type_code, bits, lanes)`` triple.
+
+        Parameters
+        ----------
+        data_type : tuple of (int, int, int)
+            The DLPack type code (``DLDataTypeCode``), bit width and lane count.
+
+        Returns
+        -------
+        dtype
+            The data type.
+
+        Raises
+        ------
+        ValueError
+            When the triple is not a valid DLPack data type.
+
+        Examples
+        --------
+        >>> tvm_ffi.dtype.from_dlpack_data_type((2, 32, 1))
+        dtype('float32')
+        """
         code, bits, lanes = (int(x) for x in data_type)
         result = cls(_text_of_triple(code, bits, lanes))
         if (result.type_code, result.bits, result.lanes) != (code, bits, lanes):
@@ -151,7 +172,23 @@ class dtype(str):
         return result
 
     def with_lanes(self, lanes: int) -> dtype:
-        """The same scalar type with ``lanes`` lanes (``float32`` -> ``float32x4``)."""
+        """Make the same scalar type with another lane count.
+
+        Parameters
+        ----------
+        lanes : int
+            The number of lanes of the vector type.
+
+        Returns
+        -------
+        dtype
+            The vector data type (``float32`` with 4 lanes is ``float32x4``).
+
+        Examples
+        --------
+        >>> tvm_ffi.dtype("float32").with_lanes(4)
+        dtype('float32x4')
+        """
         return type(self).from_dlpack_data_type((self.type_code, self.bits, lanes))
 
     def __repr__(self) -> str:
@@ -202,7 +239,23 @@ class dtype(str):
 
     @staticmethod
     def is_dtype(value: Any) -> builtins.bool:
-        """True when ``dtype(value)`` would succeed."""
+        """Tell whether ``dtype(value)`` would succeed.
+
+        Parameters
+        ----------
+        value : Any
+            A candidate: a string, a framework dtype, a dtype.
+
+        Returns
+        -------
+        bool
+            True when ``value`` names a data type.
+
+        Examples
+        --------
+        >>> tvm_ffi.dtype.is_dtype("int8"), tvm_ffi.dtype.is_dtype("no-such-type")
+        (True, False)
+        """
         try:
             dtype(value)
         except (TypeError, ValueError):

@@ -19,7 +19,18 @@ class ObjectConvertible:
     """
 
     def asobject(self) -> _core.Object:
-        """The FFI object this value stands for."""
+        """Return the FFI object this value stands for; subclasses implement it.
+
+        Returns
+        -------
+        Object
+            The object passed to FFI functions in place of ``self``.
+
+        Raises
+        ------
+        NotImplementedError
+            When the subclass does not override it.
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement asobject()")
 
     def __tvm_ffi_object__(self) -> _core.Object:

@@ -59,7 +59,39 @@ def _schema_of(metadata: dict[str, Any]) -> TypeSchema | None:
 
 @dataclasses.dataclass(eq=False)
 class TypeField:
-    """One reflected field of an object type (own fields only; ancestors have their own)."""
+    """One reflected field of an object type (own fields only; ancestors have their own).
+
+    Attributes
+    ----------
+    name, doc : str, str or None
+        The field name and its documentation.
+    size, alignment, offset : int
+        Native layout: bytes, alignment and offset from the object header.
+    field_static_type_index : int
+        Type index of the field's C++ type (``kTVMFFIAny`` when dynamic).
+    frozen : bool
+        True when the field is read-only.
+    metadata : dict
+        The parsed metadata JSON (``type_schema``, ...).
+    getter, setter : int
+        Addresses of the C accessor functions (0 when absent).
+    ty : TypeSchema or None
+        The field's type, from its ``type_schema`` metadata.
+    c_init, c_kw_only, c_has_default, c_default, c_default_factory : bool or Any
+        How the runtime's ``__ffi_init__`` takes the field.
+    c_repr, c_compare, c_hash, c_structural_eq : bool or str or None
+        Whether repr, comparison and hashing include the field; its structural-equality kind.
+    dataclass_field : Any
+        The Python ``Field`` that declared it, for classes defined in Python.
+    setter_is_func : bool
+        True when ``setter`` is an FFI function rather than a C function pointer.
+
+    Examples
+    --------
+    >>> from tvm_ffi.core import _lookup_or_register_type_info_from_type_key as type_info
+    >>> [(f.name, f.offset, f.size) for f in type_info("testing.TestIntPair").fields]
+    [('a', 24, 8), ('b', 32, 8)]
+    """
 
     name: str
     doc: str | None
@@ -110,14 +142,37 @@ class TypeField:
         )
 
     def as_property(self, cls: type) -> Any:
-        """The data descriptor ``cls`` exposes this field through (a ``core.FieldProperty``)."""
+        """Make the data descriptor through which ``cls`` exposes this field.
+
+        Parameters
+        ----------
+        cls : type
+            The class that gets the descriptor.
+
+        Returns
+        -------
+        FieldProperty
+            A descriptor reading and writing the field at its offset.
+        """
         return _core.FieldProperty(self.name, self.doc, self.offset, self.getter, self.setter,
                                    self.setter_is_func, self.frozen, self.field_static_type_index, self.size)
 
 
 @dataclasses.dataclass(eq=False)
 class TypeMethod:
-    """One reflected method: an FFI function taking the object first unless ``is_static``."""
+    """One reflected method: an FFI function taking the object first unless ``is_static``.
+
+    Attributes
+    ----------
+    name, doc : str, str or None
+        The method name and its documentation.
+    func : Function
+        The FFI function implementing it.
+    metadata : dict
+        The parsed metadata JSON.
+    is_static : bool
+        True for static methods (no object argument).
+    """
 
     name: str
     doc: str | None
@@ -131,7 +186,18 @@ class TypeMethod:
         return TypeMethod(name, doc, func, _parse_metadata(metadata_text), bool(flags & _STATIC_METHOD))
 
     def as_callable(self, cls: type) -> Any:
-        """What ``cls`` exposes: a ``staticmethod``, or a ``core.InstanceMethod`` bound on access."""
+        """Make what ``cls`` exposes for this method.
+
+        Parameters
+        ----------
+        cls : type
+            The class that gets the method.
+
+        Returns
+        -------
+        staticmethod or InstanceMethod
+            A ``staticmethod`` for static methods, else a ``core.InstanceMethod`` bound on access.
+        """
         if self.is_static:
             return staticmethod(_named_static(self.func, self.name, self.doc, cls))
         return _core.InstanceMethod(self.func, self.name, self.doc, f"{cls.__qualname__}.{self.name}")
@@ -150,7 +216,36 @@ def _named_static(func: Any, name: str, doc: str | None, cls: type) -> Callable[
 
 @dataclasses.dataclass(eq=False)
 class TypeInfo:
-    """What the runtime knows about one object type; ``type_cls`` is its Python class, if bound."""
+    """What the runtime knows about one object type.
+
+    Attributes
+    ----------
+    type_cls : type or None
+        The Python class bound to the type, if any.
+    type_index : int
+        The runtime type index.
+    type_key : str
+        The registered name, e.g. ``"testing.TestIntPair"``.
+    type_ancestors : list of int
+        Type indices of the ancestors, root first.
+    fields : list of TypeField or None
+        The type's own reflected fields.
+    methods : list of TypeMethod
+        The type's own reflected methods.
+    parent_type_info : TypeInfo or None
+        The parent's info (None for the root ``ffi.Object``).
+    type_depth : int
+        Number of ancestors.
+    metadata : dict or None
+        The type metadata (``total_size``, ``doc``, ...), when registered.
+
+    Examples
+    --------
+    >>> from tvm_ffi.core import _lookup_or_register_type_info_from_type_key as type_info
+    >>> info = type_info("testing.TestIntPair")
+    >>> info.type_key, info.parent_type_info.type_key
+    ('testing.TestIntPair', 'ffi.Object')
+    """
 
     type_cls: type | None
     type_index: int
@@ -180,11 +275,28 @@ class TypeInfo:
         return chain[::-1]
 
     def all_fields(self) -> list[TypeField]:
-        """Fields of the ancestors first, then this type's own."""
+        """List every field of an instance: the ancestors' first, then this type's own.
+
+        Returns
+        -------
+        list of TypeField
+            The fields, in layout order of the chain.
+        """
         return [f for info in self._chain() for f in info.fields or ()]
 
     def find_method(self, name: str) -> TypeMethod | None:
-        """The method ``name`` of this type or its nearest ancestor that has one."""
+        """Find a method of this type or of its nearest ancestor that has one.
+
+        Parameters
+        ----------
+        name : str
+            The method name, e.g. ``"__ffi_init__"``.
+
+        Returns
+        -------
+        TypeMethod or None
+            The method, or None when no type in the chain defines it.
+        """
         for info in reversed(self._chain()):
             for method in info.methods:
                 if method.name == name:

@@ -44,7 +44,29 @@ _BARE_ARGS = {"Array": 1, "List": 1, "Map": 2, "Dict": 2}
 
 @dataclasses.dataclass(repr=False)
 class TypeSchema:
-    """A parsed type schema; ``repr``/``str`` give the Python-style annotation."""
+    """A parsed type schema; ``repr``/``str`` give the Python-style annotation.
+
+    Attributes
+    ----------
+    origin : str
+        The type's name: ``int``, ``Array``, ``Optional``, a type key, ...
+    args : tuple of TypeSchema or None
+        Type arguments (``Array[int]`` has one).
+    origin_type_index : int
+        The FFI type index of ``origin`` (computed when not given).
+    fallback : Any
+        Reserved for schemas the parser cannot represent.
+    named_args : dict or None
+        ``Callable`` parameters and return type, as ``{"params": [...], "return": [...]}``.
+    type_key : str or None
+        The original type key when ``origin`` is an alias of it.
+
+    Examples
+    --------
+    >>> from tvm_ffi.core import TypeSchema
+    >>> str(TypeSchema.from_json_str('{"type": "ffi.Array", "args": [{"type": "int"}]}'))
+    'Array[int]'
+    """
 
     origin: str
     args: tuple[TypeSchema, ...] | None = None
@@ -78,12 +100,44 @@ class TypeSchema:
 
     @staticmethod
     def from_json_str(s: str) -> TypeSchema:
-        """Parses schema JSON text (as stored in ``type_schema`` metadata)."""
+        """Parse schema JSON text, as stored in ``type_schema`` metadata.
+
+        Parameters
+        ----------
+        s : str
+            The JSON text.
+
+        Returns
+        -------
+        TypeSchema
+            The parsed schema.
+
+        Raises
+        ------
+        TypeError
+            When the JSON is not a schema object.
+        """
         return TypeSchema.from_json_obj(json.loads(s))
 
     @staticmethod
     def from_json_obj(obj: dict[str, Any]) -> TypeSchema:
-        """Parses an already decoded schema object."""
+        """Parse an already decoded schema object.
+
+        Parameters
+        ----------
+        obj : dict
+            A mapping with a string ``type`` and optional ``args``/``named_args``.
+
+        Returns
+        -------
+        TypeSchema
+            The parsed schema.
+
+        Raises
+        ------
+        TypeError
+            When ``obj`` has no string ``type``.
+        """
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise TypeError(f"type schema must be an object with a string `type`, got {obj!r}")
         raw: str = obj["type"]
@@ -105,13 +159,44 @@ class TypeSchema:
 
     @staticmethod
     def from_annotation(annotation: Any) -> TypeSchema:
-        """The schema of a Python annotation: ``int``, ``list[int]``, ``Optional[str]``,
-        ``Array[int]``, ``Callable[[int], str]``, a registered object class, ..."""
+        """Make the schema of a Python annotation.
+
+        Parameters
+        ----------
+        annotation : Any
+            ``int``, ``list[int]``, ``Optional[str]``, ``Array[int]``, ``Callable[[int], str]``, a
+            registered object class, ...
+
+        Returns
+        -------
+        TypeSchema
+            The equivalent schema.
+
+        Examples
+        --------
+        >>> from typing import Optional
+        >>> from tvm_ffi.core import TypeSchema
+        >>> str(TypeSchema.from_annotation(Optional[int]))
+        'int | None'
+        """
         return _from_annotation(annotation)
 
     @staticmethod
     def from_type_index(type_index: int, args: tuple[TypeSchema, ...] = ()) -> TypeSchema:
-        """The schema of an FFI type index (objects by their type key)."""
+        """Make the schema of an FFI type index (objects by their type key).
+
+        Parameters
+        ----------
+        type_index : int
+            The runtime type index.
+        args : tuple of TypeSchema, optional
+            Type arguments.
+
+        Returns
+        -------
+        TypeSchema
+            The schema.
+        """
         for origin, index in _ORIGIN_INDEX.items():
             if index == type_index and index >= 0:
                 return TypeSchema(origin, tuple(args) or None)
@@ -120,7 +205,13 @@ class TypeSchema:
         return TypeSchema(_core._type_index_to_key(type_index), tuple(args) or None)
 
     def to_json(self) -> dict[str, Any]:
-        """The schema as a JSON-ready object (short origins)."""
+        """Render the schema as a JSON-ready object (short origins).
+
+        Returns
+        -------
+        dict
+            ``{"type": ..., "args": [...]}`` as stored in ``type_schema`` metadata.
+        """
         out: dict[str, Any] = {"type": self.type_key or self.origin}
         if self.args is not None:
             out["args"] = [a.to_json() for a in self.args]
@@ -131,7 +222,18 @@ class TypeSchema:
     # ---- printing ----
 
     def repr(self, ty_map: Any = None) -> str:
-        """The annotation text; ``ty_map`` renames origins (e.g. ``Array`` -> ``Sequence``)."""
+        """Render the annotation text.
+
+        Parameters
+        ----------
+        ty_map : Callable[[str], str], optional
+            Renames origins (e.g. ``Array`` -> ``Sequence``).
+
+        Returns
+        -------
+        str
+            The annotation, e.g. ``"Map[str, int | None]"``.
+        """
         origin = ty_map(self.origin) if ty_map is not None else self.origin
         args = self.args or ()
         if self.origin == "Optional":
@@ -158,8 +260,18 @@ class TypeSchema:
     __str__ = __repr__
 
     def is_subtype_of(self, target_cls: Any) -> bool:
-        """True when values of this schema are instances of ``target_cls``: an FFI object class
-        (by ancestry), or a schema / origin name."""
+        """Tell whether values of this schema are instances of ``target_cls`` (objects by ancestry).
+
+        Parameters
+        ----------
+        target_cls : type, TypeSchema or str
+            The candidate supertype: an FFI object class, a schema, or an origin name.
+
+        Returns
+        -------
+        bool
+            True when every value of this schema is also one of ``target_cls``.
+        """
         if isinstance(target_cls, type):
             info = getattr(target_cls, "__tvm_ffi_type_info__", None)
             if info is None:

@@ -74,7 +74,19 @@ class AccessPath(_core.Object):
 
     @staticmethod
     def root() -> AccessPath:
-        """The empty path, denoting the root object."""
+        """Return the empty path, which denotes the root object.
+
+        Returns
+        -------
+        AccessPath
+            The root path; it prints as ``<root>``.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> str(AccessPath.root())
+        '<root>'
+        """
         return _path_method("_root")()
 
     # Reflected fields: ``parent`` (the path without its last step, None for the root),
@@ -95,34 +107,148 @@ class AccessPath(_core.Object):
     __hash__ = _core.Object.__hash__
 
     def is_prefix_of(self, other: AccessPath) -> bool:
-        """True when ``other`` starts with this path (a path is a prefix of itself)."""
+        """Tell whether ``other`` starts with this path (a path is a prefix of itself).
+
+        Parameters
+        ----------
+        other : AccessPath
+            The longer path.
+
+        Returns
+        -------
+        bool
+            True when every step of this path begins ``other``.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> body = AccessPath.root().attr("body")
+        >>> body.is_prefix_of(body.array_item(0)), body.array_item(0).is_prefix_of(body)
+        (True, False)
+        """
         return bool(_method("_is_prefix_of")(self, other))
 
     def attr(self, attr_key: str) -> AccessPath:
-        """This path extended by attribute ``attr_key``."""
+        """Extend the path by an attribute access.
+
+        Parameters
+        ----------
+        attr_key : str
+            The attribute (reflected field) name.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> str(AccessPath.root().attr("body"))
+        '<root>.body'
+        """
         return _path_method("_attr")(self, attr_key)
 
     def attr_missing(self, attr_key: str) -> AccessPath:
-        """This path extended by an attribute absent on this side."""
+        """Extend the path by an attribute that is absent on this side of a comparison.
+
+        Parameters
+        ----------
+        attr_key : str
+            The attribute name present only on the other side.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+        """
         return _path_method("_attr_missing")(self, attr_key)
 
     def array_item(self, index: int) -> AccessPath:
-        """This path extended by sequence item ``index``."""
+        """Extend the path by a sequence item.
+
+        Parameters
+        ----------
+        index : int
+            The item's position.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> str(AccessPath.root().attr("body").array_item(2))
+        '<root>.body[2]'
+        """
         return _path_method("_array_item")(self, index)
 
     def array_item_missing(self, index: int) -> AccessPath:
-        """This path extended by a sequence item absent on this side."""
+        """Extend the path by a sequence item that is absent on this side of a comparison.
+
+        Parameters
+        ----------
+        index : int
+            The position present only on the other side.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+        """
         return _path_method("_array_item_missing")(self, index)
 
     def map_item(self, key: Any) -> AccessPath:
-        """This path extended by map entry ``key``."""
+        """Extend the path by a map entry.
+
+        Parameters
+        ----------
+        key : Any
+            The entry's key.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> str(AccessPath.root().map_item("k"))
+        '<root>["k"]'
+        """
         return _path_method("_map_item")(self, key)
 
     def map_item_missing(self, key: Any) -> AccessPath:
-        """This path extended by a map entry absent on this side."""
+        """Extend the path by a map entry that is absent on this side of a comparison.
+
+        Parameters
+        ----------
+        key : Any
+            The key present only on the other side.
+
+        Returns
+        -------
+        AccessPath
+            The longer path.
+        """
         return _path_method("_map_item_missing")(self, key)
 
     def to_steps(self) -> Sequence[AccessStep]:
-        """The steps from the root to here (empty for the root)."""
+        """List the steps from the root to here.
+
+        Returns
+        -------
+        Sequence[AccessStep]
+            One step per attribute, item or entry access; empty for the root.
+
+        Examples
+        --------
+        >>> from tvm_ffi.access_path import AccessPath
+        >>> [step.key for step in AccessPath.root().attr("body").array_item(2).to_steps()]
+        ['body', 2]
+        """
         steps: Sequence[AccessStep] = _method("_to_steps")(self)
         return steps

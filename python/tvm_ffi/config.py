@@ -61,7 +61,26 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``tvm-ffi-config`` command; prints one line per requested flag."""
+    """Run the ``tvm-ffi-config`` command: print one line per requested flag.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments (default: ``sys.argv[1:]``); without any flag the help is
+        printed.
+
+    Returns
+    -------
+    int
+        The exit status: 0 ok, 1 when a requested path cannot be found.
+
+    Examples
+    --------
+    >>> from tvm_ffi.config import main
+    >>> main(["--libs"])
+    -ltvm_ffi
+    0
+    """
     parser = _parser()
     args = vars(parser.parse_args(argv))
     wanted = [(flag, produce) for flag, _, produce in _QUERIES if args[flag[2:].replace("-", "_")]]

@@ -184,23 +184,90 @@ class List(_Seq[_T], MutableSequence[_T]):
         _ffi_api.ListErase(self, _position(index, size))
 
     def insert(self, index: SupportsIndex, value: _T) -> None:
-        """Inserts ``value`` before ``index`` (clamped to the ends, like ``list.insert``)."""
+        """Insert ``value`` before position ``index``, like ``list.insert``.
+
+        Parameters
+        ----------
+        index : SupportsIndex
+            The position; negative values count from the end, and out-of-range ones are clamped.
+        value : Any
+            The item, converted to an FFI value.
+
+        Examples
+        --------
+        >>> lst = tvm_ffi.List([1, 3])
+        >>> lst.insert(1, 2)
+        >>> list(lst)
+        [1, 2, 3]
+        """
         size = len(self)
         i = index.__index__()
         position = min(max(i + size if i < 0 else i, 0), size)
         _ffi_api.ListInsert(self, position, value)
 
     def append(self, value: _T) -> None:
-        """Adds ``value`` at the end."""
+        """Add ``value`` at the end.
+
+        Parameters
+        ----------
+        value : Any
+            The item, converted to an FFI value.
+
+        Examples
+        --------
+        >>> lst = tvm_ffi.List([1])
+        >>> lst.append("two")
+        >>> lst
+        [1, "two"]
+        """
         _ffi_api.ListAppend(self, value)
 
     def extend(self, values: Iterable[_T]) -> None:
-        """Adds every item of ``values`` at the end (``lst.extend(lst)`` doubles it)."""
+        """Add every item of ``values`` at the end (``lst.extend(lst)`` doubles it).
+
+        Parameters
+        ----------
+        values : Iterable
+            The items, converted to FFI values.
+
+        Examples
+        --------
+        >>> lst = tvm_ffi.List([1])
+        >>> lst.extend(range(2, 4))
+        >>> list(lst)
+        [1, 2, 3]
+        """
         size = len(self)
         _ffi_api.ListReplaceSlice(self, size, size, List(values))
 
     def pop(self, index: SupportsIndex = -1) -> _T:
-        """Removes and returns the item at ``index`` (the last by default)."""
+        """Remove and return the item at ``index``.
+
+        Parameters
+        ----------
+        index : SupportsIndex, optional
+            The position (default: the last item); negative values count from the end.
+
+        Returns
+        -------
+        Any
+            The removed item.
+
+        Raises
+        ------
+        IndexError
+            When the list is empty or ``index`` is out of range.
+
+        Examples
+        --------
+        >>> lst = tvm_ffi.List([1, 2, 3])
+        >>> lst.pop()
+        3
+        >>> lst.pop(0)
+        1
+        >>> list(lst)
+        [2]
+        """
         size = len(self)
         if size == 0:
             raise IndexError("pop from empty list")

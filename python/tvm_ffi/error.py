@@ -47,11 +47,23 @@ _FRAME_LASTI = eval(compile(_FRAME_SOURCE, "<tvm_ffi>", "eval"), {"frame": sys._
 
 
 class TracebackManager:
-    """Builds Python traceback entries for frames that never ran in Python (C, C++, CUDA...).
+    """Build Python traceback entries for frames that never ran in Python (C, C++, CUDA...).
 
     A traceback entry needs a real frame object; one is made by evaluating a tiny code object
     whose file name, function name and first line are those of the foreign frame. The code objects
     are cached per frame, since the same C functions raise again and again.
+
+    Parameters
+    ----------
+    max_cached : int, optional
+        How many code objects to keep before the cache is emptied (default 4096).
+
+    Examples
+    --------
+    >>> from tvm_ffi.error import TracebackManager
+    >>> frame = TracebackManager().make_frame("kernel.cc", 12, "AddOne")
+    >>> (frame.f_code.co_filename, frame.f_code.co_name)
+    ('kernel.cc', 'AddOne')
     """
 
     def __init__(self, max_cached: int = 4096) -> None:
@@ -74,14 +86,49 @@ class TracebackManager:
         return code
 
     def make_frame(self, filename: str, lineno: int, func: str) -> types.FrameType:
-        """A finished frame object that reports ``func`` in ``filename``."""
+        """Make a finished frame object that reports ``func`` at ``filename:lineno``.
+
+        Parameters
+        ----------
+        filename : str
+            The source file the frame names.
+        lineno : int
+            The line number (values below 1 are shown as 1).
+        func : str
+            The function name.
+
+        Returns
+        -------
+        types.FrameType
+            A frame usable in a ``types.TracebackType``.
+        """
         # No local holds the frame: it links back to this one, and a local would make a cycle.
         return cast(types.FrameType, eval(self._code_for(filename, lineno, func), {"frame": sys._getframe}))
 
     def prepend_frames(
         self, tb: types.TracebackType | None, frames: list[tuple[str, int, str]]
     ) -> types.TracebackType | None:
-        """``tb`` with ``frames`` (most recent first) placed before it, outermost first."""
+        """Put foreign frames in front of a traceback.
+
+        Parameters
+        ----------
+        tb : types.TracebackType or None
+            The traceback to extend (None starts a new one).
+        frames : list of (str, int, str)
+            ``(filename, lineno, func)`` of each frame, most recent first.
+
+        Returns
+        -------
+        types.TracebackType or None
+            The traceback with the frames placed before ``tb``, outermost first.
+
+        Examples
+        --------
+        >>> from tvm_ffi.error import TracebackManager
+        >>> tb = TracebackManager().prepend_frames(None, [("a.cc", 3, "inner"), ("b.cc", 7, "outer")])
+        >>> [tb.tb_frame.f_code.co_name, tb.tb_next.tb_frame.f_code.co_name]
+        ['outer', 'inner']
+        """
         for filename, lineno, func in frames:
             tb = types.TracebackType(tb, self.make_frame(filename, lineno, func), _FRAME_LASTI, lineno)
         try:
@@ -126,14 +173,36 @@ def register_error(name_or_cls: str | None, cls: _E) -> _E: ...
 
 
 def register_error(name_or_cls: str | type | None = None, cls: type | None = None) -> Any:
-    """Maps the FFI error kind ``name`` to the exception class ``cls``, in both directions.
+    """Map an FFI error kind to a Python exception class, in both directions.
 
-    An FFI error of that kind is raised in Python as ``cls``; a ``cls`` raised in a Python callback
-    reaches C as an error of that kind. Forms: ``register_error("Kind", Cls)``, ``@register_error``
-    (kind = class name) and ``@register_error("Kind")``.
+    An FFI error of that kind is raised in Python as the class; the class raised in a Python
+    callback reaches C as an error of that kind. Forms: ``register_error("Kind", Cls)``,
+    ``@register_error`` (the kind is the class name) and ``@register_error("Kind")``.
 
+    Parameters
+    ----------
+    name_or_cls : str or type, optional
+        The error kind, or the class itself when used bare as a decorator.
+    cls : type, optional
+        The exception class, when the kind is given as a string.
+
+    Returns
+    -------
+    type or Callable[[type], type]
+        The registered class, or a decorator that registers the class it decorates.
+
+    Raises
+    ------
+    TypeError
+        When the arguments are not a kind string and/or an exception class.
+
+    Examples
+    --------
     >>> @tvm_ffi.register_error
-    ... class MyError(RuntimeError): ...
+    ... class MyDocError(RuntimeError):
+    ...     pass
+    >>> tvm_ffi.core.ERROR_NAME_TO_TYPE["MyDocError"] is MyDocError
+    True
     """
     if isinstance(name_or_cls, type):
         if cls is not None:

@@ -74,7 +74,24 @@ def _in_package(*parts: str) -> list[Path]:
 
 
 def find_libtvm_ffi() -> str:
-    """Absolute path of the runtime library ``libtvm_ffi.so`` shipped in ``tvm_ffi/lib``."""
+    """Locate the runtime library ``libtvm_ffi.so`` shipped in ``tvm_ffi/lib``.
+
+    Returns
+    -------
+    str
+        Its absolute path.
+
+    Raises
+    ------
+    RuntimeError
+        When the package was installed without it (the message says where it looked).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.path.basename(tvm_ffi.libinfo.find_libtvm_ffi())
+    'libtvm_ffi.so'
+    """
     return _first(_LIB_NAME, _in_package("lib", _LIB_NAME), Path.is_file)
 
 
@@ -88,42 +105,118 @@ def find_windows_implib() -> str:
 
 
 def find_include_path() -> str:
-    """Directory to pass as ``-I`` so that ``#include <tvm/ffi/c_api.h>`` works."""
+    """Locate the directory to pass as ``-I`` so that ``#include <tvm/ffi/c_api.h>`` works.
+
+    Returns
+    -------
+    str
+        The include directory (in the package, else in the source checkout).
+
+    Raises
+    ------
+    RuntimeError
+        When the headers are not found.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.path.isfile(os.path.join(tvm_ffi.libinfo.find_include_path(), "tvm", "ffi", "c_api.h"))
+    True
+    """
     candidates = [*_in_package("include"), _SOURCE_TREE / "include"]
     return _first("the TVM-FFI headers (tvm/ffi/c_api.h)", candidates,
                   lambda p: (p / "tvm" / "ffi" / "c_api.h").is_file())
 
 
 def find_dlpack_include_path() -> str:
-    """Directory to pass as ``-I`` so that ``#include <dlpack/dlpack.h>`` works."""
+    """Locate the directory to pass as ``-I`` so that ``#include <dlpack/dlpack.h>`` works.
+
+    Returns
+    -------
+    str
+        The include directory.
+
+    Raises
+    ------
+    RuntimeError
+        When the header is not found.
+    """
     candidates = [*_in_package("include"), _SOURCE_TREE / "include"]
     return _first("the DLPack header (dlpack/dlpack.h)", candidates,
                   lambda p: (p / "dlpack" / "dlpack.h").is_file())
 
 
 def find_cmake_path() -> str:
-    """Directory of the CMake package (``tvm_ffi-config.cmake``), for ``-Dtvm_ffi_DIR=``."""
+    """Locate the CMake package directory (``tvm_ffi-config.cmake``), for ``-Dtvm_ffi_DIR=``.
+
+    Returns
+    -------
+    str
+        The directory.
+
+    Raises
+    ------
+    RuntimeError
+        When it is not found.
+    """
     candidates = [*_in_package("share", "cmake", "tvm_ffi"), _SOURCE_TREE / "cmake"]
     return _first("the CMake package (tvm_ffi-config.cmake)", candidates, Path.is_dir)
 
 
 def find_source_path() -> str:
-    """Top directory of the C sources (it holds ``src/``): the package, or the source checkout."""
+    """Locate the top directory of the C sources (the one holding ``src/``).
+
+    Returns
+    -------
+    str
+        The package directory, or the source checkout it was built from.
+
+    Raises
+    ------
+    RuntimeError
+        When neither holds ``src/``.
+    """
     return _first("the TVM-FFI sources (src/)", [*_PACKAGE_DIRS, _SOURCE_TREE], lambda p: (p / "src").is_dir())
 
 
 def find_python_helper_include_path() -> str:
-    """Directory holding ``tvm_ffi_python_helpers.h``, the reference's CPython helper header.
+    """Locate the directory holding ``tvm_ffi_python_helpers.h``, the reference's CPython helper header.
 
     Our extension is written in C directly and ships no such header, so this raises unless a
     package next to ours provides one.
+
+    Returns
+    -------
+    str
+        The directory.
+
+    Raises
+    ------
+    RuntimeError
+        When no such header is installed.
     """
     return _first("tvm_ffi_python_helpers.h", _in_package("include"),
                   lambda p: (p / "tvm_ffi_python_helpers.h").is_file())
 
 
 def find_cython_lib() -> str:
-    """Path of the compiled extension module (``tvm_ffi._core``), located without importing it."""
+    """Locate the compiled extension module (``tvm_ffi._core``) without importing it.
+
+    Returns
+    -------
+    str
+        The absolute path of the extension's shared object.
+
+    Raises
+    ------
+    RuntimeError
+        When the extension is not installed.
+
+    Examples
+    --------
+    >>> tvm_ffi.libinfo.find_cython_lib().endswith(".so")
+    True
+    """
     spec = importlib.util.find_spec("tvm_ffi._core")
     if spec is None or spec.origin is None or not Path(spec.origin).is_file():
         raise RuntimeError(f"cannot find the extension module tvm_ffi._core; {_INSTALL_HINT}")
@@ -131,7 +224,18 @@ def find_cython_lib() -> str:
 
 
 def include_paths() -> list[str]:
-    """All include directories a kernel needs, without duplicates, in search order."""
+    """List the include directories a kernel needs, without duplicates, in search order.
+
+    Returns
+    -------
+    list of str
+        The TVM-FFI header directory, then the DLPack one when it differs.
+
+    Examples
+    --------
+    >>> tvm_ffi.libinfo.include_paths()[0] == tvm_ffi.libinfo.find_include_path()
+    True
+    """
     paths: list[str] = []
     for path in (find_include_path(), find_dlpack_include_path()):
         if path not in paths:
@@ -150,10 +254,37 @@ def _load_runtime_ctypes(mode: int = ctypes.RTLD_GLOBAL) -> ctypes.CDLL:
 
 def load_lib_ctypes(package: str, target_name: str, mode: str,
                     extra_lib_paths: list[Path] | None = None) -> ctypes.CDLL:
-    """Loads ``lib<target_name>.so`` of ``package`` with ctypes; ``mode`` is ``"RTLD_LOCAL"``/``"RTLD_GLOBAL"``.
+    """Load ``lib<target_name>.so`` of an installed package with ctypes.
 
     The library is searched in the distribution's files, then ``extra_lib_paths``, then next to
-    the package, then on ``LD_LIBRARY_PATH``/``PATH``; ``RuntimeError`` lists where it looked.
+    the package, then on ``LD_LIBRARY_PATH``/``PATH``.
+
+    Parameters
+    ----------
+    package : str
+        The distribution name (as given to ``pip install``).
+    target_name : str
+        The library's CMake target name (the file is ``lib<target_name>.so``).
+    mode : str
+        ``"RTLD_LOCAL"`` or ``"RTLD_GLOBAL"``.
+    extra_lib_paths : list of Path, optional
+        More directories to search.
+
+    Returns
+    -------
+    ctypes.CDLL
+        The loaded library.
+
+    Raises
+    ------
+    ValueError
+        When ``mode`` is not one of the two names.
+    RuntimeError
+        When the library is not found (the message lists where it looked) or fails to load.
+
+    Examples
+    --------
+    >>> lib = tvm_ffi.libinfo.load_lib_ctypes("my-extension", "my_extension", "RTLD_LOCAL")  # doctest: +SKIP
     """
     if mode not in ("RTLD_LOCAL", "RTLD_GLOBAL"):
         raise ValueError(f"load_lib_ctypes: mode must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got {mode!r}")
@@ -166,9 +297,34 @@ def load_lib_ctypes(package: str, target_name: str, mode: str,
 
 def load_lib_module(package: str, target_name: str, keep_module_alive: bool = True,
                     extra_lib_paths: list[Path] | None = None) -> Module:
-    """Loads ``lib<target_name>.so`` of ``package`` as a :class:`tvm_ffi.Module` (found as in
-    :func:`load_lib_ctypes`); the library registers its functions and types as it loads.
+    """Load ``lib<target_name>.so`` of an installed package as a :class:`tvm_ffi.Module`.
 
+    The library is found as in :func:`load_lib_ctypes`; it registers its functions and types as
+    it loads.
+
+    Parameters
+    ----------
+    package : str
+        The distribution name.
+    target_name : str
+        The library's CMake target name.
+    keep_module_alive : bool, optional
+        Keep the library loaded for the rest of the process (default True).
+    extra_lib_paths : list of Path, optional
+        More directories to search.
+
+    Returns
+    -------
+    Module
+        The loaded module.
+
+    Raises
+    ------
+    RuntimeError
+        When the library is not found or fails to load.
+
+    Examples
+    --------
     >>> mod = tvm_ffi.libinfo.load_lib_module("my-extension", "my_extension")  # doctest: +SKIP
     """
     from .module import load_module

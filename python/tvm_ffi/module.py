@@ -59,11 +59,54 @@ class Module(_core.Object):
         return array_to_list(_read_imports(self))
 
     def implements_function(self, name: str, query_imports: bool = False) -> bool:
-        """True when the module (or, with ``query_imports``, an import of it) exports ``name``."""
+        """Tell whether the module exports a function named ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The function name, without the ``__tvm_ffi_`` symbol prefix.
+        query_imports : bool, optional
+            Also look in the modules this one imports (default ``False``).
+
+        Returns
+        -------
+        bool
+            True when the function exists.
+
+        Examples
+        --------
+        >>> tvm_ffi.system_lib().implements_function("no_such_function")
+        False
+        """
         return bool(_ffi_api.ModuleImplementsFunction(self, name, query_imports))
 
     def get_function(self, name: str, query_imports: bool = False) -> _core.Function:
-        """The exported function ``name``; ``AttributeError`` when the module has none."""
+        """Fetch the exported function ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The function name, without the ``__tvm_ffi_`` symbol prefix.
+        query_imports : bool, optional
+            Also look in the modules this one imports (default ``False``).
+
+        Returns
+        -------
+        Function
+            The callable FFI function; it keeps the module loaded while it lives.
+
+        Raises
+        ------
+        AttributeError
+            When neither the module (nor, with ``query_imports``, its imports) exports ``name``.
+
+        Examples
+        --------
+        >>> tvm_ffi.system_lib().get_function("no_such_function")
+        Traceback (most recent call last):
+          ...
+        AttributeError: Module has no function 'no_such_function' (...)
+        """
         func = _ffi_api.ModuleGetFunction(self, name, query_imports)
         if func is None:
             raise AttributeError(f"Module has no function '{name}' ({self._describe_lookup(name, query_imports)})")
@@ -71,51 +114,183 @@ class Module(_core.Object):
         return found
 
     def get_function_metadata(self, name: str, query_imports: bool = False) -> dict[str, Any] | None:
-        """Metadata of ``name`` (``type_schema`` ...), or None when the library exported none."""
+        """Read the metadata a library exported for function ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The function name.
+        query_imports : bool, optional
+            Also look in the modules this one imports (default ``False``).
+
+        Returns
+        -------
+        dict or None
+            The parsed metadata (``type_schema``, ...), or None when the library exported none.
+
+        Examples
+        --------
+        >>> print(tvm_ffi.system_lib().get_function_metadata("no_such_function"))
+        None
+        """
         text = _ffi_api.ModuleGetFunctionMetadata(self, name, query_imports)
         return None if text is None else json.loads(text)
 
     def get_function_doc(self, name: str, query_imports: bool = False) -> str | None:
-        """Docstring of ``name``, or None when the library exported none."""
+        """Read the docstring a library exported for function ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The function name.
+        query_imports : bool, optional
+            Also look in the modules this one imports (default ``False``).
+
+        Returns
+        -------
+        str or None
+            The docstring, or None when the library exported none.
+
+        Examples
+        --------
+        >>> print(tvm_ffi.system_lib().get_function_doc("no_such_function"))
+        None
+        """
         text = _ffi_api.ModuleGetFunctionDoc(self, name, query_imports)
         return str(text) if text else None
 
     def import_module(self, module: Module) -> None:
-        """Appends ``module`` to the imports (``RuntimeError`` if that would form a cycle)."""
+        """Append ``module`` to this module's imports.
+
+        Functions of imported modules are found by lookups with ``query_imports=True``.
+
+        Parameters
+        ----------
+        module : Module
+            The module to import.
+
+        Raises
+        ------
+        RuntimeError
+            When the import would make a module import itself, directly or not.
+        """
         if not isinstance(module, Module):
             raise TypeError(f"Module.import_module: expected a Module, got {type(module).__name__}")
         _ffi_api.ModuleImportModule(self, module)
 
     def clear_imports(self) -> None:
-        """Removes all imports."""
+        """Remove every imported module.
+
+        Examples
+        --------
+        >>> lib = tvm_ffi.system_lib("doc_clear_imports_")
+        >>> lib.clear_imports()
+        >>> lib.imports
+        []
+        """
         _ffi_api.ModuleClearImports(self)
 
     def get_property_mask(self) -> int:
-        """Bitwise OR of :class:`ModulePropertyMask` values."""
+        """Report what the module supports, as a bit mask.
+
+        Returns
+        -------
+        int
+            Bitwise OR of :class:`ModulePropertyMask` values.
+
+        Examples
+        --------
+        >>> mask = tvm_ffi.system_lib().get_property_mask()
+        >>> bool(mask & tvm_ffi.ModulePropertyMask.RUNNABLE)
+        True
+        """
         return int(_ffi_api.ModuleGetPropertyMask(self))
 
     def is_binary_serializable(self) -> bool:
-        """True when the module can be saved to bytes."""
+        """Tell whether the module can be saved as bytes.
+
+        Returns
+        -------
+        bool
+            True when the ``BINARY_SERIALIZABLE`` property bit is set.
+        """
         return bool(self.get_property_mask() & ModulePropertyMask.BINARY_SERIALIZABLE)
 
     def is_runnable(self) -> bool:
-        """True when functions can be fetched from the module."""
+        """Tell whether functions can be fetched from the module.
+
+        Returns
+        -------
+        bool
+            True when the ``RUNNABLE`` property bit is set.
+
+        Examples
+        --------
+        >>> tvm_ffi.system_lib().is_runnable()
+        True
+        """
         return bool(self.get_property_mask() & ModulePropertyMask.RUNNABLE)
 
     def is_compilation_exportable(self) -> bool:
-        """True when the module can be written out as source or object code."""
+        """Tell whether the module can be written out as source or object code.
+
+        Returns
+        -------
+        bool
+            True when the ``COMPILATION_EXPORTABLE`` property bit is set.
+        """
         return bool(self.get_property_mask() & ModulePropertyMask.COMPILATION_EXPORTABLE)
 
     def get_write_formats(self) -> Sequence[str]:
-        """Formats :meth:`write_to_file` accepts."""
+        """List the formats :meth:`write_to_file` accepts.
+
+        Returns
+        -------
+        Sequence[str]
+            The format names; empty for module kinds that cannot be written.
+
+        Examples
+        --------
+        >>> list(tvm_ffi.system_lib().get_write_formats())
+        []
+        """
         return [str(x) for x in array_to_list(_ffi_api.ModuleGetWriteFormats(self))]
 
     def inspect_source(self, fmt: str = "") -> str:
-        """Source code of the module in ``fmt``, when it has any (``""`` otherwise)."""
+        """Return the module's source code, when it has any.
+
+        Parameters
+        ----------
+        fmt : str, optional
+            The source format to return (default: the module's own).
+
+        Returns
+        -------
+        str
+            The source text, or ``""`` for modules without source (shared libraries).
+
+        Examples
+        --------
+        >>> tvm_ffi.system_lib().inspect_source()
+        ''
+        """
         return str(_ffi_api.ModuleInspectSource(self, fmt))
 
     def write_to_file(self, file_name: str | os.PathLike[str], fmt: str = "") -> None:
-        """Writes the module to ``file_name``, for module kinds that support it."""
+        """Write the module to a file, for module kinds that support it.
+
+        Parameters
+        ----------
+        file_name : str or os.PathLike
+            The destination path.
+        fmt : str, optional
+            One of :meth:`get_write_formats` (default: chosen from the file name).
+
+        Raises
+        ------
+        RuntimeError
+            When the module kind cannot be written in ``fmt``.
+        """
         _ffi_api.ModuleWriteToFile(self, os.fspath(file_name), fmt)
 
     def __getattr__(self, name: str) -> _core.Function:
@@ -143,11 +318,34 @@ class Module(_core.Object):
 
 
 def system_lib(symbol_prefix: str = "") -> Module:
-    """The system library: functions of statically linked code, registered by symbol name.
+    """Return the system library: functions of statically linked code, registered by symbol name.
 
     Code registers ``__tvm_ffi_<name>`` with ``TVMFFIEnvModRegisterSystemLibSymbol``;
     ``system_lib(prefix)[name]`` finds ``__tvm_ffi_<prefix><name>`` first, then
     ``__tvm_ffi_<name>``. There is one module per prefix, alive for the whole process.
+
+    Parameters
+    ----------
+    symbol_prefix : str, optional
+        Prefix tried first when looking symbols up (default ``""``).
+
+    Returns
+    -------
+    Module
+        The system-library module of that prefix.
+
+    Raises
+    ------
+    TypeError
+        When ``symbol_prefix`` is not a str.
+
+    Examples
+    --------
+    >>> lib = tvm_ffi.system_lib()
+    >>> lib.kind
+    'library'
+    >>> lib is not None and lib.same_as(tvm_ffi.system_lib())
+    True
     """
     if not isinstance(symbol_prefix, str):
         raise TypeError(f"system_lib: symbol_prefix must be a str, got {type(symbol_prefix).__name__}")
@@ -162,12 +360,31 @@ _read_imports = next(
 
 
 def load_module(path: str | os.PathLike[str], keep_module_alive: bool = True) -> Module:
-    """Loads the shared library at ``path`` (``.so``, ``.dll``, ``.dylib``) as a :class:`Module`.
+    """Load the shared library at ``path`` (``.so``, ``.dll``, ``.dylib``) as a :class:`Module`.
 
-    With ``keep_module_alive`` (the default) the library stays loaded for the rest of the
-    process, so objects its functions return can always be destroyed; otherwise it is unloaded
-    once the module and every function taken from it are gone. A missing or unloadable file
-    raises ``RuntimeError`` naming the path.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The library file, typically built with :func:`tvm_ffi.cpp.build`.
+    keep_module_alive : bool, optional
+        Keep the library loaded for the rest of the process (the default), so objects its
+        functions return can always be destroyed; with False it is unloaded once the module and
+        every function taken from it are gone.
+
+    Returns
+    -------
+    Module
+        The loaded module; its exported functions are its attributes.
+
+    Raises
+    ------
+    RuntimeError
+        When the file is missing or cannot be loaded (the message names the path).
+
+    Examples
+    --------
+    >>> mod = tvm_ffi.load_module("build/add_one_cpu.so")  # doctest: +SKIP
+    >>> mod.add_one_cpu(x, y)  # doctest: +SKIP
     """
     mod: Module = _ffi_api.ModuleLoadFromFile(os.fspath(path))
     if keep_module_alive:

@@ -35,20 +35,42 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
-    """Class decorator: objects of runtime type ``type_key`` come back from calls as this class.
+    """Bind a Python class to a runtime object type: objects of that type come back as the class.
 
-    The type must already be registered in the runtime (by C/C++ code); ``type_key`` defaults to
-    the class name. The class should derive from :class:`tvm_ffi.Object`; subclasses of a
-    registered class are used for derived runtime types that have no class of their own.
-    The class gets the type's reflected fields (data descriptors), methods, ``__ffi_init__`` and
-    type-attribute hooks; names its body defines win. With ``init=True`` a class that defines no
-    ``__init__`` gets one that calls the type's ``__ffi_init__``, or raises ``TypeError`` when
-    the type has none.
+    The type must already be registered in the runtime (by C/C++ code). The class should derive
+    from :class:`tvm_ffi.Object`; subclasses of a registered class are used for derived runtime
+    types that have no class of their own. The class gets the type's reflected fields (data
+    descriptors), methods, ``__ffi_init__`` and type-attribute hooks; names its body defines win.
 
-    >>> @tvm_ffi.register_object("mylib.Point")  # doctest: +SKIP
-    ... class Point(tvm_ffi.Object): ...         # a type the C/C++ library registered
-    >>> type(mylib_make_point(1, 2))  # doctest: +SKIP
-    <class 'Point'>
+    Parameters
+    ----------
+    type_key : str or type, optional
+        The runtime type key; defaults to the class name. Used bare (``@register_object``), this
+        is the class itself.
+    init : bool, optional
+        Give a class that defines no ``__init__`` one that calls the type's ``__ffi_init__``, or
+        raises ``TypeError`` when the type has none (default True).
+
+    Returns
+    -------
+    Callable[[type], type] or type
+        The class decorator, or the bound class when used bare.
+
+    Raises
+    ------
+    TypeError
+        When ``type_key`` is neither a str nor a class.
+    ValueError
+        When no runtime type is registered under the key.
+
+    Examples
+    --------
+    >>> @tvm_ffi.register_object("testing.TestIntPair")
+    ... class IntPair(tvm_ffi.Object):
+    ...     pass
+    >>> pair = IntPair(1, 2)
+    >>> (pair.a, pair.b)
+    (1, 2)
     """
     if isinstance(type_key, type):  # used bare: @register_object
         return _bind_class(type_key, type_key.__name__, init)
@@ -280,12 +302,32 @@ def get_global_func_metadata(name: str) -> dict[str, Any]:
 
 
 def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
-    """Sets every global function ``<namespace>.<name>`` as attribute ``<name>`` of a module.
+    """Set every global function ``<namespace>.<name>`` as attribute ``<name>`` of a module.
 
-    The module is ``target_module_name`` (default: ``namespace``) and must be imported already;
-    the usual use is ``init_ffi_api("mylib", __name__)`` in a ``_ffi_api.py``. Names with further
-    dots (``mylib.sub.f``) are left for the submodule. A leading ``tvm.`` of the namespace is
-    dropped, as in TVM.
+    The usual use is ``init_ffi_api("mylib", __name__)`` in a package's ``_ffi_api.py``. Names with
+    further dots (``mylib.sub.f``) are left for the submodule. A leading ``tvm.`` of the namespace
+    is dropped, as in TVM.
+
+    Parameters
+    ----------
+    namespace : str
+        The prefix of the global function names, without the trailing dot.
+    target_module_name : str, optional
+        The module that receives the functions (default: ``namespace``); it must be imported
+        already.
+
+    Raises
+    ------
+    ValueError
+        When the target module is not imported.
+
+    Examples
+    --------
+    >>> import sys, types
+    >>> sys.modules["doc_testing_api"] = types.ModuleType("doc_testing_api")
+    >>> tvm_ffi.init_ffi_api("testing", "doc_testing_api")
+    >>> sys.modules["doc_testing_api"].add_one(41)
+    42
     """
     module_name = target_module_name if target_module_name else namespace
     module = sys.modules.get(module_name)

@@ -35,17 +35,62 @@ _core._new_object = _new_object
 
 
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
-    """The JSON graph text of ``obj``; ``metadata`` (any JSON-able value) is stored alongside.
+    """Serialize a value to JSON graph text.
 
-    Raises TypeError for values that cannot be rebuilt (tensors, functions, types without a
-    creator) and ValueError for cycles through lists/dicts.
+    Shared objects are written once and referenced by index, so the graph (not just the tree)
+    survives a round trip through :func:`from_json_graph_str`.
+
+    Parameters
+    ----------
+    obj : Any
+        The value: primitives, strings, containers and reflected objects with a creator.
+    metadata : dict, optional
+        Any JSON-able value stored alongside the graph.
+
+    Returns
+    -------
+    str
+        The JSON document.
+
+    Raises
+    ------
+    TypeError
+        For values that cannot be rebuilt (tensors, functions, types without a creator).
+    ValueError
+        For cycles through lists or dicts.
+
+    Examples
+    --------
+    >>> from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+    >>> text = to_json_graph_str([1, "two", {"k": 2.5}])
+    >>> from_json_graph_str(text)
+    (1, "two", {"k": 2.5})
     """
     return str(_ffi_api.ToJSONGraphString(obj, metadata))
 
 
 def from_json_graph_str(json_str: str) -> Any:
-    """The value stored in a JSON graph document (metadata is ignored).
+    """Rebuild the value stored in JSON graph text (its metadata is ignored).
 
-    Malformed documents raise ValueError/TypeError/KeyError/RuntimeError naming the problem.
+    Parameters
+    ----------
+    json_str : str
+        A document written by :func:`to_json_graph_str` (by either package).
+
+    Returns
+    -------
+    Any
+        The value, with FFI containers for lists and dicts.
+
+    Raises
+    ------
+    ValueError, TypeError, KeyError, RuntimeError
+        For malformed documents; the message names the problem.
+
+    Examples
+    --------
+    >>> from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+    >>> from_json_graph_str(to_json_graph_str(42))
+    42
     """
     return _ffi_api.FromJSONGraphString(json_str)

@@ -35,10 +35,32 @@ def _require_device(device: object) -> None:
 
 
 class StreamContext:
-    """Sets the current stream of a device on entry and restores the previous one on exit.
+    """Make a stream current for a device while the context is active.
 
-    The same context may be entered again while active (nesting): each exit restores what its
-    matching entry replaced.
+    On entry the stream becomes the device's current stream on this thread; on exit the one it
+    replaced is restored. The same context may be entered again while active (nesting): each exit
+    restores what its matching entry replaced.
+
+    Parameters
+    ----------
+    device : Device
+        The device whose stream is set.
+    stream : int, ctypes.c_void_p or None
+        The stream handle, as an address (None means the default stream, 0).
+
+    Raises
+    ------
+    TypeError
+        When ``device`` is not a :class:`tvm_ffi.Device` or ``stream`` is not an address.
+
+    Examples
+    --------
+    >>> dev = tvm_ffi.device("cuda", 0)
+    >>> with tvm_ffi.StreamContext(dev, 0x1234):
+    ...     hex(tvm_ffi.get_raw_stream(dev))
+    '0x1234'
+    >>> tvm_ffi.get_raw_stream(dev)
+    0
     """
 
     def __init__(self, device: _core.Device, stream: int | c_void_p | None) -> None:
@@ -68,7 +90,33 @@ class StreamContext:
 
 
 def use_raw_stream(device: _core.Device, stream: int | c_void_p) -> StreamContext:
-    """A context making ``stream`` (an address: ``int`` or ``c_void_p``) current for ``device``."""
+    """Return a context that makes a raw stream handle current for ``device``.
+
+    Parameters
+    ----------
+    device : Device
+        The device whose stream is set.
+    stream : int or ctypes.c_void_p
+        The stream handle (for example ``cudaStream_t``) as an address.
+
+    Returns
+    -------
+    StreamContext
+        The context; enter it with ``with``.
+
+    Raises
+    ------
+    ValueError
+        When ``stream`` is neither an int nor a ``c_void_p`` (torch streams go through
+        :func:`use_torch_stream`).
+
+    Examples
+    --------
+    >>> dev = tvm_ffi.device("cuda:0")
+    >>> with tvm_ffi.use_raw_stream(dev, 42):
+    ...     tvm_ffi.get_raw_stream(dev)
+    42
+    """
     if not isinstance(stream, (int, c_void_p)) or isinstance(stream, bool):
         raise ValueError(
             "use_raw_stream only accepts int or c_void_p as stream input, "
@@ -78,7 +126,28 @@ def use_raw_stream(device: _core.Device, stream: int | c_void_p) -> StreamContex
 
 
 def get_raw_stream(device: _core.Device) -> int:
-    """The current stream address of ``device`` on this thread (0 when none is set)."""
+    """Return the current stream of ``device`` on this thread.
+
+    Parameters
+    ----------
+    device : Device
+        The device to ask about.
+
+    Returns
+    -------
+    int
+        The stream address, 0 when none is set.
+
+    Raises
+    ------
+    TypeError
+        When ``device`` is not a :class:`tvm_ffi.Device`.
+
+    Examples
+    --------
+    >>> tvm_ffi.get_raw_stream(tvm_ffi.device("cuda", 1))
+    0
+    """
     _require_device(device)
     return int(_core._env_get_current_stream(device.dlpack_device_type(), device.index))
 
@@ -118,9 +187,28 @@ class TorchStreamContext:
 
 
 def use_torch_stream(context: Any = None) -> TorchStreamContext:
-    """A context that uses a torch CUDA stream (or graph) as the FFI stream of its device.
+    """Return a context that makes a torch CUDA stream the FFI stream of its device too.
 
-    Raises ``ImportError`` when torch is not installed.
+    Parameters
+    ----------
+    context : Any, optional
+        A ``torch.cuda.Stream``, a ``torch.cuda.StreamContext`` or a ``torch.cuda.graph``;
+        None (the default) uses torch's current stream.
+
+    Returns
+    -------
+    TorchStreamContext
+        The context; entering it enters ``context`` first, then mirrors torch's current stream.
+
+    Raises
+    ------
+    ImportError
+        When PyTorch is not installed.
+
+    Examples
+    --------
+    >>> with tvm_ffi.use_torch_stream(torch.cuda.Stream()):  # doctest: +SKIP
+    ...     kernel(x, y)  # runs on the stream torch uses
     """
     try:
         import torch  # noqa: F401, PLC0415  (optional dependency)

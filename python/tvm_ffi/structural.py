@@ -50,10 +50,29 @@ _U64 = 0xFFFFFFFFFFFFFFFF
 
 
 def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
-    """True when ``lhs`` and ``rhs`` are structurally equal.
+    """Compare two values by structure: same types and equal fields, recursively.
 
-    ``map_free_vars`` lets free variables of the two sides be mapped onto each other;
-    ``skip_tensor_content`` compares tensors by shape and dtype only.
+    Parameters
+    ----------
+    lhs, rhs : Any
+        The values to compare (objects, containers, primitives).
+    map_free_vars : bool, optional
+        Let free variables of one side be mapped onto those of the other (default False).
+    skip_tensor_content : bool, optional
+        Compare tensors by shape and dtype only, not by their bytes (default False).
+
+    Returns
+    -------
+    bool
+        True when the values are structurally equal.
+
+    Examples
+    --------
+    >>> from tvm_ffi.structural import structural_equal
+    >>> structural_equal([1, {"a": 2}], [1, {"a": 2}])
+    True
+    >>> structural_equal([1, 2], [1, 3])
+    False
     """
     if map_free_vars or skip_tensor_content:
         return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)
@@ -61,7 +80,28 @@ def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tenso
 
 
 def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
-    """The structural hash of ``value`` as an unsigned 64-bit int (equal values hash equal)."""
+    """Hash a value by structure, consistently with :func:`structural_equal`.
+
+    Parameters
+    ----------
+    value : Any
+        The value to hash.
+    map_free_vars : bool, optional
+        Hash free variables by position rather than identity (default False).
+    skip_tensor_content : bool, optional
+        Hash tensors by shape and dtype only (default False).
+
+    Returns
+    -------
+    int
+        An unsigned 64-bit hash; structurally equal values hash equal.
+
+    Examples
+    --------
+    >>> from tvm_ffi.structural import structural_hash
+    >>> structural_hash([1, 2]) == structural_hash([1, 2])
+    True
+    """
     if map_free_vars or skip_tensor_content:
         return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64
     return _STRUCTURAL_HASH(value) & _U64
@@ -70,12 +110,31 @@ def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content
 def get_first_structural_mismatch(
     lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
 ) -> tuple[AccessPath, AccessPath] | None:
-    """None when structurally equal, else the access paths (lhs, rhs) of the first difference.
+    """Locate the first place where two values differ structurally.
 
+    Parameters
+    ----------
+    lhs, rhs : Any
+        The values to compare.
+    map_free_vars : bool, optional
+        Let free variables of one side be mapped onto those of the other (default False).
+    skip_tensor_content : bool, optional
+        Compare tensors by shape and dtype only (default False).
+
+    Returns
+    -------
+    tuple of (AccessPath, AccessPath) or None
+        None when the values are equal, else the paths to the first difference in ``lhs`` and in
+        ``rhs``.
+
+    Examples
+    --------
     >>> from tvm_ffi.structural import get_first_structural_mismatch
     >>> lhs_path, rhs_path = get_first_structural_mismatch([1, 2, 3], [1, 5, 3])
     >>> str(lhs_path)
     '<root>[1]'
+    >>> print(get_first_structural_mismatch([1], [1]))
+    None
     """
     mismatch: tuple[AccessPath, AccessPath] | None = _ffi_api.GetFirstStructuralMismatch(
         lhs, rhs, map_free_vars, skip_tensor_content
@@ -87,6 +146,13 @@ def get_first_structural_mismatch(
 class StructuralKey(_core.Object):
     """A value wrapped with its structural hash: a dict/Map key matching structurally equal values.
 
+    Parameters
+    ----------
+    key : Any
+        The value to wrap; it is reachable again as ``.key``.
+
+    Examples
+    --------
     >>> from tvm_ffi.structural import StructuralKey
     >>> {StructuralKey([1, 2]): "x"}[StructuralKey([1, 2])]
     'x'

@@ -232,7 +232,20 @@ static PyMethodDef device_methods[] = {
     {"__device_type_name__", device_type_name_method, METH_NOARGS,
      "Canonical name of the device type, e.g. 'cuda'."},
     {"dlpack_device_type", device_dlpack_device_type, METH_NOARGS,
-     "The DLDeviceType value as an int."},
+     "dlpack_device_type($self, /)\n"
+     "--\n"
+     "\n"
+     "Return the device type as a DLPack DLDeviceType value.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "int\n"
+     "    The DLDeviceType number (1 for CPU, 2 for CUDA, ...).\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> tvm_ffi.device(\"cuda:1\").dlpack_device_type()\n"
+     "2"},
     {"__reduce__", device_reduce, METH_NOARGS, "Pickles as (device_type, index)."},
     {NULL, NULL, 0, NULL},
 };

@@ -416,8 +416,27 @@ static PyObject* error_reduce(PyObject* op, PyObject* unused) {
 }
 
 static PyMethodDef error_methods[] = {
-    {"update_backtrace", error_update_backtrace, METH_O, "Replaces the stored backtrace text."},
-    {"py_error", error_py_error, METH_NOARGS, "The Python exception for this error."},
+    {"update_backtrace", error_update_backtrace, METH_O,
+     "update_backtrace($self, backtrace, /)\n"
+     "--\n"
+     "\n"
+     "Replace the stored backtrace text.\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "backtrace : str\n"
+     "    The new backtrace, most recent frame last."},
+    {"py_error", error_py_error, METH_NOARGS,
+     "py_error($self, /)\n"
+     "--\n"
+     "\n"
+     "Make the Python exception this error raises as.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "BaseException\n"
+     "    An instance of the class registered for the error's kind, carrying its message and\n"
+     "    backtrace."},
     {"__reduce__", error_reduce, METH_NOARGS, "Pickles as (kind, message, backtrace)."},
     {NULL, NULL, 0, NULL},
 };

@@ -213,8 +213,48 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
 
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
-    {"same_as", object_same_as, METH_O, "True when both wrap the same FFI object."},
-    {"is_", object_same_as, METH_O, "Alias of same_as: True when both wrap the same FFI object."},
+    {"same_as", object_same_as, METH_O,
+     "same_as($self, other, /)\n"
+     "--\n"
+     "\n"
+     "Tell whether two Python objects wrap the same FFI object (identity, not equality).\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "other : Any\n"
+     "    The value to compare with.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "bool\n"
+     "    True when ``other`` is an Object with the same handle.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> a = tvm_ffi.convert([1, 2])\n"
+     ">>> a.same_as(a), a.same_as(tvm_ffi.convert([1, 2]))\n"
+     "(True, False)"},
+    {"is_", object_same_as, METH_O,
+     "is_($self, other, /)\n"
+     "--\n"
+     "\n"
+     "Alias of ``same_as``: whether two Python objects wrap the same FFI object.\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "other : Any\n"
+     "    The value to compare with.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "bool\n"
+     "    True when ``other`` is an Object with the same handle.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> a = tvm_ffi.convert([1, 2])\n"
+     ">>> a.is_(a), a.is_(tvm_ffi.convert([1, 2]))\n"
+     "(True, False)"},
     {"__ctypes_handle__", object_ctypes_handle, METH_NOARGS,
      "The FFI handle as a ctypes.c_void_p (value None when empty)."},
     {"__move_handle_from__", object_move_handle_from, METH_O,
@@ -298,7 +338,16 @@ static PyObject* opaque_pyobject(PyObject* op, PyObject* unused) {
 }
 
 static PyMethodDef opaque_methods[] = {
-    {"pyobject", opaque_pyobject, METH_NOARGS, "The Python object this FFI object holds."},
+    {"pyobject", opaque_pyobject, METH_NOARGS,
+     "pyobject($self, /)\n"
+     "--\n"
+     "\n"
+     "Return the Python object this FFI object holds.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "Any\n"
+     "    The wrapped Python object (a new reference to the very same object)."},
     {NULL, NULL, 0, NULL},
 };
 

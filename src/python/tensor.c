@@ -328,10 +328,71 @@ static PyGetSetDef tensor_getset[] = {
 };
 
 static PyMethodDef tensor_methods[] = {
-    {"data_ptr", tensor_data_ptr, METH_NOARGS, "The data pointer (without byte_offset) as int."},
-    {"numel", tensor_numel, METH_NOARGS, "Number of elements."},
-    {"size", tensor_size, METH_O, "Extent of one dimension (negative counts from the end)."},
-    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "True when compact row-major."},
+    {"data_ptr", tensor_data_ptr, METH_NOARGS,
+     "data_ptr($self, /)\n"
+     "--\n"
+     "\n"
+     "Return the address of the tensor's data.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "int\n"
+     "    The ``DLTensor.data`` pointer (``byte_offset`` is not added)."},
+    {"numel", tensor_numel, METH_NOARGS,
+     "numel($self, /)\n"
+     "--\n"
+     "\n"
+     "Count the tensor's elements.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "int\n"
+     "    The product of the shape (1 for a 0-d tensor).\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> tvm_ffi.from_dlpack(np.zeros((2, 3), dtype=\"float32\")).numel()\n"
+     "6"},
+    {"size", tensor_size, METH_O,
+     "size($self, idx, /)\n"
+     "--\n"
+     "\n"
+     "Return the extent of one dimension.\n"
+     "\n"
+     "Parameters\n"
+     "----------\n"
+     "idx : int\n"
+     "    The dimension; negative values count from the end.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "int\n"
+     "    The number of elements along that dimension.\n"
+     "\n"
+     "Raises\n"
+     "------\n"
+     "IndexError\n"
+     "    When ``idx`` is out of range.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> tvm_ffi.from_dlpack(np.zeros((2, 3), dtype=\"float32\")).size(-1)\n"
+     "3"},
+    {"is_contiguous", tensor_is_contiguous, METH_NOARGS,
+     "is_contiguous($self, /)\n"
+     "--\n"
+     "\n"
+     "Tell whether the elements are laid out compactly in row-major order.\n"
+     "\n"
+     "Returns\n"
+     "-------\n"
+     "bool\n"
+     "    True when the strides are those of a compact row-major tensor.\n"
+     "\n"
+     "Examples\n"
+     "--------\n"
+     ">>> tvm_ffi.from_dlpack(np.zeros((2, 3), dtype=\"float32\")).is_contiguous()\n"
+     "True"},
     {"_to_dlpack", tensor_to_dlpack, METH_NOARGS, "A legacy 'dltensor' capsule."},
     {"_to_dlpack_versioned", tensor_to_dlpack_versioned, METH_NOARGS,
      "A 'dltensor_versioned' capsule."},

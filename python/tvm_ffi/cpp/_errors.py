@@ -44,8 +44,32 @@ class BuildError(RuntimeError):
     """A step of a :mod:`tvm_ffi.cpp` build failed.
 
     ``str()`` starts with the first errors (``file:line:col: error: ...``), then the failing
-    command and the build directory, then the full output of the failing step. The same pieces
-    are attributes: ``name``, ``errors``, ``command``, ``build_dir``, ``output``, ``returncode``.
+    command and the build directory, then the full output of the failing step.
+
+    Parameters
+    ----------
+    name : str
+        The module being built.
+    command : str
+        The failing command line.
+    build_dir : str
+        The build directory.
+    output : str
+        Everything the failing step printed.
+    returncode : int
+        Its exit status.
+
+    Attributes
+    ----------
+    errors : list of str
+        The first error lines found in ``output``.
+
+    Examples
+    --------
+    >>> from tvm_ffi.cpp import BuildError
+    >>> err = BuildError("m", "c++ -c x.cc", "/tmp/b", "x.cc:1:1: error: oops\\n", 1)
+    >>> err.errors, isinstance(err, RuntimeError)
+    (['x.cc:1:1: error: oops'], True)
     """
 
     def __init__(self, name: str, command: str, build_dir: str, output: str, returncode: int) -> None:

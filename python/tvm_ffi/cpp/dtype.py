@@ -68,14 +68,31 @@ def _gpu_backend() -> str:
 
 
 def to_cpp_dtype(dtype_str: str | Any) -> str:
-    """The C++ type of a dtype given as a string (``"float32"``), a ``tvm_ffi.dtype`` or a ``torch.dtype``.
+    """Name the C++ type of a dtype.
 
+    Half and narrower float types map to the GPU toolkit's types (CUDA or HIP, whichever is in
+    use).
+
+    Parameters
+    ----------
+    dtype_str : str or Any
+        A dtype string (``"float32"``), a ``tvm_ffi.dtype`` or a ``torch.dtype``.
+
+    Returns
+    -------
+    str
+        The C++ type, e.g. ``"int32_t"``.
+
+    Raises
+    ------
+    ValueError
+        For a dtype without a C++ counterpart.
+
+    Examples
+    --------
     >>> from tvm_ffi.cpp.dtype import to_cpp_dtype
     >>> to_cpp_dtype("int32"), to_cpp_dtype("float64")
     ('int32_t', 'double')
-
-    Half and narrower float types map to the GPU toolkit's types (CUDA or HIP, whichever is in
-    use); ``ValueError`` for anything without a C++ counterpart.
     """
     text = dtype_str if isinstance(dtype_str, str) else str(dtype_str)
     text = text[len("torch."):] if text.startswith("torch.") else text

@@ -110,20 +110,60 @@ def build_inline(
     backend: str | None = None,
     output: str | None = None,
 ) -> str:
-    """Compiles C++ (and CUDA) source strings into a shared library and returns its path.
+    """Compile C++ (and CUDA) source strings into a shared library.
 
-    The sources get ``#include <tvm/ffi/tvm_ffi.h>`` in front; each function named in
-    ``functions`` (a name, a list of names, or a name -> docstring mapping) is exported with
-    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` after the C++ source (after the CUDA source when there is
-    no C++ source). Default flags: ``-std=c++17 -fPIC -O2`` (C++), ``-Xcompiler -fPIC
-    -std=c++17 -O2`` plus ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU (CUDA),
-    ``-shared -ltvm_ffi`` (link); our headers are on the include path. ``output`` ending in
-    ``.o`` produces a relocatable object instead of a library. ``embed_cubin`` maps names used
-    in ``TVM_FFI_EMBED_CUBIN(name)`` to CUBIN bytes.
+    The sources get ``#include <tvm/ffi/tvm_ffi.h>`` in front. Results are cached, so a second call
+    with the same inputs only checks the cache; compiler errors are reported against the lines of
+    the strings passed (files ``main.cpp`` / ``cuda.cu``).
 
-    The result is cached (see the module docstring); a failing compile raises
-    :class:`~tvm_ffi.cpp.BuildError` (a ``RuntimeError``) with the compiler's first errors,
-    reported against the lines of the strings you passed (files ``main.cpp`` / ``cuda.cu``).
+    Parameters
+    ----------
+    name : str
+        Name of the module: the library is ``<name>.so``, and it names the build.
+    cpp_sources : str or Sequence[str], optional
+        C++ source text (several strings are joined).
+    cuda_sources : str or Sequence[str], optional
+        CUDA (or HIP) source text.
+    functions : str, Sequence[str] or Mapping[str, str], optional
+        Functions to export: a name, a list of names, or a name -> docstring mapping. Each is
+        exported with ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` after the C++ source (after the CUDA
+        source when there is no C++ source).
+    extra_cflags, extra_cuda_cflags, extra_ldflags : Sequence[str], optional
+        Flags added after the defaults (``-std=c++17 -fPIC -O2`` for C++; ``-Xcompiler -fPIC
+        -std=c++17 -O2`` and ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU for
+        CUDA; ``-shared -ltvm_ffi`` for the link).
+    extra_include_paths : Sequence[str], optional
+        More ``-I`` directories; the package headers are always on the path.
+    build_directory : str or os.PathLike, optional
+        Where to build; default: a directory in the cache (``$TVM_FFI_CACHE_DIR``, by default
+        ``~/.cache/tvm-ffi``) keyed by the sources, flags, compilers and headers.
+    embed_cubin : Mapping[str, bytes], optional
+        CUBIN images by the name used in ``TVM_FFI_EMBED_CUBIN(name)``.
+    backend : str, optional
+        GPU backend, ``"cuda"`` or ``"hip"`` (default: ``TVM_FFI_GPU_BACKEND``, else detected).
+    output : str, optional
+        Output file name; a name ending in ``.o`` produces a relocatable object instead of a
+        library.
+
+    Returns
+    -------
+    str
+        The path of the built library (or object).
+
+    Raises
+    ------
+    ValueError
+        When there are no sources, or the name or a flag is invalid.
+    BuildError
+        When a compile or link step fails (a ``RuntimeError`` carrying the compiler's first
+        errors, the command and the full output).
+
+    Examples
+    --------
+    >>> path = tvm_ffi.cpp.build_inline(
+    ...     "doc_sub", cpp_sources="int64_t sub(int64_t a, int64_t b) { return a - b; }", functions="sub")
+    >>> tvm_ffi.load_module(path).sub(5, 3)
+    2
     """
     name = _check_name(name)
     cpp_source = _inline.join_sources(cpp_sources, "cpp_sources")
@@ -169,8 +209,53 @@ def load_inline(
     keep_module_alive: bool = True,
     backend: str | None = None,
 ) -> Module:
-    """:func:`build_inline`, then :func:`tvm_ffi.load_module` of the library.
+    """Compile C++ (and CUDA) source strings and load the library as a module.
 
+    This is :func:`build_inline` followed by :func:`tvm_ffi.load_module`.
+
+    Parameters
+    ----------
+    name : str
+        Name of the module: the library is ``<name>.so``, and it names the build.
+    cpp_sources : str or Sequence[str], optional
+        C++ source text (several strings are joined).
+    cuda_sources : str or Sequence[str], optional
+        CUDA (or HIP) source text.
+    functions : str, Sequence[str] or Mapping[str, str], optional
+        Functions to export: a name, a list of names, or a name -> docstring mapping. Each is
+        exported with ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` after the C++ source (after the CUDA
+        source when there is no C++ source).
+    extra_cflags, extra_cuda_cflags, extra_ldflags : Sequence[str], optional
+        Flags added after the defaults (``-std=c++17 -fPIC -O2`` for C++; ``-Xcompiler -fPIC
+        -std=c++17 -O2`` and ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU for
+        CUDA; ``-shared -ltvm_ffi`` for the link).
+    extra_include_paths : Sequence[str], optional
+        More ``-I`` directories; the package headers are always on the path.
+    build_directory : str or os.PathLike, optional
+        Where to build; default: a directory in the cache (``$TVM_FFI_CACHE_DIR``, by default
+        ``~/.cache/tvm-ffi``) keyed by the sources, flags, compilers and headers.
+    embed_cubin : Mapping[str, bytes], optional
+        CUBIN images by the name used in ``TVM_FFI_EMBED_CUBIN(name)``.
+    keep_module_alive : bool, optional
+        Keep the library loaded for the rest of the process (default True).
+    backend : str, optional
+        GPU backend, ``"cuda"`` or ``"hip"`` (default: ``TVM_FFI_GPU_BACKEND``, else detected).
+
+    Returns
+    -------
+    Module
+        The loaded module; the exported functions are its attributes.
+
+    Raises
+    ------
+    ValueError
+        When there are no sources, or the name or a flag is invalid.
+    BuildError
+        When a compile or link step fails (a ``RuntimeError`` carrying the compiler's first
+        errors, the command and the full output).
+
+    Examples
+    --------
     >>> mod = tvm_ffi.cpp.load_inline(
     ...     "add", cpp_sources="int64_t add(int64_t a, int64_t b) { return a + b; }", functions="add")
     >>> mod.add(1, 2)
@@ -206,13 +291,53 @@ def build(
     backend: str | None = None,
     output: str | None = None,
 ) -> str:
-    """Compiles source files into a shared library (or an object, for ``output="x.o"``) and returns its path.
+    """Compile source files into a shared library (or an object, for ``output="x.o"``).
 
-    The compiler follows the extension: ``.c`` -> ``$CC``, ``.cu`` -> nvcc (or hipcc),
-    ``.o``/``.obj`` -> passed to the linker, anything else -> ``$CXX``. ``cpp_files`` and
-    ``cuda_files`` are aliases of ``sources``. Nothing is exported for you: use
-    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` (or the C ABI) in the files. Rebuilds happen when a
-    source, a header it includes, a flag or the compiler changes.
+    Nothing is exported for you: use ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` (or the C ABI) in the
+    files. A rebuild happens when a source, a header it includes, a flag or the compiler changes.
+
+    Parameters
+    ----------
+    name : str
+        Name of the module: the library is ``<name>.so``, and it names the build.
+    sources : str or Sequence[str], optional
+        Source files. The compiler follows the extension: ``.c`` -> ``$CC``, ``.cu`` -> nvcc
+        (or hipcc), ``.o``/``.obj`` -> the linker, anything else -> ``$CXX``.
+    cpp_files, cuda_files : str or Sequence[str], optional
+        Aliases of ``sources``, kept for the reference's callers.
+    extra_cflags, extra_cuda_cflags, extra_ldflags : Sequence[str], optional
+        Flags added after the defaults (``-std=c++17 -fPIC -O2`` for C++; ``-Xcompiler -fPIC
+        -std=c++17 -O2`` and ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU for
+        CUDA; ``-shared -ltvm_ffi`` for the link).
+    extra_include_paths : Sequence[str], optional
+        More ``-I`` directories; the package headers are always on the path.
+    build_directory : str or os.PathLike, optional
+        Where to build; default: a directory in the cache (``$TVM_FFI_CACHE_DIR``, by default
+        ``~/.cache/tvm-ffi``) keyed by the sources, flags, compilers and headers.
+    backend : str, optional
+        GPU backend, ``"cuda"`` or ``"hip"`` (default: ``TVM_FFI_GPU_BACKEND``, else detected).
+    output : str, optional
+        Output file name; a name ending in ``.o`` produces a relocatable object instead of a
+        library.
+
+    Returns
+    -------
+    str
+        The path of the built library (or object).
+
+    Raises
+    ------
+    ValueError
+        When there are no sources, or the name or a flag is invalid.
+    BuildError
+        When a compile or link step fails (a ``RuntimeError`` carrying the compiler's first
+        errors, the command and the full output).
+    FileNotFoundError
+        When a source file does not exist.
+
+    Examples
+    --------
+    >>> path = tvm_ffi.cpp.build("add_one", sources=["add_one.cc"])  # doctest: +SKIP
     """
     name = _check_name(name)
     files = _str_list(sources, "sources") + _str_list(cpp_files, "cpp_files") + _str_list(cuda_files, "cuda_files")
@@ -255,7 +380,53 @@ def load(
     keep_module_alive: bool = True,
     backend: str | None = None,
 ) -> Module:
-    """:func:`build`, then :func:`tvm_ffi.load_module` of the library."""
+    """Compile source files and load the library as a module.
+
+    This is :func:`build` followed by :func:`tvm_ffi.load_module`.
+
+    Parameters
+    ----------
+    name : str
+        Name of the module: the library is ``<name>.so``, and it names the build.
+    sources : str or Sequence[str], optional
+        Source files. The compiler follows the extension: ``.c`` -> ``$CC``, ``.cu`` -> nvcc
+        (or hipcc), ``.o``/``.obj`` -> the linker, anything else -> ``$CXX``.
+    cpp_files, cuda_files : str or Sequence[str], optional
+        Aliases of ``sources``, kept for the reference's callers.
+    extra_cflags, extra_cuda_cflags, extra_ldflags : Sequence[str], optional
+        Flags added after the defaults (``-std=c++17 -fPIC -O2`` for C++; ``-Xcompiler -fPIC
+        -std=c++17 -O2`` and ``-gencode`` for ``TVM_FFI_CUDA_ARCH_LIST`` or the local GPU for
+        CUDA; ``-shared -ltvm_ffi`` for the link).
+    extra_include_paths : Sequence[str], optional
+        More ``-I`` directories; the package headers are always on the path.
+    build_directory : str or os.PathLike, optional
+        Where to build; default: a directory in the cache (``$TVM_FFI_CACHE_DIR``, by default
+        ``~/.cache/tvm-ffi``) keyed by the sources, flags, compilers and headers.
+    keep_module_alive : bool, optional
+        Keep the library loaded for the rest of the process (default True).
+    backend : str, optional
+        GPU backend, ``"cuda"`` or ``"hip"`` (default: ``TVM_FFI_GPU_BACKEND``, else detected).
+
+    Returns
+    -------
+    Module
+        The loaded module.
+
+    Raises
+    ------
+    ValueError
+        When there are no sources, or the name or a flag is invalid.
+    BuildError
+        When a compile or link step fails (a ``RuntimeError`` carrying the compiler's first
+        errors, the command and the full output).
+    FileNotFoundError
+        When a source file does not exist.
+
+    Examples
+    --------
+    >>> mod = tvm_ffi.cpp.load("add_one", sources=["add_one.cc"])  # doctest: +SKIP
+    >>> mod.add_one(x, y)  # doctest: +SKIP
+    """
     path = build(
         name,
         sources=sources,

@@ -20,13 +20,60 @@ Object = _core.Object
 
 
 def is_dataclass(obj: Any) -> bool:
-    """True for ``py_class``/``c_class`` types and their instances."""
+    """Tell whether ``obj`` is a ``py_class``/``c_class`` type or an instance of one.
+
+    Parameters
+    ----------
+    obj : Any
+        A class or an instance.
+
+    Returns
+    -------
+    bool
+        True for FFI dataclass types and their instances.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class, is_dataclass
+    >>> @py_class("doc.dataclasses.IsPair")
+    ... class IsPair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> is_dataclass(IsPair), is_dataclass(IsPair(1, 2)), is_dataclass(int)
+    (True, True, False)
+    """
     cls = obj if isinstance(obj, type) else type(obj)
     return cls.__dict__.get("__ffi_is_dataclass__", getattr(cls, "__ffi_is_dataclass__", False)) is True
 
 
 def fields(obj_or_cls: Any) -> tuple[Field, ...]:
-    """The ``Field``s of a dataclass type or instance, ancestors' first."""
+    """List the fields of an FFI dataclass type or instance, ancestors' first.
+
+    Parameters
+    ----------
+    obj_or_cls : Any
+        A ``py_class``/``c_class`` type or instance.
+
+    Returns
+    -------
+    tuple of Field
+        One :class:`Field` per field.
+
+    Raises
+    ------
+    TypeError
+        When ``obj_or_cls`` is not an FFI dataclass.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class, fields
+    >>> @py_class("doc.dataclasses.FieldsPair")
+    ... class FieldsPair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> [f.name for f in fields(FieldsPair)]
+    ['a', 'b']
+    """
     cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
     info = getattr(cls, "__tvm_ffi_type_info__", None)
     if info is None or not is_dataclass(cls):
@@ -36,7 +83,31 @@ def fields(obj_or_cls: Any) -> tuple[Field, ...]:
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
-    """A copy of ``obj`` with ``changes`` (``obj.__replace__(**changes)``)."""
+    """Copy an FFI dataclass instance with some fields changed.
+
+    Parameters
+    ----------
+    obj : Any
+        The instance to copy.
+    **changes : Any
+        New values, by field name.
+
+    Returns
+    -------
+    Any
+        A new instance of the same type (``obj`` is unchanged).
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class, replace
+    >>> @py_class("doc.dataclasses.ReplacePair")
+    ... class ReplacePair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> pair = replace(ReplacePair(1, 2), b=5)
+    >>> (pair.a, pair.b)
+    (1, 5)
+    """
     return obj.__replace__(**changes)
 
 
@@ -62,14 +133,72 @@ def _plain(value: Any, factory: Callable[[Any], Any], as_tuple: bool) -> Any:
 
 
 def asdict(obj: Any, *, dict_factory: Callable[[Any], Any] = dict) -> Any:
-    """The fields of ``obj`` as a dict, recursively (containers become ``list``/``dict``)."""
+    """Convert an FFI dataclass instance to a dict, recursively.
+
+    Nested dataclasses become dicts and FFI containers become ``list``/``dict``.
+
+    Parameters
+    ----------
+    obj : Any
+        The instance.
+    dict_factory : Callable, optional
+        Builds each mapping from a list of ``(name, value)`` pairs (default ``dict``).
+
+    Returns
+    -------
+    Any
+        What ``dict_factory`` returns for ``obj``.
+
+    Raises
+    ------
+    TypeError
+        When ``obj`` is not an FFI dataclass instance.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class, asdict
+    >>> @py_class("doc.dataclasses.AsdictPair")
+    ... class AsdictPair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> asdict(AsdictPair(1, 2))
+    {'a': 1, 'b': 2}
+    """
     if isinstance(obj, type) or not is_dataclass(obj):
         raise TypeError("asdict() should be called on c_class / py_class instances")
     return _plain(obj, dict_factory, False)
 
 
 def astuple(obj: Any, *, tuple_factory: Callable[[Any], Any] = tuple) -> Any:
-    """The field values of ``obj`` as a tuple, recursively."""
+    """Convert an FFI dataclass instance to a tuple of its field values, recursively.
+
+    Parameters
+    ----------
+    obj : Any
+        The instance.
+    tuple_factory : Callable, optional
+        Builds each sequence from a list of values (default ``tuple``).
+
+    Returns
+    -------
+    Any
+        What ``tuple_factory`` returns for ``obj``.
+
+    Raises
+    ------
+    TypeError
+        When ``obj`` is not an FFI dataclass instance.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class, astuple
+    >>> @py_class("doc.dataclasses.AstuplePair")
+    ... class AstuplePair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> astuple(AstuplePair(1, 2))
+    (1, 2)
+    """
     if isinstance(obj, type) or not is_dataclass(obj):
         raise TypeError("astuple() should be called on c_class / py_class instances")
     return _plain(obj, tuple_factory, True)

@@ -40,7 +40,51 @@ def _synthesise_fields(cls: type, type_key: str) -> None:
 
 def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True,  # noqa: A002
             eq: bool = False, order: bool = False, unsafe_hash: bool = False, match_args: bool = True) -> Any:
-    """Binds the C/C++-registered type ``type_key`` to the decorated class as a dataclass."""
+    """Bind a C/C++-registered object type to the decorated class as a dataclass.
+
+    The class gets the type's reflected fields, its ``__init__`` from ``__ffi_init__`` and
+    dataclass helpers (``fields``, ``replace``, ``asdict`` ...).
+
+    Parameters
+    ----------
+    type_key : str
+        The registered type key.
+    frozen : bool, optional
+        Accepted for compatibility: C++ fields keep their own writability.
+    init : bool, optional
+        Generate ``__init__`` from the type's constructor (default True).
+    repr : bool, optional
+        Accepted for compatibility: the runtime's repr is used.
+    eq : bool, optional
+        Generate ``__eq__`` over the compared fields (default False).
+    order : bool, optional
+        Generate ordering methods; needs ``eq`` (default False).
+    unsafe_hash : bool, optional
+        Generate ``__hash__`` (default False).
+    match_args : bool, optional
+        Set ``__match_args__`` (default True).
+
+    Returns
+    -------
+    Callable[[type], type]
+        The class decorator.
+
+    Raises
+    ------
+    ValueError
+        When ``order`` is set without ``eq``, or (when decorating) no type is registered under
+        ``type_key``.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import c_class
+    >>> @c_class("testing.TestIntPair", eq=True)
+    ... class Pair(tvm_ffi.Object):
+    ...     a: int
+    ...     b: int
+    >>> Pair(1, 2) == Pair(1, 2)
+    True
+    """
     del frozen, repr  # accepted like the reference: C++ fields keep their own writability
     if order and not eq:
         raise ValueError("order=True requires eq=True")

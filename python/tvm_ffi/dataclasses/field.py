@@ -16,7 +16,55 @@ def _identity(value: Any) -> Any:
 
 
 class Field:
-    """The options of one field; ``name``, ``type`` and ``_ty_schema`` are set by the decorator."""
+    """The options of one field of an FFI dataclass, as ``dataclasses.Field``.
+
+    ``name`` and ``type`` are filled in by the decorator; the other options come from
+    :func:`field`.
+
+    Parameters
+    ----------
+    name : str, optional
+        The field name.
+    default : Any, optional
+        The default value.
+    default_factory : Callable, optional
+        Makes the default value for each instance.
+    frozen : bool
+        Read-only after construction.
+    init : bool
+        Whether ``__init__`` takes the field.
+    repr : bool
+        Whether ``repr`` shows the field.
+    hash : bool or None
+        Whether hashing includes the field (None: follow ``compare``).
+    compare : bool
+        Whether comparisons include the field.
+    kw_only : bool or None
+        Whether ``__init__`` takes it by keyword only (None: the class's setting).
+    metadata : Any
+        Free-form metadata.
+    structural_eq : str or None
+        How structural equality treats it: ``"def"``, ``"def-pattern"``, ``"def-simple"``,
+        ``"ignore"``, or None.
+    doc : str or None
+        Documentation of the field.
+    converter : Callable
+        Applied to values assigned to the field.
+    **extra_kwargs : Any
+        Options of newer versions, kept as given.
+
+    Attributes
+    ----------
+    type : Any
+        The field's annotation, set by the decorator.
+
+    Raises
+    ------
+    ValueError
+        When both defaults are given or ``structural_eq`` is unknown.
+    TypeError
+        When ``default_factory`` is not callable.
+    """
 
     __slots__ = ("name", "_ty_schema", "type", "default", "default_factory", "frozen", "init", "repr",
                  "hash", "compare", "kw_only", "metadata", "structural_eq", "doc", "converter",
@@ -63,7 +111,49 @@ def field(*, default: Any = MISSING, default_factory: Any = MISSING, frozen: boo
           compare: bool = True, kw_only: bool | None = None, metadata: Any = None,
           structural_eq: str | None = None, doc: str | None = None, converter: Any = _identity,
           **extra_kwargs: Any) -> Any:
-    """Options of one field, as ``dataclasses.field`` (plus ``frozen``, ``structural_eq``, ``doc``)."""
+    """Declare the options of one field of a ``py_class``, as ``dataclasses.field``.
+
+    Parameters
+    ----------
+    default : Any, optional
+        The default value.
+    default_factory : Callable, optional
+        Makes the default value for each instance (for mutable defaults).
+    frozen : bool, optional
+        Read-only after construction (default False).
+    init : bool, optional
+        Whether ``__init__`` takes the field (default True).
+    repr : bool, optional
+        Whether ``repr`` shows the field (default True).
+    hash : bool or None, optional
+        Whether hashing includes the field (default: follow ``compare``).
+    compare : bool, optional
+        Whether comparisons include the field (default True).
+    kw_only : bool or None, optional
+        Whether ``__init__`` takes it by keyword only (default: the class's setting).
+    metadata : Any, optional
+        Free-form metadata.
+    structural_eq : str or None, optional
+        How structural equality treats the field: ``"def"``, ``"def-pattern"``,
+        ``"def-simple"``, ``"ignore"``, or None (compare normally).
+    doc : str or None, optional
+        Documentation of the field.
+    converter : Callable, optional
+        Applied to values assigned to the field.
+    **extra_kwargs : Any
+        Options of newer versions, kept as given.
+
+    Returns
+    -------
+    Field
+        The options, to assign as the field's class attribute.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import field
+    >>> field(default=0, kw_only=True).kw_only
+    True
+    """
     return Field(default=default, default_factory=default_factory, frozen=frozen, init=init, repr=repr,
                  hash=hash, compare=compare, kw_only=kw_only, metadata=metadata,
                  structural_eq=structural_eq, doc=doc, converter=converter, **extra_kwargs)
@@ -73,6 +163,16 @@ class init_property:  # noqa: N801  (the reference's name)
     """A field computed once from the others after construction: ``@init_property def f(self) -> T``.
 
     It is not an ``__init__`` parameter and is left out of repr, comparison and hashing.
+
+    Parameters
+    ----------
+    func : Callable
+        Computes the value from the constructed instance.
+
+    Raises
+    ------
+    TypeError
+        When ``func`` is not callable.
     """
 
     def __init__(self, func: Any) -> None:

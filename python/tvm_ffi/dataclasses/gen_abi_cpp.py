@@ -105,7 +105,28 @@ def _by_namespace(infos: list[TypeInfo]) -> list[tuple[str, list[TypeInfo]]]:
 
 
 def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
-    """A C++ header declaring the selected types (keys or ``fnmatch`` patterns) and their layout."""
+    """Generate a C++ header that declares object types and checks their layout.
+
+    The header declares one struct per selected type, with its reflected fields at their
+    offsets, and ``static_assert``s that the C++ compiler agrees with the runtime's layout.
+
+    Parameters
+    ----------
+    type_keys : str or Sequence[str]
+        Type keys or ``fnmatch`` patterns (``"testing.TestIntPair"``, ``"mylib.*"``).
+
+    Returns
+    -------
+    str
+        The header text.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import gen_abi_cpp
+    >>> header = gen_abi_cpp("testing.TestIntPair")
+    >>> header.splitlines()[0]
+    '#pragma once'
+    """
     infos = _select([type_keys] if isinstance(type_keys, str) else list(type_keys))
     out = ["#pragma once", "", "#include <tvm/ffi/tvm_ffi.h>", ""]
     for namespace, group in _by_namespace(infos):

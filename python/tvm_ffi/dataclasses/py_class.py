@@ -40,7 +40,63 @@ def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, fro
              init: bool = True, repr: bool = True, eq: bool = False, order: bool = False,  # noqa: A002
              unsafe_hash: bool = False, match_args: bool = True, kw_only: bool = False,
              structural_eq: str | None = "tree", slots: bool = True) -> Any:
-    """Defines a new FFI object type from the decorated class (``@py_class("pkg.Point")``)."""
+    """Define a new FFI object type from the decorated class, as ``dataclasses.dataclass`` does.
+
+    Annotated class attributes become reflected fields; the runtime gets a type of that key, so
+    the objects cross into C++ and come back as the class.
+
+    Parameters
+    ----------
+    cls_or_type_key : type or str, optional
+        The type key (``@py_class("pkg.Point")``), or the class when used bare (the key is then
+        the class's qualified name).
+    type_key : str, optional
+        The type key, as a keyword.
+    frozen : bool, optional
+        Make every field read-only (default False).
+    init : bool, optional
+        Generate ``__init__`` (default True).
+    repr : bool, optional
+        Generate ``__repr__`` (default True).
+    eq : bool, optional
+        Generate ``__eq__`` over the compared fields (default False).
+    order : bool, optional
+        Generate ordering methods; needs ``eq`` (default False).
+    unsafe_hash : bool, optional
+        Generate ``__hash__`` even for mutable instances (default False).
+    match_args : bool, optional
+        Set ``__match_args__`` (default True).
+    kw_only : bool, optional
+        Make every field keyword-only in ``__init__`` (default False).
+    structural_eq : str or None, optional
+        The type's structural kind: ``"tree"`` (default), ``"var"``, ``"dag"``, ``"const-tree"``,
+        ``"singleton"``, or None.
+    slots : bool, optional
+        Accepted for compatibility: instances never have a ``__dict__`` unless the class asks.
+
+    Returns
+    -------
+    type or Callable[[type], type]
+        The defined class, or a decorator that defines the class it decorates.
+
+    Raises
+    ------
+    ValueError
+        When ``order`` is set without ``eq`` or ``structural_eq`` is unknown.
+    TypeError
+        When ``cls_or_type_key`` is neither a str nor a class.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class
+    >>> @py_class("doc.Point")
+    ... class Point(tvm_ffi.Object):
+    ...     x: int
+    ...     y: int = 0
+    >>> p = Point(1)
+    >>> (p.x, p.y)
+    (1, 0)
+    """
     del slots  # instances never have a __dict__ unless the class asks for one
     if order and not eq:
         raise ValueError("order=True requires eq=True")
@@ -373,7 +429,35 @@ def _complete(pending: _Pending) -> None:
 
 
 def method(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Marks a method of a ``py_class`` for registration as an FFI method (``tvm_ffi.method``)."""
+    """Mark a method of a ``py_class`` for registration as a reflected FFI method.
+
+    Parameters
+    ----------
+    fn : Callable
+        An instance method or a ``staticmethod``.
+
+    Returns
+    -------
+    Callable
+        ``fn`` itself, marked.
+
+    Raises
+    ------
+    TypeError
+        For a ``classmethod`` or a non-callable.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import py_class
+    >>> @py_class("doc.Counter")
+    ... class Counter(tvm_ffi.Object):
+    ...     n: int
+    ...     @tvm_ffi.method
+    ...     def twice(self) -> int:
+    ...         return 2 * self.n
+    >>> Counter(21).twice()
+    42
+    """
     if isinstance(fn, classmethod):
         raise TypeError("@tvm_ffi.method: @classmethod is not supported for FFI TypeMethod registration — "
                         "the classmethod's ``cls`` first arg does not match the packed-call convention. "

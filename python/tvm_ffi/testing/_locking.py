@@ -38,9 +38,28 @@ def _lock_path() -> Path:
 
 
 def run_with_gpu_lock(func: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
-    """Runs ``func(*args, **kwargs)`` holding an exclusive advisory file lock; returns its result.
+    """Call ``func(*args, **kwargs)`` while holding an exclusive advisory file lock.
 
-    Exceptions propagate; the lock is released either way.
+    Tests that need a whole GPU serialise on this lock across processes; exceptions propagate and
+    the lock is released either way.
+
+    Parameters
+    ----------
+    func : Callable
+        The function to run.
+    *args, **kwargs : Any
+        Its arguments.
+
+    Returns
+    -------
+    Any
+        What ``func`` returns.
+
+    Examples
+    --------
+    >>> from tvm_ffi.testing import run_with_gpu_lock
+    >>> run_with_gpu_lock(max, 3, 7)
+    7
     """
     with open(_lock_path(), "a+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)

@@ -142,7 +142,15 @@ class TestEqWithoutHash(_core.Object):
 
 @c_class("testing.TestCxxClassBase")
 class _TestCxxClassBase(_core.Object):
-    """Own ``__init__`` (wins over the reflected one): stores ``v_i64 + 1`` and ``v_i32 + 2``."""
+    """Fixture with its own ``__init__`` (it wins over the reflected one).
+
+    Parameters
+    ----------
+    v_i64 : int
+        Stored plus one.
+    v_i32 : int
+        Stored plus two.
+    """
 
     __test__: ClassVar[bool] = False
     __slots__ = ()
@@ -288,7 +296,27 @@ class _SchemaAllTypes(_core.Object):
 
 
 def create_object(type_key: str, **kwargs: Any) -> _core.Object:
-    """An object of ``type_key`` made by reflection: creator, then the given fields, then defaults."""
+    """Make an object of ``type_key`` by reflection: creator, then the given fields, then defaults.
+
+    Parameters
+    ----------
+    type_key : str
+        A registered type with a creator.
+    **kwargs : Any
+        Field values by name.
+
+    Returns
+    -------
+    Object
+        The new object.
+
+    Examples
+    --------
+    >>> from tvm_ffi.testing import create_object
+    >>> pair = create_object("testing.TestIntPair", a=1, b=2)
+    >>> (pair.a, pair.b)
+    (1, 2)
+    """
     flat: list[Any] = []
     for name, value in kwargs.items():
         flat += (name, value)
@@ -297,12 +325,35 @@ def create_object(type_key: str, **kwargs: Any) -> _core.Object:
 
 
 def add_one(x: int) -> int:
-    """``x + 1`` computed by the native ``testing.add_one`` (C ``int`` arithmetic)."""
+    """Add one with the native ``testing.add_one`` (C ``int`` arithmetic).
+
+    Parameters
+    ----------
+    x : int
+        The input.
+
+    Returns
+    -------
+    int
+        ``x + 1``.
+
+    Examples
+    --------
+    >>> from tvm_ffi.testing import add_one
+    >>> add_one(41)
+    42
+    """
     return int(get_global_func("testing.add_one")(x))
 
 
 def make_unregistered_object() -> _core.Object:
-    """A ``testing.TestUnregisteredObject`` (v1=41, v2=42): a type with no Python class."""
+    """Make a ``testing.TestUnregisteredObject`` (v1=41, v2=42): a type with no Python class.
+
+    Returns
+    -------
+    Object
+        The object, shown through the closest registered class.
+    """
     made: _core.Object = get_global_func("testing.make_unregistered_object")()
     return made
 

@@ -27,7 +27,29 @@ _ALIGNMENT = 16
 
 
 def cubin_symbol_names(name: str) -> tuple[str, str]:
-    """The (start, end) symbols that bracket the bytes embedded under ``name``."""
+    """Name the symbols that bracket the bytes embedded under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name used in ``TVM_FFI_EMBED_CUBIN(name)``; a C identifier.
+
+    Returns
+    -------
+    tuple of (str, str)
+        The start and end symbols.
+
+    Raises
+    ------
+    ValueError
+        When ``name`` is not a C identifier.
+
+    Examples
+    --------
+    >>> from tvm_ffi.utils.embed_cubin import cubin_symbol_names
+    >>> cubin_symbol_names("kernels")
+    ('__tvm_ffi__cubin_kernels', '__tvm_ffi__cubin_kernels_end')
+    """
     if not name.isidentifier():
         raise ValueError(f"embed_cubin: name must be a C identifier, got {name!r}")
     return f"__tvm_ffi__cubin_{name}", f"__tvm_ffi__cubin_{name}_end"
@@ -61,11 +83,30 @@ def _run(cmd: list[str], step: str, verbose: bool) -> None:
 def embed_cubin(
     cubin_path: Path, input_obj_path: Path, output_obj_path: Path, name: str, verbose: bool = False
 ) -> None:
-    """Writes ``output_obj_path``: ``input_obj_path`` plus the bytes of ``cubin_path`` under ``name``.
+    """Write an object file that holds another object file plus a CUBIN image.
 
-    ``FileNotFoundError`` when an input is missing; ``RuntimeError`` (with the failing command
-    and its output) when the assembler, ``ld`` or ``objcopy`` fails. ``output_obj_path`` may be
-    ``input_obj_path``; it is replaced only once the new object is complete.
+    The result may replace the input (``output_obj_path`` may be ``input_obj_path``); it is
+    written only once the new object is complete.
+
+    Parameters
+    ----------
+    cubin_path : Path
+        The CUBIN (or any binary) to embed.
+    input_obj_path : Path
+        The object file that uses ``TVM_FFI_EMBED_CUBIN(name)``.
+    output_obj_path : Path
+        Where to write the combined object.
+    name : str
+        The name used in ``TVM_FFI_EMBED_CUBIN(name)``.
+    verbose : bool, optional
+        Print each command (default False).
+
+    Raises
+    ------
+    FileNotFoundError
+        When an input is missing.
+    RuntimeError
+        When the assembler, ``ld`` or ``objcopy`` fails (with the command and its output).
     """
     cubin_path, input_obj_path, output_obj_path = Path(cubin_path), Path(input_obj_path), Path(output_obj_path)
     start, end = cubin_symbol_names(name)
@@ -92,7 +133,18 @@ def embed_cubin(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status (0 ok, 1 missing input, 2 tool failure)."""
+    """Run ``python -m tvm_ffi.utils.embed_cubin``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 ok, 1 missing input, 2 tool failure.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m tvm_ffi.utils.embed_cubin",
         description="Embed CUBIN data into an object file that uses TVM_FFI_EMBED_CUBIN(name).",

@@ -72,22 +72,45 @@ def make_kwargs_wrapper(
     prototype: Callable[..., Any] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
 ) -> Callable[..., Any]:
-    """A function with the given signature that calls ``target_func`` with every argument positionally.
+    """Make a function with a given signature that calls ``target_func`` with every argument positionally.
 
-    ``arg_names`` are the positional-or-keyword parameters in order; ``arg_defaults`` are the
-    defaults of the last ``len(arg_defaults)`` of them (like ``__defaults__``).
-    ``kwonly_names`` follow a ``*``; ``kwonly_defaults`` maps some of them to defaults (like
-    ``__kwdefaults__``); the others are required. The call passes positional parameters first,
-    then keyword-only ones, in declaration order. ``prototype`` lends its ``__name__``,
-    ``__doc__``, ``__module__``, ``__qualname__`` and annotations; the arguments named in
-    ``map_dataclass_to_tuple`` go through :func:`unpack_dataclass_to_tuple` first.
+    The call passes positional parameters first, then keyword-only ones, in declaration order, so
+    an FFI function (which takes positional arguments only) gets a Python signature with keywords
+    and defaults.
 
+    Parameters
+    ----------
+    target_func : Callable
+        The function to call.
+    arg_names : list of str
+        The positional-or-keyword parameters, in order.
+    arg_defaults : tuple, optional
+        Defaults of the last ``len(arg_defaults)`` of them (like ``__defaults__``).
+    kwonly_names : list of str, optional
+        Keyword-only parameters, after a ``*``.
+    kwonly_defaults : dict, optional
+        Defaults of some keyword-only parameters (like ``__kwdefaults__``); the others are required.
+    prototype : Callable, optional
+        Lends its ``__name__``, ``__doc__``, ``__module__``, ``__qualname__`` and annotations.
+    map_dataclass_to_tuple : list of str, optional
+        Arguments that go through :func:`unpack_dataclass_to_tuple` first.
+
+    Returns
+    -------
+    Callable
+        The wrapper.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For invalid names or defaults, before anything is generated.
+
+    Examples
+    --------
     >>> from tvm_ffi.utils.kwargs_wrapper import make_kwargs_wrapper
     >>> add = make_kwargs_wrapper(lambda a, b, c: a + b + c, ["a", "b"], (10,), ["c"], {"c": 100})
     >>> add(1), add(1, b=2, c=3)
     (111, 6)
-
-    Invalid names or defaults raise ``ValueError`` / ``TypeError`` before anything is generated.
     """
     kwonly_names = list(kwonly_names or [])
     kwonly_defaults = dict(kwonly_defaults or {})
@@ -116,10 +139,40 @@ def make_kwargs_wrapper_from_signature(
     exclude_arg_names: Iterable[str] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
 ) -> Callable[..., Any]:
-    """:func:`make_kwargs_wrapper` with the parameters of ``signature`` (minus ``exclude_arg_names``).
+    """Make a :func:`make_kwargs_wrapper` wrapper with the parameters of an ``inspect.Signature``.
 
-    ``*args`` / ``**kwargs`` parameters, and a required positional parameter after one with a
-    default, raise ``ValueError``.
+    Parameters
+    ----------
+    target_func : Callable
+        The function to call.
+    signature : inspect.Signature
+        The signature the wrapper takes.
+    prototype : Callable, optional
+        Lends its name, docstring and annotations.
+    exclude_arg_names : Iterable of str, optional
+        Parameters of ``signature`` to leave out.
+    map_dataclass_to_tuple : list of str, optional
+        Arguments that go through :func:`unpack_dataclass_to_tuple` first.
+
+    Returns
+    -------
+    Callable
+        The wrapper.
+
+    Raises
+    ------
+    ValueError
+        For ``*args``/``**kwargs`` parameters, or a required positional parameter after one with
+        a default.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> from tvm_ffi.utils.kwargs_wrapper import make_kwargs_wrapper_from_signature
+    >>> def scale(x, factor=2): ...
+    >>> f = make_kwargs_wrapper_from_signature(lambda x, factor: x * factor, inspect.signature(scale))
+    >>> f(3), f(3, factor=10)
+    (6, 30)
     """
     skip = set(exclude_arg_names or ())
     arg_names: list[str] = []

@@ -45,17 +45,24 @@ def _unlock(fd: int) -> None:
 
 
 class FileLock:
-    """An exclusive lock on ``lock_file_path``, shared by every cooperating process.
+    """An exclusive lock on a file, shared by every cooperating process.
 
+    Each instance is one lock holder: two instances on the same path exclude each other even in
+    one process (threads included), while re-acquiring through the same instance is an error.
+    The holder's pid is written into the file, so a timeout can say who holds the lock.
+
+    Parameters
+    ----------
+    lock_file_path : str or os.PathLike
+        The lock file (created on first acquisition, never deleted).
+
+    Examples
+    --------
     >>> import os, tempfile
     >>> from tvm_ffi.utils.lockfile import FileLock
     >>> with tempfile.TemporaryDirectory() as tmp, FileLock(os.path.join(tmp, "my.lock")) as lock:
     ...     lock.is_locked  # other processes wait in their own ``with`` until this block exits
     True
-
-    Each instance is one lock holder: two instances on the same path exclude each other even in
-    one process (threads included), while re-acquiring through the same instance is an error.
-    The holder's pid is written into the file, so a timeout can say who holds the lock.
     """
 
     def __init__(self, lock_file_path: str | os.PathLike[str]) -> None:
@@ -86,10 +93,28 @@ class FileLock:
         return os.open(self.lock_file_path, flags, 0o666)
 
     def acquire(self) -> bool:
-        """Takes the lock if it is free, without waiting: True on success, False otherwise.
+        """Take the lock if it is free, without waiting.
 
-        False too when this instance already holds it. An unexpected OS error (a missing
-        directory, no permission) raises ``RuntimeError`` naming the file.
+        Returns
+        -------
+        bool
+            True when this call took the lock; False when another holder has it, or this instance
+            already holds it.
+
+        Raises
+        ------
+        RuntimeError
+            On an unexpected OS error (a missing directory, no permission), naming the file.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from tvm_ffi.utils.lockfile import FileLock
+        >>> path = os.path.join(tempfile.mkdtemp(), "acquire.lock")
+        >>> first, second = FileLock(path), FileLock(path)
+        >>> first.acquire(), second.acquire()
+        (True, False)
+        >>> first.release()
         """
         with self._guard:
             if self._file_descriptor is not None:
@@ -111,12 +136,29 @@ class FileLock:
             return True
 
     def blocking_acquire(self, timeout: float | None = None, poll_interval: float = 0.1) -> bool:
-        """Waits until the lock is taken and returns True.
+        """Wait until the lock is taken.
 
-        Without ``timeout`` the wait sleeps in the kernel and wakes as soon as the holder lets
-        go (or dies); with one it polls every ``poll_interval`` seconds and raises
-        ``TimeoutError`` after ``timeout`` seconds. ``RuntimeError`` when this instance
-        already holds the lock.
+        Without ``timeout`` the wait sleeps in the kernel and wakes as soon as the holder lets go (or
+        dies); with one it polls.
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Seconds to wait at most (default: forever).
+        poll_interval : float, optional
+            Seconds between attempts when ``timeout`` is given (default 0.1).
+
+        Returns
+        -------
+        bool
+            True once the lock is held.
+
+        Raises
+        ------
+        TimeoutError
+            When ``timeout`` passes first (the message names the holder's pid when known).
+        RuntimeError
+            When this instance already holds the lock.
         """
         if self._file_descriptor is not None:
             raise RuntimeError("Lock is already held by this instance.")
@@ -172,7 +214,13 @@ class FileLock:
             pass
 
     def holder_pid(self) -> int | None:
-        """The pid the current holder wrote into the file (None when unknown); for messages only."""
+        """Read the pid the current holder wrote into the file; for messages only.
+
+        Returns
+        -------
+        int or None
+            The pid, or None when unknown.
+        """
         text = self._read_holder()
         return int(text) if text.isdigit() else None
 

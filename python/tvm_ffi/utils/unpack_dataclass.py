@@ -50,12 +50,24 @@ def _unpacker_for(cls: type) -> Callable[[Any], Any]:
 
 
 def unpack_dataclass_to_tuple(x: Any) -> Any:
-    """``x`` with every dataclass instance inside it replaced by the tuple of its fields.
+    """Replace every dataclass instance inside a value by the tuple of its fields.
 
     Dataclasses become tuples (fields unpacked recursively), lists and tuples keep their type
     with unpacked elements, dicts keep their keys with unpacked values, and anything else is
     returned as is (not copied).
 
+    Parameters
+    ----------
+    x : Any
+        The value.
+
+    Returns
+    -------
+    Any
+        The unpacked value.
+
+    Examples
+    --------
     >>> import dataclasses
     >>> from tvm_ffi.utils.unpack_dataclass import unpack_dataclass_to_tuple
     >>> @dataclasses.dataclass
