@@ -174,3 +174,24 @@ from ._core import (
 from ._core import (
     object_repr as object_repr,
 )
+from ._core import (
+    CObject as CObject,
+)
+from ._core import (
+    DLDeviceType as DLDeviceType,
+)
+from ._core import (
+    DLTensorTestWrapper as DLTensorTestWrapper,
+)
+from ._core import (
+    FFIProperty as FFIProperty,
+)
+from ._core import (
+    FieldGetter as FieldGetter,
+)
+from ._core import (
+    FieldSetter as FieldSetter,
+)
+from ._core import (
+    PyNativeObject as PyNativeObject,
+)

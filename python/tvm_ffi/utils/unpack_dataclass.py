@@ -7,6 +7,7 @@ fields (recursively), much like ``dataclasses.astuple`` but without deep-copying
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import typing
 from typing import Any, Callable
@@ -63,9 +64,20 @@ def dataclass_to_tuple_schema(cls: type) -> DataclassToTupleSchema:
         raise TypeError(f"dataclass_to_tuple_schema expects a dataclass type, got {cls!r}")
     try:
         hints = typing.get_type_hints(cls)
-    except Exception:  # unresolvable forward references: look into every value
-        hints = {}
+    except Exception:  # some annotation does not resolve: resolve them one by one
+        hints = {f.name: _resolve_one(cls, f.type) for f in dataclasses.fields(cls)}
     return {f.name: None if _is_leaf_type(hints.get(f.name)) else UNPACK for f in dataclasses.fields(cls)}
+
+
+def _resolve_one(cls: type, annotation: Any) -> Any:
+    """A field's annotation as a type; None (so: unpacked by value) when it does not resolve."""
+    if not isinstance(annotation, str):
+        return annotation
+    namespace = dict(vars(sys.modules[cls.__module__])) if cls.__module__ in sys.modules else {}
+    try:
+        return eval(annotation, namespace)  # noqa: S307 - an annotation of the class, as get_type_hints does
+    except Exception:
+        return None
 
 
 def _is_leaf_type(tp: Any) -> bool:
