@@ -135,14 +135,15 @@ class KeysView(KeysViewBase[_K]):
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
         super().__init__(backend_map)
+        self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[_K]:
-        for key, _ in _entries(self._mapping, self._iter_functor_getter):
+        for key, _ in _entries(self._backend_map, self._iter_functor_getter):
             yield key
 
     def __contains__(self, key: object) -> bool:
-        return key in self._mapping
+        return key in self._backend_map
 
 
 class ValuesView(ValuesViewBase[_V]):
@@ -163,10 +164,11 @@ class ValuesView(ValuesViewBase[_V]):
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
         super().__init__(backend_map)
+        self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[_V]:
-        for _, value in _entries(self._mapping, self._iter_functor_getter):
+        for _, value in _entries(self._backend_map, self._iter_functor_getter):
             yield value
 
 
@@ -191,7 +193,8 @@ class ItemsView(ItemsViewBase[_K, _V]):
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
         super().__init__(backend_map)
+        self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[tuple[_K, _V]]:
-        return _entries(self._mapping, self._iter_functor_getter)
+        return _entries(self._backend_map, self._iter_functor_getter)

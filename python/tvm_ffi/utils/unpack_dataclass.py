@@ -35,7 +35,7 @@ def _identity(x: Any) -> Any:
     return x
 
 
-def dataclass_to_tuple_schema(cls: type) -> DataclassToTupleSchema:
+def dataclass_to_tuple_schema(cls: type) -> dict[str, str | None]:
     """Tell, per field of a dataclass type, whether unpacking must look into its value.
 
     Parameters
