@@ -18,9 +18,9 @@ from ._core_names import FFIProperty as FFIProperty
 from ._core_names import PyNativeObject as PyNativeObject
 from ._core_names import object_repr as object_repr
 from ._device import DLDeviceType as DLDeviceType
+from ._dtype import dtype
 from ._field_accessors import FieldGetter as FieldGetter
 from ._field_accessors import FieldSetter as FieldSetter
-from ._dtype import dtype
 from ._object_convertible import ObjectConvertible as ObjectConvertible
 from ._reflection import (
     TypeField as TypeField,

@@ -23,7 +23,7 @@ CObject = _core.Object
 FFIProperty = _core.FieldProperty
 
 
-class PyNativeObject(metaclass=ABCMeta):
+class PyNativeObject(metaclass=ABCMeta):  # noqa: B024 (virtual base: no abstract methods)
     """Python builtin values that also carry an FFI object: ``core.String`` and ``core.Bytes``.
 
     ``isinstance(core.String("a"), PyNativeObject)`` is true, as in the reference, where this is

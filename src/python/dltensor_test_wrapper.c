@@ -62,7 +62,7 @@ static int api_to_py_object(DLManagedTensorVersioned* tensor, void** out_py_obje
 
 /* current_work_stream: the environment's stream of a device (none for the CPU). */
 static int api_current_work_stream(DLDeviceType device_type, int32_t device_id, void** out) {
-  if (device_type != kDLCPU) *out = TVMFFIEnvGetStream(device_type, device_id);
+  *out = device_type == kDLCPU ? NULL : TVMFFIEnvGetStream(device_type, device_id);
   return 0;
 }
 
