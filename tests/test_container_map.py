@@ -22,12 +22,12 @@ def test_map_reads_like_a_dict() -> None:
     assert len(tvm_ffi.Map()) == 0 and list(tvm_ffi.Map()) == []
 
 
-def test_map_missing_key_raises_key_error_naming_it() -> None:
+def test_map_missing_key_raises_the_references_key_error() -> None:
     m = tvm_ffi.Map({"a": 1})
-    with pytest.raises(KeyError, match="'missing'"):
-        m["missing"]
-    with pytest.raises(KeyError, match="42"):
-        m[42]
+    for key in ("missing", 42):
+        with pytest.raises(KeyError) as info:
+            m[key]
+        assert info.value.args == ("key is not in Map",)
 
 
 def test_map_equality_is_by_content_between_maps() -> None:
@@ -194,11 +194,12 @@ def test_map_and_dict_repr_print_like_the_reference() -> None:
     [("missing", "'missing'"), ("a missing key on the heap", "'a missing key on the heap'"), (42, "42"),
      (-7, "-7"), (2.5, "2.5"), (None, "None"), (True, "True")],
 )  # fmt: skip
-def test_missing_key_errors_name_the_key(key: object, shown: str) -> None:
+def test_missing_key_errors(key: object, shown: str) -> None:
+    """m[key] raises the reference's KeyError('key is not in Map'); Dict.pop and del name the key."""
     for mapping in (tvm_ffi.Map({1: "x", "present": 2}), tvm_ffi.Dict({1: "x", "present": 2})):
         with pytest.raises(KeyError) as info:
             mapping[key]
-        assert shown in str(info.value)
+        assert str(info.value) == "'key is not in Map'"
     d = tvm_ffi.Dict({1: "x"})
     for remove in (d.pop, d.__delitem__):
         with pytest.raises(KeyError) as info:

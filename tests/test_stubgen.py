@@ -91,7 +91,7 @@ def test_global_block_declares_each_testing_function(package: Path) -> None:
     assert "from tvm_ffi import init_ffi_api as _FFI_INIT_FUNC\n" in text
     assert "    from tvm_ffi import Device, Object, Tensor, dtype\n" in text
     assert "    from typing import Any, Callable\n" in text
-    assert '__all__ = [\n    # tvm-ffi-stubgen(begin): __all__\n    "add_one",\n' in text
+    assert '__all__ = [\n    # tvm-ffi-stubgen(begin): __all__\n    "TestIntPairSum",\n    "add_one",\n' in text
 
 
 def test_object_blocks_declare_fields_constructors_and_methods(package: Path) -> None:

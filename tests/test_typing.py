@@ -125,7 +125,7 @@ _EXPECTED_REVEALS = [
     "int",
     "tvm_ffi._core.Tensor",
     "str",
-    "ItemsView[str, int]",
+    "tvm_ffi._container_views.ItemsView[str, int]",  # tvm_ffi.container.ItemsView
     "int",
 ]
 

@@ -13,8 +13,14 @@ from typing import Any, ClassVar, Literal, final, overload
 
 from typing_extensions import CapsuleType, Self
 
+from ._core_names import CObject as CObject
+from ._core_names import FFIProperty as FFIProperty
+from ._core_names import PyNativeObject as PyNativeObject
 from ._core_names import object_repr as object_repr
+from ._device import DLDeviceType as DLDeviceType
 from ._dtype import dtype
+from ._field_accessors import FieldGetter as FieldGetter
+from ._field_accessors import FieldSetter as FieldSetter
 from ._object_convertible import ObjectConvertible as ObjectConvertible
 from ._reflection import (
     TypeField as TypeField,
@@ -139,6 +145,16 @@ def from_dlpack(
 ) -> Tensor: ...
 
 @final
+class DLTensorTestWrapper:
+    """A Tensor behind the DLPack protocol and a DLPack exchange-API table, as a framework tensor
+    would be; for tests."""
+
+    __dlpack_c_exchange_api__: ClassVar[CapsuleType]
+    def __init__(self, tensor: Tensor) -> None: ...
+    def __tvm_ffi_env_stream__(self) -> int: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    def __dlpack__(self, **kwargs: Any) -> CapsuleType: ...
+
 class Device:
     """A DLPack device such as ``cuda:1`` (passed by value)."""
 

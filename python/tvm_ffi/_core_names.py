@@ -1,15 +1,46 @@
 """Names the reference keeps in ``tvm_ffi.core`` that ours defines in Python modules.
 
 ``tvm_ffi.core`` is the extension module itself (see core.py); importing this module adds
-``core.ObjectConvertible`` and ``core.object_repr`` to it.
+``core.ObjectConvertible``, ``core.object_repr`` and the reference's class names below to it.
 """
 
 from __future__ import annotations
 
+from abc import ABCMeta
 from typing import Any
 
 from . import _core
+from ._device import DLDeviceType
+from ._field_accessors import FieldGetter, FieldSetter
 from ._object_convertible import ObjectConvertible
+
+#: The reference's root class of FFI object wrappers. Ours has one root, ``Object`` (which the
+#: containers, tensors, functions and errors derive from), so ``isinstance(x, CObject)`` holds
+#: for exactly the values it holds for in the reference.
+CObject = _core.Object
+
+#: The reference's name of the data descriptor of a reflected field.
+FFIProperty = _core.FieldProperty
+
+
+class PyNativeObject(metaclass=ABCMeta):  # noqa: B024 (virtual base: no abstract methods)
+    """Python builtin values that also carry an FFI object: ``core.String`` and ``core.Bytes``.
+
+    ``isinstance(core.String("a"), PyNativeObject)`` is true, as in the reference, where this is
+    the mixin base of those two classes; here they are registered as its virtual subclasses.
+
+    Examples
+    --------
+    >>> from tvm_ffi import core
+    >>> isinstance(core.String("abc"), core.PyNativeObject), isinstance("abc", core.PyNativeObject)
+    (True, False)
+    """
+
+    __slots__ = ()
+
+
+PyNativeObject.register(_core.String)
+PyNativeObject.register(_core.Bytes)
 
 
 def object_repr(obj: Any) -> str:
@@ -18,5 +49,7 @@ def object_repr(obj: Any) -> str:
     return text
 
 
-for _name, _value in (("ObjectConvertible", ObjectConvertible), ("object_repr", object_repr)):
+for _name, _value in (("ObjectConvertible", ObjectConvertible), ("object_repr", object_repr),
+                      ("CObject", CObject), ("FFIProperty", FFIProperty), ("PyNativeObject", PyNativeObject),
+                      ("FieldGetter", FieldGetter), ("FieldSetter", FieldSetter), ("DLDeviceType", DLDeviceType)):
     setattr(_core, _name, _value)

@@ -14,6 +14,7 @@ import json
 from typing import Any, Callable
 
 from . import _core
+from ._field_accessors import FieldGetter, FieldSetter
 from ._type_schema import TypeSchema
 
 __all__ = ["TypeField", "TypeInfo", "TypeMethod", "_lookup_or_register_type_info_from_type_key",
@@ -101,8 +102,8 @@ class TypeField:
     field_static_type_index: int
     frozen: bool
     metadata: dict[str, Any]
-    getter: int
-    setter: int
+    getter: FieldGetter
+    setter: FieldSetter
     ty: TypeSchema | None = None
     c_init: bool = True
     c_kw_only: bool = False
@@ -115,6 +116,11 @@ class TypeField:
     c_structural_eq: str | None = None
     dataclass_field: Any = None
     setter_is_func: bool = dataclasses.field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The addresses stay ints, and are callable as in the reference: field.getter(obj).
+        self.getter = FieldGetter(self.getter).bind(self)  # type: ignore[assignment]
+        self.setter = FieldSetter(self.setter).bind(self)  # type: ignore[assignment]
 
     @staticmethod
     def _from_raw(raw: tuple[Any, ...]) -> TypeField:

@@ -18,20 +18,32 @@ from __future__ import annotations
 
 from collections.abc import (
     Callable,
-    ItemsView,
     Iterable,
     Iterator,
     Mapping,
     MutableMapping,
     MutableSequence,
     Sequence,
-    ValuesView,
 )
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
 
 from . import _core, _ffi_api
+from ._container_views import (  # noqa: F401  (the bases and helpers: importable from here, as in the reference)
+    ItemsView,
+    ItemsViewBase,
+    KeysView,
+    KeysViewBase,
+    ValuesView,
+    ValuesViewBase,
+    _position,
+    getitem_helper,
+    normalize_index,
+)
 from .registry import register_object
+
+for _view in (KeysView, ValuesView, ItemsView):
+    _view.__module__ = __name__  # shown as tvm_ffi.container.KeysView, where the reference defines it
 
 __all__ = ["Array", "Dict", "List", "Map", "Shape"]
 
@@ -45,6 +57,7 @@ MISSING = _core.MISSING
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+T, K, V = _T, _K, _V  # the reference's names for them
 
 
 class _Seq(_core.SeqBase, Generic[_T]):
@@ -119,15 +132,6 @@ class Array(_Seq[_T], Sequence[_T]):
 
     def __reduce__(self) -> Any:
         return (Array, (list(self),))
-
-
-def _position(index: SupportsIndex, size: int) -> int:
-    """Non-negative position of ``index`` in a sequence of ``size``; IndexError worded as the reference's."""
-    i = index.__index__()
-    position = i + size if i < 0 else i
-    if not 0 <= position < size:
-        raise IndexError(f"Index out of range. size: {size}, got index {i}")
-    return position
 
 
 @register_object("ffi.List")
@@ -286,25 +290,6 @@ class List(_Seq[_T], MutableSequence[_T]):
         return (List, (list(self),))
 
 
-class _ItemsView(ItemsView[Any, Any]):
-    """``m.items()``: walks the entries once instead of looking every key up again."""
-
-    __slots__ = ()
-
-    def __iter__(self) -> Iterator[tuple[Any, Any]]:
-        return self._mapping._pairs()  # type: ignore[attr-defined, no-any-return]
-
-
-class _ValuesView(ValuesView[Any]):
-    """``m.values()``: walks the entries once instead of looking every key up again."""
-
-    __slots__ = ()
-
-    def __iter__(self) -> Iterator[Any]:
-        for _, value in self._mapping._pairs():  # type: ignore[attr-defined]
-            yield value
-
-
 class _MapReader(_core.MapBase, Generic[_K, _V]):
     """Reading, comparing and printing shared by Map and Dict."""
 
@@ -344,13 +329,17 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
 
     # A key read back is not always usable for a lookup (an opaque Python object converts to
     # a new FFI object each time, and objects compare by identity), so the views never look up.
+    def keys(self) -> KeysView[_K]:
+        """A view of the keys in insertion order."""
+        return KeysView(self)
+
     def items(self) -> ItemsView[_K, _V]:
         """A view of the (key, value) pairs in insertion order."""
-        return _ItemsView(self)
+        return ItemsView(self)
 
     def values(self) -> ValuesView[_V]:
         """A view of the values in insertion order."""
-        return _ValuesView(self)
+        return ValuesView(self)
 
     def __contains__(self, key: object) -> bool:
         return bool(type(self)._count(self, key))
@@ -418,6 +407,36 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
         if key not in self:
             raise KeyError(key)
         _ffi_api.DictErase(self, key)
+
+    def pop(self, key: _K, *args: Any) -> Any:
+        """Remove ``key`` and return its value.
+
+        Parameters
+        ----------
+        key : Any
+            The key.
+        *args : Any
+            At most one: the default returned when ``key`` is absent.
+
+        Returns
+        -------
+        Any
+            The removed value, or the default.
+
+        Raises
+        ------
+        KeyError
+            When ``key`` is absent and no default is given (the error names the key).
+        """
+        if len(args) > 1:
+            raise TypeError(f"pop expected at most 2 arguments, got {1 + len(args)}")
+        if key in self:
+            value = self[key]
+            _ffi_api.DictErase(self, key)
+            return value
+        if args:
+            return args[0]
+        raise KeyError(key)
 
     def clear(self) -> None:
         """Removes every entry."""

@@ -28,6 +28,9 @@ from ._core import (
     CContainerBase as CContainerBase,
 )
 from ._core import (
+    CObject as CObject,
+)
+from ._core import (
     ConstructorInit as ConstructorInit,
 )
 from ._core import (
@@ -37,10 +40,25 @@ from ._core import (
     Device as Device,
 )
 from ._core import (
+    DLDeviceType as DLDeviceType,
+)
+from ._core import (
+    DLTensorTestWrapper as DLTensorTestWrapper,
+)
+from ._core import (
     Error as Error,
 )
 from ._core import (
+    FFIProperty as FFIProperty,
+)
+from ._core import (
+    FieldGetter as FieldGetter,
+)
+from ._core import (
     FieldProperty as FieldProperty,
+)
+from ._core import (
+    FieldSetter as FieldSetter,
 )
 from ._core import (
     Function as Function,
@@ -65,6 +83,9 @@ from ._core import (
 )
 from ._core import (
     OpaquePyObject as OpaquePyObject,
+)
+from ._core import (
+    PyNativeObject as PyNativeObject,
 )
 from ._core import (
     SeqBase as SeqBase,

@@ -235,26 +235,22 @@ def get_global_func(name: str, allow_missing: bool = False) -> _core.Function | 
     return _core._get_global_func(name, bool(allow_missing))
 
 
-def remove_global_func(name: str) -> bool:
-    """Removes the global function ``name``.
+def remove_global_func(name: str) -> None:
+    """Removes the global function ``name``; nothing happens when none is registered.
 
     Parameters
     ----------
     name : str
         The registered name.
 
-    Returns
-    -------
-    bool
-        True if a function of that name was registered (and is now gone).
-
     Examples
     --------
     >>> _ = tvm_ffi.register_global_func("demo.temporary", lambda: 1)
-    >>> tvm_ffi.remove_global_func("demo.temporary"), tvm_ffi.remove_global_func("demo.temporary")
-    (True, False)
+    >>> tvm_ffi.remove_global_func("demo.temporary")
+    >>> tvm_ffi.get_global_func("demo.temporary", allow_missing=True) is None
+    True
     """
-    return bool(get_global_func("ffi.FunctionRemoveGlobal")(name))
+    get_global_func("ffi.FunctionRemoveGlobal")(name)
 
 
 def list_global_func_names() -> list[str]:

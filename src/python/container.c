@@ -387,14 +387,10 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
   TVMFFIAny result = {0};
   CoreFramework fw;
   if (core_call(f, args, 2, NULL, &result, &fw) != 0) {
-    /* As dict does: the KeyError carries the key itself, not the runtime's text for it. */
+    /* The reference's text for a missing key, for Map and Dict alike (code matches on it). */
     if (PyErr_ExceptionMatches(PyExc_KeyError)) {
       PyErr_Clear();
-      PyObject* exc_args = PyTuple_Pack(1, key); /* a tuple even for None or tuple keys */
-      if (exc_args != NULL) {
-        PyErr_SetObject(PyExc_KeyError, exc_args);
-        Py_DECREF(exc_args);
-      }
+      PyErr_SetString(PyExc_KeyError, "key is not in Map");
     }
     return NULL;
   }

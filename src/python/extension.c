@@ -16,6 +16,7 @@
 #include "convert_result.h"
 #include "device.h"
 #include "dispatch.h"
+#include "dltensor_test_wrapper.h"
 #include "dtype.h"
 #include "error.h"
 #include "error_from_python.h"
@@ -151,7 +152,8 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_string_init_types(module) != 0 || core_device_init_types(module) != 0 ||
       core_dtype_init_types(module) != 0 || core_dispatch_init() != 0 ||
       core_convert_init() != 0 || core_framework_init() != 0 || core_tensor_init(module) != 0 ||
-      core_tensor_import_init(module) != 0 || core_call_init() != 0 ||
+      core_tensor_import_init(module) != 0 ||
+      core_dltensor_test_wrapper_init(module) != 0 || core_call_init() != 0 ||
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
       core_callback_init() != 0 || core_convert_public_init(module) != 0 ||

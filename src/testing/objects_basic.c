@@ -294,8 +294,22 @@ static int make_unregistered_object(const TestingFixture* fx, const TVMFFIAny* a
   return 0;
 }
 
+/* testing.TestIntPairSum(pair): the `sum` method exposed as a global (self is argument 0). */
+static int int_pair_sum_global(const TestingFixture* fx, const TVMFFIAny* args,
+                               TVMFFIAny* result) {
+  if (args[0].type_index != kIntPair.type_index) {
+    return testing_type_mismatch(fx, 0, kIntPair.key, args[0].type_index);
+  }
+  TVMFFIObject* obj = args[0].v_obj;
+  testing_ret_int(result, *TESTING_FIELD(obj, int64_t, 24) + *TESTING_FIELD(obj, int64_t, 32));
+  return 0;
+}
+
 const TestingFixture kTestingObjectFixtures[] = {
     {"testing.make_unregistered_object", "testing.make_unregistered_object() -> ffi.Object",
      SCHEMA_FN(T_OBJECT, ""), 0, make_unregistered_object, NULL},
+    {"testing.TestIntPairSum", "testing.TestIntPairSum(0: testing.TestIntPair) -> int",
+     SCHEMA_FN(T_INT, T_TYPE("testing.TestIntPair")), 1, int_pair_sum_global, NULL},
 };
-const int kTestingNumObjectFixtures = 1;
+const int kTestingNumObjectFixtures =
+    (int)(sizeof(kTestingObjectFixtures) / sizeof(kTestingObjectFixtures[0]));

@@ -24,7 +24,6 @@ _MORE_DETAIL = "our message says more (prefix or key text the same as the refere
 KNOWN_DIFFERENCES = {
     "python exception through C": _KEEPS_KIND,
     "error tables": _KEEPS_KIND,
-    "Map missing": "Map[key] raises KeyError(key) like a dict; the reference raises KeyError('key is not in Map')",
     "dtype from torch": "tvm_ffi.dtype() also accepts torch and NumPy dtypes",
     "function kwargs": "our TypeError names the function and the keyword arguments it got",
     "json graph": "to_json_graph_str returns a plain str (the reference: tvm_ffi.core.String, a str subclass)",
@@ -32,7 +31,6 @@ KNOWN_DIFFERENCES = {
     "load no suffix": _MORE_DETAIL,
     "object dir": "Object also exposes type_index and type_key",
     "raw stream bad": _MORE_DETAIL,
-    "remove": "remove_global_func returns whether a function was removed (the reference returns None)",
     "system_lib missing fn": _MORE_DETAIL,
     "tensor 0-d": "Tensor.shape is a tvm_ffi.Shape (a tuple subclass; the reference returns a tuple)",
     "tensor shape type": "as 'tensor 0-d'",

@@ -207,3 +207,6 @@ def astuple(obj: Any, *, tuple_factory: Callable[[Any], Any] = tuple) -> Any:
 __all__ = ["KW_ONLY", "MISSING", "Enum", "EnumAttrMap", "EnumState", "Field", "IntEnum", "Object", "StrEnum",
            "asdict", "astuple", "auto", "c_class", "entry", "field", "fields", "gen_abi_cpp", "init_property",
            "is_dataclass", "method", "py_class", "replace"]
+
+# The reference's module layout: tvm_ffi.dataclasses.common / .enum re-export the names above.
+from . import common, enum  # noqa: E402, F401

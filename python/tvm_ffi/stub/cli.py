@@ -238,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> _ = path.write_text("# tvm-ffi-stubgen(begin): global/testing\\n# tvm-ffi-stubgen(end)\\n")
     >>> main([str(path)])
     0
-    >>> print(path.read_text().splitlines()[4])
+    >>> print(path.read_text().splitlines()[5])
         def add_one(_0: int, /) -> int: ...
     >>> main(["--check", str(path)])
     0

@@ -11,14 +11,28 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import _core
+from .. import core as tvm_ffi_core  # noqa: F401  (the reference's alias; tests reach core through it)
 from .._device import Device
 from .._dtype import dtype
+from ..dataclasses import IntEnum, StrEnum, entry  # noqa: F401  (importable from here, as in the reference)
 from ..dataclasses.c_class import c_class
 from ..registry import get_global_func
 from ._locking import run_with_gpu_lock
+
+Object = _core.Object
+
+try:  # the skip marks need pytest; the fixture classes do not
+    import pytest
+except ImportError:  # pragma: no cover - exercised only where pytest is absent
+    pytest = None  # type: ignore[assignment]
+
+if TYPE_CHECKING or pytest is not None:
+    requires_py310 = pytest.mark.skipif(sys.version_info < (3, 10), reason="requires Python 3.10+")
+    requires_py312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="requires Python 3.12+")
+    requires_py313 = pytest.mark.skipif(sys.version_info < (3, 13), reason="requires Python 3.13+")
 
 __all__ = [
     "TestCompare", "TestCustomCompare", "TestCustomHash", "TestEqWithoutHash", "TestHash",
@@ -359,11 +373,18 @@ def make_unregistered_object() -> _core.Object:
 
 
 def __getattr__(name: str) -> Any:
-    """``requires_py310``/``requires_py312``/``requires_py313``: pytest skip marks, made on first
-    use so that importing this module does not need pytest."""
-    minor = {"requires_py310": 10, "requires_py312": 12, "requires_py313": 13}.get(name)
-    if minor is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import pytest
+    """Explain that the ``requires_py3xx`` skip marks need pytest, where it is not installed.
 
-    return pytest.mark.skipif(sys.version_info < (3, minor), reason=f"requires Python 3.{minor}+")
+    Parameters
+    ----------
+    name : str
+        The attribute looked up.
+
+    Returns
+    -------
+    Any
+        Never returns: raises ``ModuleNotFoundError`` for the marks, ``AttributeError`` otherwise.
+    """
+    if name in ("requires_py310", "requires_py312", "requires_py313"):
+        raise ModuleNotFoundError(f"tvm_ffi.testing.testing.{name} is a pytest mark: install pytest")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,6 +15,7 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable
 
+from .._core import MISSING  # noqa: F401  (the default sentinel, importable from here as in the reference)
 from .unpack_dataclass import unpack_dataclass_to_tuple
 
 __all__ = ["make_kwargs_wrapper", "make_kwargs_wrapper_from_signature"]
