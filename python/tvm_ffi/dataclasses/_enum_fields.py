@@ -122,19 +122,12 @@ def _make_setattr(cls: type, normalizers: dict[str, Normalizer]) -> Callable[[An
 def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
     original = cls.__dict__["__init__"]
     signature = getattr(cls, "__signature__", None)
-    # Read on first call: c_class may set the class's __signature__ after this runs.
-    positional_names: list[list[str]] = []
-
-    def positional() -> list[str]:
-        if not positional_names:
-            sig = getattr(cls, "__signature__", None)
-            positional_names.append([p.name for p in sig.parameters.values()
-                                     if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)] if sig else [])
-        return positional_names[0]
+    positional = [p.name for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)] if signature else []
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         fixed = list(args)
-        for i, name in enumerate(positional()[:len(fixed)]):
+        for i, name in enumerate(positional[:len(fixed)]):
             if name in normalizers:
                 fixed[i] = normalizers[name](fixed[i])
         for name, value in kwargs.items():
