@@ -21,6 +21,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/creator.h>
 
 #include <string>
 
@@ -152,36 +153,36 @@ std::string DocOf(const Extra&... extra) {
   return doc;
 }
 
-template <typename Class, typename R, typename C, typename... Args>
-Function MakeMemberMethod(std::string name, R (C::*f)(Args...) const) {
+/*! \brief A member function as a callable taking `self` (reference or object pointer) first. */
+template <typename R, typename C, typename... Args>
+auto WrapMemberMethod(R (C::*f)(Args...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
-                               std::move(name));
+    return [f](C self, Args... args) -> R { return (self.*f)(std::forward<Args>(args)...); };
   } else {
-    return Function::FromTyped(
-        [f](const C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
-        std::move(name));
+    return [f](const C* self, Args... args) -> R { return (self->*f)(std::forward<Args>(args)...); };
   }
 }
-template <typename Class, typename R, typename C, typename... Args>
-Function MakeMemberMethod(std::string name, R (C::*f)(Args...)) {
+template <typename R, typename C, typename... Args>
+auto WrapMemberMethod(R (C::*f)(Args...)) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
-                               std::move(name));
+    return [f](C self, Args... args) -> R { return (self.*f)(std::forward<Args>(args)...); };
   } else {
-    return Function::FromTyped(
-        [f](C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
-        std::move(name));
+    return [f](C* self, Args... args) -> R { return (self->*f)(std::forward<Args>(args)...); };
+  }
+}
+/*! \brief A callable as is; a member function as a callable taking `self` first. */
+template <typename Func>
+auto WrapMethod(Func&& func) {
+  if constexpr (std::is_member_function_pointer_v<std::decay_t<Func>>) {
+    return WrapMemberMethod(func);
+  } else {
+    return std::decay_t<Func>(std::forward<Func>(func));
   }
 }
 /*! \brief Wraps a callable as a Function; member functions take `self` first. */
 template <typename Class, typename Func>
 Function MakeMethod(std::string name, Func func) {
-  if constexpr (std::is_member_function_pointer_v<Func>) {
-    return MakeMemberMethod<Class>(std::move(name), func);
-  } else {
-    return Function::FromTyped(std::move(func), std::move(name));
-  }
+  return Function::FromTyped(WrapMethod(std::move(func)), std::move(name));
 }
 
 }  // namespace detail
@@ -316,7 +317,7 @@ class ObjectDef {
     return *this;
   }
 
- private:
+ protected:  // shared with OverloadObjectDef (overload.h)
   std::string MethodName(const char* name) const {
     return std::string(Class::_type_key) + "." + name;
   }
@@ -327,11 +328,11 @@ class ObjectDef {
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index_, &attr, &value));
   }
   void RegisterMethod(const char* name, bool is_static, const Function& func,
-                      const std::string& doc) {
+                      const std::string& doc, const std::string& metadata = "{}") {
     TVMFFIMethodInfo info{};
     info.name = detail::Bytes(name);
     info.doc = detail::Bytes(doc);
-    info.metadata = detail::Bytes("{}");
+    info.metadata = detail::Bytes(metadata);
     info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
     TypeTraits<Function>::CopyToAnyView(func, &info.method);
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
