@@ -54,9 +54,18 @@ class VecObj : public ffi::Object {
   int64_t Sum() const { return a + b; }
   int64_t Scaled(int64_t k) const { return (a + b) * k; }
   double ScaledBy(double k) const { return static_cast<double>(a + b) * k; }
+  // C++ overloads, told apart by refl::overload_cast when registered.
+  int64_t Pick(int64_t i) const { return i == 0 ? a : b; }
+  ffi::String Pick(ffi::String name) const { return name == "a" ? ffi::String("first") : ffi::String("second"); }
+  int64_t Pick(int64_t i, int64_t fallback) { return i < 0 ? fallback : Pick(i); }
 
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("tools.Vec", VecObj, ffi::Object);
+};
+
+class Vec : public ffi::ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Vec, ffi::ObjectRef, VecObj);
 };
 
 int64_t Twice(int64_t x) { return 2 * x; }
@@ -64,6 +73,8 @@ int64_t Refuse(int64_t x) {
   if (x < 0) TVM_FFI_THROW(ValueError) << "negative input " << x;
   return x;
 }
+
+int64_t VecHash(const ffi::Any& value) { return value.cast<ffi::ObjectRef>().as<VecObj>()->a * 1000; }
 
 const TVMFFITypeInfo* InfoOf(const ffi::String& type_key) {
   return TVMFFIGetTypeInfo(ffi::TypeKeyToIndex(std::string(type_key)));
@@ -107,6 +118,19 @@ ffi::Array<ffi::Any> TypeAttrs(const ffi::String& type_key) {
   return ffi::Array<ffi::Any>{init.has_value(), make.has_value(), ffi::HasCreator(InfoOf(type_key))};
 }
 
+// A type attribute as stored (None where the type has none).
+ffi::Any TypeAttr(const ffi::String& type_key, const ffi::String& name) {
+  return ffi::Any(refl::TypeAttrColumn(std::string(name))[ffi::TypeKeyToIndex(std::string(type_key))]);
+}
+
+// The native __any_hash__ hook of a value's type, called through its AttrKey.
+int64_t AnyHashHook(ffi::Any value) {
+  refl::TypeAttrColumn column(ffi::type_attr::kAnyHash);
+  auto hook = ffi::type_attr::kAnyHash.ValueFrom(column[value.type_index()]);
+  if (!hook.has_value()) TVM_FFI_THROW(ValueError) << "no __any_hash__ hook";
+  return (*hook)(value);
+}
+
 // Calls the hooks a NativeFunctionView / NativeFunction can hold: native, throwing, packed.
 ffi::Array<ffi::Any> NativeHooks(int64_t x) {
   using Hook = refl::NativeFunctionView<int64_t(int64_t)>;
@@ -134,7 +158,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("x", &PointObj::x, "the x coordinate")
       .def_rw("y", &PointObj::y, refl::default_value(int64_t{7}))
       .def_rw("label", &PointObj::label, refl::default_value(ffi::String("origin")))
-      .def("norm1", [](const PointObj* self) { return self->x + self->y; }, "x + y");
+      .def("norm1", [](const PointObj* self) { return self->x + self->y; }, "x + y")
+      .def_type_attr("tools.kind", ffi::String("point"))
+      .def_type_attr("tools.norm_attr", [](const PointObj* self) { return self->x * self->y; })
+      .def_convert<Point>();
   refl::ObjectDef<Point3Obj>().def_rw("z", &Point3Obj::z, refl::default_value(0.5));
   refl::OverloadObjectDef<VecObj>()
       .def(refl::init<int64_t>())
@@ -146,7 +173,19 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("scaled", &VecObj::ScaledBy)
       .def_static("describe", [](int64_t n) { return ffi::String("int " + std::to_string(n)); })
       .def_static("describe", [](ffi::String s) { return ffi::String("str " + std::string(s)); })
-      .def_static("describe", [](int64_t n, int64_t m) { return n * m; });
+      .def_static("describe", [](int64_t n, int64_t m) { return n * m; })
+      .def("pick", refl::overload_cast<int64_t>(&VecObj::Pick, refl::const_))
+      .def("pick", refl::overload_cast<ffi::String>(&VecObj::Pick, refl::const_))
+      .def("pick", refl::overload_cast<int64_t, int64_t>(&VecObj::Pick));
+  refl::TypeAttrDef<VecObj>()
+      .def("tools.kind", ffi::String("vec"))
+      .def("tools.first", [](const VecObj* self) { return self->a; })
+      .attr(ffi::type_attr::kConvertTypeSchema, ffi::String("int"))
+      .attr("tools.rank", int64_t{1})
+      .native_fn_attr<&VecHash>(ffi::type_attr::kAnyHash)
+      .def_convert<Vec>();
+  refl::EnsureTypeAttrColumn("tools.never_set");
+  refl::EnsureTypeAttrColumn(refl::AttrKey<int64_t>{"tools.never_set_typed"});
 
   refl::GlobalDef()
       .def("tools.get_field",
@@ -205,6 +244,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("tools.attr_keys", AttrKeys)
       .def("tools.to_point",
            [](ffi::AnyView value) { return refl::detail::FFIConvertFromAnyViewToObjectRef<Point>(value); })
+      .def("tools.type_attr", TypeAttr)
+      .def("tools.any_hash_hook", AnyHashHook)
       .def("tools.native_hooks", NativeHooks)
       .def("tools.native_refuse", NativeRefuse);
 }
