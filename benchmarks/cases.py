@@ -21,6 +21,7 @@ CASE_MODULES = (
     "cases_tensor",
     "cases_reflection",
     "cases_jit",
+    "cases_overload",
     "cases_structural",
     "cases_dataclasses",
     "cases_enum",

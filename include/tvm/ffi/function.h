@@ -246,6 +246,14 @@ struct TypeTraits<TypedFunction<FType>> : TypeTraitsBase {
   static std::string TypeSchema() { return TypedFunction<FType>::TypeSchema(); }
 };
 
+/*! \brief The type index registered for `type_key`; throws when no such type exists. */
+inline int32_t TypeKeyToIndex(std::string_view type_key) {
+  TVMFFIByteArray key{type_key.data(), type_key.size()};
+  int32_t type_index = -1;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeKeyToIndex(&key, &type_index));
+  return type_index;
+}
+
 }  // namespace ffi
 }  // namespace tvm
 

@@ -22,6 +22,9 @@
 namespace tvm {
 namespace ffi {
 
+/*! \brief The runtime's per-type record (key, ancestors, fields, methods, metadata). */
+using TypeInfo = TVMFFITypeInfo;
+
 template <typename T, typename = void>
 struct TypeTraits {
   static constexpr bool convert_enabled = false;

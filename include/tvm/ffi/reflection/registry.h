@@ -21,6 +21,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/creator.h>
 
 #include <string>
 
@@ -101,6 +102,11 @@ using ::tvm::ffi::detail::ObjectUnsafe;
 inline TVMFFIByteArray Bytes(const char* s) { return TVMFFIByteArray{s, ffi::detail::CStrLen(s)}; }
 inline TVMFFIByteArray Bytes(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
 
+template <typename T, typename = void>
+struct HasContainerType : std::false_type {};
+template <typename T>
+struct HasContainerType<T, std::void_t<typename T::ContainerType>> : std::true_type {};
+
 /*! \brief True for field extras that contribute flag bits (they have `FieldFlags()`). */
 template <typename T, typename = void>
 struct HasFieldFlags : std::false_type {};
@@ -152,36 +158,67 @@ std::string DocOf(const Extra&... extra) {
   return doc;
 }
 
-template <typename Class, typename R, typename C, typename... Args>
-Function MakeMemberMethod(std::string name, R (C::*f)(Args...) const) {
+/*! \brief A member function as a callable taking `self` (reference or object pointer) first. */
+template <typename R, typename C, typename... Args>
+auto WrapMemberMethod(R (C::*f)(Args...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
-                               std::move(name));
+    return [f](C self, Args... args) -> R { return (self.*f)(std::forward<Args>(args)...); };
   } else {
-    return Function::FromTyped(
-        [f](const C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
-        std::move(name));
+    return [f](const C* self, Args... args) -> R { return (self->*f)(std::forward<Args>(args)...); };
   }
 }
-template <typename Class, typename R, typename C, typename... Args>
-Function MakeMemberMethod(std::string name, R (C::*f)(Args...)) {
+template <typename R, typename C, typename... Args>
+auto WrapMemberMethod(R (C::*f)(Args...)) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
-    return Function::FromTyped([f](C self, Args... args) { return (self.*f)(std::forward<Args>(args)...); },
-                               std::move(name));
+    return [f](C self, Args... args) -> R { return (self.*f)(std::forward<Args>(args)...); };
   } else {
-    return Function::FromTyped(
-        [f](C* self, Args... args) { return (self->*f)(std::forward<Args>(args)...); },
-        std::move(name));
+    return [f](C* self, Args... args) -> R { return (self->*f)(std::forward<Args>(args)...); };
   }
 }
+/*! \brief A callable as is; a member function as a callable taking `self` first. */
+template <typename Func>
+auto WrapMethod(Func&& func) {
+  if constexpr (std::is_member_function_pointer_v<std::decay_t<Func>>) {
+    return WrapMemberMethod(func);
+  } else {
+    return std::decay_t<Func>(std::forward<Func>(func));
+  }
+}
+/*! \brief Method metadata: the JSON type schema of the callable's signature. */
+template <typename Callable>
+std::string MethodMetadata(const Callable&) {
+  return SchemaMetadata(ffi::detail::FunctionInfo<Callable>::TypeSchema());
+}
+
+/*! \brief Stores a type attribute: values as they are, callables as Functions named
+ * `<type_key>.<name>`. */
+template <typename Value>
+void RegisterTypeAttr(int32_t type_index, const char* type_key, const char* name, Value&& value) {
+  using V = std::decay_t<Value>;
+  TVMFFIByteArray attr = Bytes(name);
+  if constexpr (TypeTraits<V>::convert_enabled || std::is_same_v<V, Any> || std::is_same_v<V, AnyView>) {
+    Any stored(std::forward<Value>(value));
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &attr,
+                                                   ffi::detail::AnyUnsafe::TVMFFIAnyPtrFromAny(stored)));
+  } else {
+    Function func = Function::FromTyped(WrapMethod(std::forward<Value>(value)),
+                                        std::string(type_key) + "." + name);
+    RegisterTypeAttr(type_index, type_key, name, func);
+  }
+}
+
+template <typename TSelf, typename Class>
+constexpr void CheckConvertTarget() {
+  if constexpr (HasContainerType<TSelf>::value) {
+    static_assert(std::is_same_v<typename TSelf::ContainerType, Class>,
+                  "def_convert<TSelf>: TSelf::ContainerType must be the registered object type");
+  }
+}
+
 /*! \brief Wraps a callable as a Function; member functions take `self` first. */
 template <typename Class, typename Func>
 Function MakeMethod(std::string name, Func func) {
-  if constexpr (std::is_member_function_pointer_v<Func>) {
-    return MakeMemberMethod<Class>(std::move(name), func);
-  } else {
-    return Function::FromTyped(std::move(func), std::move(name));
-  }
+  return Function::FromTyped(WrapMethod(std::move(func)), std::move(name));
 }
 
 }  // namespace detail
@@ -274,6 +311,9 @@ class ObjectDef {
         if (make_init.has_value()) make_init.value()(type_index_);
       }
     }
+    // Finality is in no other metadata; binding generators read it from here.
+    detail::RegisterTypeAttr(type_index_, Class::_type_key, type_attr::kTypeFinal.name,
+                             static_cast<bool>(Class::_type_final));
   }
 
   /*! \brief Read-only field. */
@@ -291,32 +331,47 @@ class ObjectDef {
   /*! \brief Instance method (member function pointer or callable taking `self` first). */
   template <typename Func, typename... Extra>
   ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
-    RegisterMethod(name, false, detail::MakeMethod<Class>(MethodName(name), std::forward<Func>(func)),
-                   detail::DocOf(extra...));
+    auto callable = detail::WrapMethod(std::forward<Func>(func));
+    std::string metadata = detail::MethodMetadata(callable);
+    RegisterMethod(name, false, Function::FromTyped(std::move(callable), MethodName(name)),
+                   detail::DocOf(extra...), metadata);
     return *this;
   }
   /*! \brief Static method. */
   template <typename Func, typename... Extra>
   ObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
-    RegisterMethod(name, true, Function::FromTyped(std::forward<Func>(func), MethodName(name)),
-                   detail::DocOf(extra...));
+    auto callable = detail::WrapMethod(std::forward<Func>(func));
+    std::string metadata = detail::MethodMetadata(callable);
+    RegisterMethod(name, true, Function::FromTyped(std::move(callable), MethodName(name)),
+                   detail::DocOf(extra...), metadata);
     return *this;
+  }
+  /*! \brief A type attribute of this type: a value, or a callable wrapped as a Function. */
+  template <typename Value>
+  ObjectDef& def_type_attr(const char* name, Value&& value) {
+    detail::RegisterTypeAttr(type_index_, Class::_type_key, name, std::forward<Value>(value));
+    return *this;
+  }
+  /*! \brief The `__ffi_convert__` attribute: converts a value to TSelf (a reference to Class). */
+  template <typename TSelf>
+  ObjectDef& def_convert() {
+    detail::CheckConvertTarget<TSelf, Class>();
+    return def_type_attr(type_attr::kConvert.name, &detail::FFIConvertFromAnyViewToObjectRef<TSelf>);
   }
   /*! \brief Constructor from Args...: the `__ffi_init__` method and type attribute. */
   template <typename... Args, typename... Extra>
   ObjectDef& def(init<Args...>, Extra&&... extra) {
     static_assert(std::is_constructible_v<Class, Args...>,
                   "refl::init<Args...>: the object type has no constructor taking these arguments");
-    Function ctor = Function::FromTyped(
-        [](Args... args) { return ObjectRef(make_object<Class>(std::forward<Args>(args)...)); },
-        MethodName("__ffi_init__"));
-    RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...));
+    auto make = [](Args... args) { return ObjectRef(make_object<Class>(std::forward<Args>(args)...)); };
+    Function ctor = Function::FromTyped(make, MethodName("__ffi_init__"));
+    RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...), detail::MethodMetadata(make));
     RegisterAttr("__ffi_init__", ctor);
     has_init_ = true;
     return *this;
   }
 
- private:
+ protected:  // shared with OverloadObjectDef (overload.h)
   std::string MethodName(const char* name) const {
     return std::string(Class::_type_key) + "." + name;
   }
@@ -327,11 +382,11 @@ class ObjectDef {
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index_, &attr, &value));
   }
   void RegisterMethod(const char* name, bool is_static, const Function& func,
-                      const std::string& doc) {
+                      const std::string& doc, const std::string& metadata = "{}") {
     TVMFFIMethodInfo info{};
     info.name = detail::Bytes(name);
     info.doc = detail::Bytes(doc);
-    info.metadata = detail::Bytes("{}");
+    info.metadata = detail::Bytes(metadata);
     info.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
     TypeTraits<Function>::CopyToAnyView(func, &info.method);
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
@@ -384,6 +439,103 @@ class ObjectDef {
   int32_t type_index_;
   bool has_init_ = false;  // an explicit constructor, or refl::init(false)
 };
+
+/*!
+ * \brief Type attributes of an object type, without the rest of ObjectDef:
+ *   refl::TypeAttrDef<PointObj>().def("__ffi_repr__", PrintPoint)
+ *       .attr(type_attr::kTypeFinal, true)
+ *       .native_fn_attr<&HashPoint>(type_attr::kAnyHash);
+ */
+template <typename Class, typename = std::enable_if_t<std::is_base_of_v<Object, Class>>>
+class TypeAttrDef {
+ public:
+  template <typename... Extra>
+  explicit TypeAttrDef(Extra&&...) : type_index_(Class::_GetOrAllocRuntimeTypeIndex()) {}
+
+  /*! \brief A value, or a callable wrapped as a Function named `<type_key>.<name>`. */
+  template <typename Value>
+  TypeAttrDef& def(const char* name, Value&& value) {
+    detail::RegisterTypeAttr(type_index_, Class::_type_key, name, std::forward<Value>(value));
+    return *this;
+  }
+  /*! \brief The `__ffi_convert__` attribute converting a value to TSelf. */
+  template <typename TSelf>
+  TypeAttrDef& def_convert() {
+    detail::CheckConvertTarget<TSelf, Class>();
+    return def(type_attr::kConvert.name, &detail::FFIConvertFromAnyViewToObjectRef<TSelf>);
+  }
+  /*! \brief A typed attribute: `value` is first made into the key's value type. */
+  template <typename T, typename Value>
+  TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
+    T typed(std::forward<Value>(value));
+    detail::RegisterTypeAttr(type_index_, Class::_type_key, key.name, std::move(typed));
+    return *this;
+  }
+  /*! \brief An attribute by name, stored as given. */
+  template <typename T>
+  TypeAttrDef& attr(const char* name, T value) {
+    detail::RegisterTypeAttr(type_index_, Class::_type_key, name, std::move(value));
+    return *this;
+  }
+  /*! \brief A native hook (a NativeFunctionView key) bound to the function Fn. */
+  template <auto Fn, typename T>
+  TypeAttrDef& native_fn_attr(AttrKey<T> key) {
+    return attr(key, T::template FromNative<Fn>());
+  }
+
+ private:
+  int32_t type_index_;
+};
+
+/*! \brief Creates the attribute column `name` (empty) so lookups find it before any type sets it. */
+inline void EnsureTypeAttrColumn(std::string_view name) {
+  TVMFFIByteArray attr{name.data(), name.size()};
+  TVMFFIAny none;
+  ffi::detail::ClearAny(&none);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(TypeIndex::kTVMFFINone, &attr, &none));
+}
+template <typename T>
+inline void EnsureTypeAttrColumn(AttrKey<T> key) {
+  EnsureTypeAttrColumn(std::string_view(key.name));
+}
+
+namespace detail {
+/*! \brief Picks one C++ overload by its leading parameter types (see overload_cast). */
+template <typename... Args>
+struct OverloadCastImpl {
+  template <typename R>
+  constexpr auto operator()(R (*fn)(Args...)) const noexcept {
+    return fn;
+  }
+  template <typename R, typename C>
+  constexpr auto operator()(R (C::*fn)(Args...), std::false_type = {}) const noexcept {
+    return fn;
+  }
+  template <typename R, typename C>
+  constexpr auto operator()(R (C::*fn)(Args...) const, std::true_type) const noexcept {
+    return fn;
+  }
+  template <typename R, typename... Rest>
+  constexpr auto operator()(R (*fn)(Args..., Rest...)) const noexcept {
+    return fn;
+  }
+  template <typename R, typename C, typename... Rest>
+  constexpr auto operator()(R (C::*fn)(Args..., Rest...), std::false_type = {}) const noexcept {
+    return fn;
+  }
+  template <typename R, typename C, typename... Rest>
+  constexpr auto operator()(R (C::*fn)(Args..., Rest...) const, std::true_type) const noexcept {
+    return fn;
+  }
+};
+}  // namespace detail
+
+/*! \brief Selects an overloaded C++ function by parameter types:
+ * `overload_cast<int64_t>(&VecObj::Scale)`, `overload_cast<int64_t>(&VecObj::Get, const_)`. */
+template <typename... Args>
+inline constexpr detail::OverloadCastImpl<Args...> overload_cast = {};
+/*! \brief Tag for overload_cast: pick the const member function. */
+inline constexpr auto const_ = std::true_type{};
 
 }  // namespace reflection
 }  // namespace ffi
