@@ -47,6 +47,7 @@ CXX_ABI_FUNCTIONS = {
     "_ZN3tvm3ffi8DeepCopyERKNS0_3AnyE", "_ZN3tvm3ffi9ReprPrintERKNS0_3AnyE",
     "_ZN3tvm3ffi11ToJSONGraphERKNS0_3AnyES3_", "_ZN3tvm3ffi13FromJSONGraphERKNS0_3AnyE",
     "_ZN3tvm3ffi4json5ParseERKNS0_6StringEPS2_", "_ZN3tvm3ffi4json9StringifyERKNS0_3AnyERKNS0_8OptionalIivEE",
+    "_ZN3tvm3ffi17VisitErrorContext15FindAccessPathsERKNS0_9ObjectRefERKS1_b",
     "_ZN3tvm3ffi6Module12LoadFromFileERKNS0_6StringE",
     "_ZN3tvm3ffi6Module19VisitContextSymbolsERKNS0_13TypedFunctionIFvNS0_6StringEPvEEE",
     "_ZN3tvm3ffi9ModuleObj11GetFunctionERKNS0_6StringEb", "_ZN3tvm3ffi9ModuleObj18ImplementsFunctionERKNS0_6StringEb",
