@@ -11,9 +11,10 @@
  *    to the runtime's ffi.Module* globals;
  *  - ModuleObj subclasses defined by such kernels (custom module kinds): their own vtable
  *    implements the virtual functions, and the non-virtual functions here follow the
- *    reference's semantics over their `imports_` array. The runtime's ffi.Module* globals
- *    reject them with a TypeError (module.c, ffi_module_arg): it cannot operate on a layout it
- *    does not own, e.g. load_module() of such a module's functions from Python.
+ *    reference's semantics over their `imports_` array. The runtime's function queries
+ *    (ffi.ModuleGetFunction, ...) reach them through ffi_cxx_module_query below; its other
+ *    module operations reject them with a TypeError (module.c, ffi_module_arg), as they
+ *    would need a layout the runtime does not own.
  *
  * This file must not include tvm/ffi/extra/module.h: our header declares an opaque ModuleObj
  * (header-first, no virtual functions) for code built against our headers; the class below is
@@ -259,7 +260,7 @@ void ModuleObj::ImportModule(const Module& other) {
   }
   ModuleObj* imported = ModuleAccess::FromHeader(detail::ObjectUnsafe::GetHeader(other.get()));
   if (Reaches(imported, this)) {
-    TVM_FFI_THROW(ValueError) << "Cyclic dependency detected during import";
+    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
   }
   ModuleAccess::Imports(this).push_back(static_cast<const ObjectRef&>(other));
 }
@@ -270,6 +271,35 @@ void ModuleObj::ClearImports() {
     return;
   }
   ModuleAccess::Imports(this) = Array<Any>();
+}
+
+// ---- the runtime's ffi.Module* globals on kernel-defined modules (cxx_bridge.h) ----
+
+extern "C" int ffi_cxx_module_query(TVMFFIObject* module, FfiCxxModuleQuery query, const char* name,
+                                    int query_imports, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  ModuleObj* m = ModuleAccess::FromHeader(module);
+  bool imports = query_imports != 0;
+  Any out;
+  switch (query) {
+    case kFfiCxxModuleGetFunction:
+      out = m->GetFunction(String(name), imports);
+      break;
+    case kFfiCxxModuleImplementsFunction:
+      out = m->ImplementsFunction(String(name), imports);
+      break;
+    case kFfiCxxModuleGetFunctionDoc:
+      out = m->GetFunctionDoc(String(name), imports);
+      break;
+    case kFfiCxxModuleGetFunctionMetadata:
+      out = m->GetFunctionMetadata(String(name), imports);
+      break;
+    case kFfiCxxModuleKind:
+      out = String(m->kind());
+      break;
+  }
+  *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(out));
+  TVM_FFI_SAFE_CALL_END();
 }
 
 // ---- Module ----

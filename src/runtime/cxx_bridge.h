@@ -27,6 +27,21 @@ const void* ffi_cxx_runtime_module_vptr(void);
 int ffi_module_is_runtime_made(const TVMFFIObject* module);
 /* The kind ("library", "system_lib") of a runtime-made module: static text. */
 const char* ffi_module_kind_cstr(const TVMFFIObject* module);
+/* What ffi_cxx_module_query asks a kernel-defined module. */
+typedef enum {
+  kFfiCxxModuleGetFunction = 0,
+  kFfiCxxModuleImplementsFunction = 1,
+  kFfiCxxModuleGetFunctionDoc = 2,
+  kFfiCxxModuleGetFunctionMetadata = 3,
+  kFfiCxxModuleKind = 4,
+} FfiCxxModuleQuery;
+
+/* Defined by src/cxx_abi/module.cc: answers `query` for a module implemented in C++ by a loaded
+ * library (a ModuleObj subclass), through its own virtual functions (name and query_imports are
+ * unused for kFfiCxxModuleKind). 0 with an owned *result, or -1 with the error raised. */
+int ffi_cxx_module_query(TVMFFIObject* module, FfiCxxModuleQuery query, const char* name,
+                         int query_imports, TVMFFIAny* result);
+
 /* Calls visit(ctx, name, address) for each registered context symbol, in registration order,
  * on a snapshot taken under the lock; stops at and returns the first nonzero result. */
 int ffi_module_visit_context_symbols(int (*visit)(void* ctx, const char* name, void* address),

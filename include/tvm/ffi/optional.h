@@ -1,7 +1,7 @@
 /*
  * tvm/ffi/optional.h -- Optional<T>: a T or None. For object references the empty state is
- * the null reference (8 bytes), for scalars an Any (16 bytes), both like the reference's layout;
- * other types wrap std::optional.
+ * the null reference (8 bytes), for scalars and strings an Any (16 bytes), both like the
+ * reference's layout; other types wrap std::optional.
  */
 #ifndef TVM_FFI_OPTIONAL_H_
 #define TVM_FFI_OPTIONAL_H_
@@ -57,15 +57,16 @@ class Optional {
 };
 
 namespace detail {
-/*! \brief Scalars whose Optional is stored as an Any (the reference's layout for them). */
+/*! \brief Values whose Optional is stored as an Any (the reference's layout for them). */
 template <typename T>
 inline constexpr bool kOptionalInAny = std::is_arithmetic_v<T> || std::is_same_v<T, DLDataType> ||
-                                       std::is_same_v<T, DLDevice>;
+                                       std::is_same_v<T, DLDevice> || std::is_same_v<T, String> ||
+                                       std::is_same_v<T, Bytes>;
 }  // namespace detail
 
 /*!
- * \brief Optional of a scalar (bool, integer, float, DLDataType, DLDevice): an Any, None meaning
- * nullopt. This is the reference's 16-byte layout, so such values keep their meaning when they
+ * \brief Optional of a value type (bool, integer, float, DLDataType, DLDevice, String, Bytes): an
+ * Any, None meaning nullopt. This is the reference's 16-byte layout, so such values keep their meaning when they
  * cross a library boundary by reference (e.g. json::Stringify's `indent`) or sit in an object
  * field. Values are returned by copy.
  */
