@@ -81,6 +81,13 @@ class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>> {
   Optional(std::optional<T> value) {     // NOLINT
     if (value.has_value()) data_ = *value;
   }
+  /*! \brief From anything T is made from (e.g. a string literal for Optional<String>). */
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Optional> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT
   Optional& operator=(std::nullopt_t) noexcept {
     data_ = Any();
     return *this;
