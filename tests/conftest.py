@@ -19,6 +19,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 INCLUDE_DIR = REPO_ROOT / "include"
 RUNTIME_SOURCES = sorted((REPO_ROOT / "src" / "runtime").rglob("*.c"))
+# The C++ shim compiled into the same library (the reference's exported C++ symbols).
+CXX_ABI_SOURCES = sorted((REPO_ROOT / "src" / "cxx_abi").glob("*.cc"))
 EXPORTS_MAP = REPO_ROOT / "src" / "runtime" / "exports.map"
 C_TEST_DIR = REPO_ROOT / "tests" / "c"
 
@@ -88,11 +90,18 @@ def build_sanitized_runtime(out_dir: Path) -> Path:
     """Compiles the runtime from source with AddressSanitizer and UBSan."""
     out_dir.mkdir(parents=True, exist_ok=True)
     library = out_dir / "libtvm_ffi.so"
+    cxx_objects = []
+    for source in CXX_ABI_SOURCES:
+        obj = out_dir / f"{source.stem}.o"
+        run_checked([cxx_compiler(), "-std=c++17", "-O1", "-g", "-fPIC", "-fvisibility=hidden",
+                     "-fvisibility-inlines-hidden", *SANITIZER_FLAGS, f"-I{INCLUDE_DIR}", "-c", str(source),
+                     "-o", str(obj)])
+        cxx_objects.append(str(obj))
     cmd = [
         c_compiler(), "-std=c11", "-D_GNU_SOURCE", "-O1", "-g", "-fPIC", "-shared", "-fvisibility=hidden",
-        *SANITIZER_FLAGS, f"-I{INCLUDE_DIR}", *map(str, RUNTIME_SOURCES),
+        *SANITIZER_FLAGS, f"-I{INCLUDE_DIR}", *map(str, RUNTIME_SOURCES), *cxx_objects,
         f"-Wl,--version-script={EXPORTS_MAP}", "-Wl,-soname,libtvm_ffi.so",
-        "-o", str(library), "-ldl", "-lpthread", "-lm",
+        "-o", str(library), "-ldl", "-lpthread", "-lm", "-lstdc++",
     ]
     run_checked(cmd)
     return library

@@ -5,12 +5,19 @@
  *
  * A module object (type index kTVMFFIModule) has a private header-first layout: the
  * reference's C++ ModuleObj is only reached through virtual calls, never read inline by
- * kernels, so any layout works as long as every entry point agrees on it.
+ * kernels, so any layout works as long as every entry point agrees on it. The one exception is
+ * the pointer-sized slot before the header, where C++ code built against the reference's
+ * headers finds a vtable (cxx_bridge.h); the block therefore starts 8 bytes before the header.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "module_internal.h"
+
+/* Weak: programs linked with the runtime's C sources alone (tests/fuzz) have no C++ shim; their
+ * modules get a NULL vtable slot, which only reference-built C++ code would read. */
+#pragma weak ffi_cxx_runtime_module_vptr
 
 /* ------------------------------------------------------------------------------------------
  * small helpers
@@ -116,17 +123,36 @@ static void module_destroy(void* self) {
   free(m->symbol_prefix);
   if (m->dl_handle != NULL) dlclose(m->dl_handle);
 }
-FFI_DEFINE_DELETER(module_deleter, module_destroy)
+
+/* Like FFI_DEFINE_DELETER, for the block that starts with the vtable pointer slot. */
+static void module_deleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) module_destroy(self);
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+    ffi_object_free_prefixed(self, FFI_MODULE_VPTR_SLOT_SIZE);
+  }
+}
+
+int ffi_module_is_runtime_made(const TVMFFIObject* module) {
+  return module->deleter == module_deleter;
+}
+
+const char* ffi_module_kind_cstr(const TVMFFIObject* module) {
+  return ((const FfiModule*)module)->kind;
+}
 
 /* A new library module. Takes ownership of dl_handle (closed on failure too) and copies the
  * prefix. */
 FfiModule* ffi_module_new(void* dl_handle, const char* system_prefix) {
-  FfiModule* m =
-      (FfiModule*)ffi_object_alloc(sizeof(FfiModule), kTVMFFIModule, module_deleter);
+  FfiModule* m = (FfiModule*)ffi_object_alloc_prefixed_quiet(
+      FFI_MODULE_VPTR_SLOT_SIZE, sizeof(FfiModule), kTVMFFIModule, module_deleter);
   if (m == NULL) {
     if (dl_handle != NULL) dlclose(dl_handle);
+    ffi_raise("MemoryError", "failed to allocate a module object");
     return NULL;
   }
+  /* The C++ view (cxx_bridge.h): reference-built kernels call virtual functions through it. */
+  const void* vptr = ffi_cxx_runtime_module_vptr != NULL ? ffi_cxx_runtime_module_vptr() : NULL;
+  memcpy((char*)m - FFI_MODULE_VPTR_SLOT_SIZE, &vptr, sizeof(vptr));
   m->kind = "library";
   m->dl_handle = dl_handle;
   if (system_prefix != NULL &&
@@ -149,6 +175,12 @@ int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, FfiModul
   if (obj->type_index != kTVMFFIModule) {
     return ffi_raise("TypeError", "%s: argument #%d is a subclass of ffi.Module this runtime did "
                      "not create (type index %d)", fname, (int)i, (int)obj->type_index);
+  }
+  if (!ffi_module_is_runtime_made(obj)) {
+    /* A C++ ModuleObj subclass from a kernel: its layout is the kernel's, not FfiModule. */
+    return ffi_raise("TypeError", "%s: argument #%d is an ffi.Module implemented in C++ by a "
+                     "loaded library (a ModuleObj subclass); this runtime only operates on "
+                     "modules it created", fname, (int)i);
   }
   *out = (FfiModule*)obj;
   return 0;

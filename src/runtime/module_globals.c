@@ -121,6 +121,41 @@ static int global_system_lib(void* self, const TVMFFIAny* args, int32_t num_args
   return 0;
 }
 
+/* Weak: without the C++ shim (tests/fuzz links the C sources alone) there is no C++ module. */
+#pragma weak ffi_cxx_module_query
+
+/* The first argument when it is a module implemented in C++ by a loaded library (a ModuleObj
+ * subclass, cxx_bridge.h); NULL otherwise, including for non-modules (the caller's argument
+ * checks report those). */
+static TVMFFIObject* cxx_module_arg(const TVMFFIAny* args, int32_t num_args) {
+  if (num_args < 1 || args[0].type_index != kTVMFFIModule) return NULL;
+  return ffi_module_is_runtime_made(args[0].v_obj) ? NULL : args[0].v_obj;
+}
+
+/* A query answered by a C++ module's own virtual functions (src/cxx_abi/module.cc). */
+static int cxx_module_query(const char* fname, FfiCxxModuleQuery query, TVMFFIObject* module,
+                            const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (ffi_cxx_module_query == NULL) {
+    return ffi_raise("TypeError", "%s: this build cannot operate on C++-defined modules", fname);
+  }
+  if (query == kFfiCxxModuleKind) {
+    if (ffi_check_num_args(fname, num_args, 1) != 0) return -1;
+    return ffi_cxx_module_query(module, query, NULL, 0, result);
+  }
+  TVMFFIByteArray name_view;
+  bool query_imports = false;
+  if (check_num_args_range(fname, num_args, 2, 3) != 0 ||
+      ffi_arg_str(fname, args, 1, &name_view) != 0 ||
+      (num_args > 2 && ffi_arg_bool(fname, args, 2, &query_imports) != 0)) {
+    return -1;
+  }
+  char* name = ffi_cstr_from_bytes(fname, "the function name", name_view);
+  if (name == NULL) return -1;
+  int rc = ffi_cxx_module_query(module, query, name, query_imports, result);
+  free(name);
+  return rc;
+}
+
 /* Shared argument parsing of the (mod, name[, query_imports]) queries. */
 static int query_args(const char* fname, const TVMFFIAny* args, int32_t num_args,
                       FfiModule** m, char** name, bool* query_imports) {
@@ -138,6 +173,11 @@ static int query_args(const char* fname, const TVMFFIAny* args, int32_t num_args
 static int global_get_function(void* self, const TVMFFIAny* args, int32_t num_args,
                                TVMFFIAny* result) {
   (void)self;
+  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
+  if (cxx_module != NULL) {
+    return cxx_module_query("ffi.ModuleGetFunction", kFfiCxxModuleGetFunction,
+                            cxx_module, args, num_args, result);
+  }
   FfiModule* m;
   char* name;
   bool query_imports;
@@ -155,6 +195,11 @@ static int global_get_function(void* self, const TVMFFIAny* args, int32_t num_ar
 static int global_implements_function(void* self, const TVMFFIAny* args, int32_t num_args,
                                       TVMFFIAny* result) {
   (void)self;
+  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
+  if (cxx_module != NULL) {
+    return cxx_module_query("ffi.ModuleImplementsFunction", kFfiCxxModuleImplementsFunction,
+                            cxx_module, args, num_args, result);
+  }
   FfiModule* m;
   char* name;
   bool query_imports;
@@ -180,6 +225,11 @@ static int get_text(const char* fname, const char* symbol_prefix, const TVMFFIAn
 static int global_get_function_metadata(void* self, const TVMFFIAny* args, int32_t num_args,
                                         TVMFFIAny* result) {
   (void)self;
+  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
+  if (cxx_module != NULL) {
+    return cxx_module_query("ffi.ModuleGetFunctionMetadata", kFfiCxxModuleGetFunctionMetadata,
+                            cxx_module, args, num_args, result);
+  }
   return get_text("ffi.ModuleGetFunctionMetadata", FFI_SYMBOL_METADATA_PREFIX, args, num_args,
                   result);
 }
@@ -187,11 +237,21 @@ static int global_get_function_metadata(void* self, const TVMFFIAny* args, int32
 static int global_get_function_doc(void* self, const TVMFFIAny* args, int32_t num_args,
                                    TVMFFIAny* result) {
   (void)self;
+  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
+  if (cxx_module != NULL) {
+    return cxx_module_query("ffi.ModuleGetFunctionDoc", kFfiCxxModuleGetFunctionDoc,
+                            cxx_module, args, num_args, result);
+  }
   return get_text("ffi.ModuleGetFunctionDoc", FFI_SYMBOL_DOC_PREFIX, args, num_args, result);
 }
 
 static int global_get_kind(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
+  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
+  if (cxx_module != NULL) {
+    return cxx_module_query("ffi.ModuleGetKind", kFfiCxxModuleKind,
+                            cxx_module, args, num_args, result);
+  }
   FfiModule* m;
   if (ffi_check_num_args("ffi.ModuleGetKind", num_args, 1) != 0 ||
       ffi_module_arg("ffi.ModuleGetKind", args, 0, &m) != 0) {

@@ -26,6 +26,7 @@
 
 #include <pthread.h>
 
+#include "cxx_bridge.h"
 #include "internal.h"
 
 /* Offset of the `imports_` field: a strong reference to an ffi.Array (never NULL). */

@@ -59,6 +59,28 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
   return 0;
 }
 
+int ffi_module_visit_context_symbols(int (*visit)(void* ctx, const char* name, void* address),
+                                     void* ctx) {
+  /* A snapshot, so `visit` may register symbols or load libraries itself. */
+  pthread_mutex_lock(&g_context_symbols.lock);
+  size_t n = g_context_symbols.size;
+  ContextSymbol* copy = (ContextSymbol*)malloc((n ? n : 1) * sizeof(ContextSymbol));
+  int rc = 0;
+  for (size_t i = 0; copy != NULL && rc == 0 && i < n; ++i) {
+    copy[i].value = g_context_symbols.items[i].value;
+    if ((copy[i].name = ffi_concat3(g_context_symbols.items[i].name, NULL, NULL)) == NULL) {
+      n = i;
+      rc = -1;
+    }
+  }
+  pthread_mutex_unlock(&g_context_symbols.lock);
+  if (copy == NULL) return ffi_raise("MemoryError", "out of memory listing context symbols");
+  for (size_t i = 0; rc == 0 && i < n; ++i) rc = visit(ctx, copy[i].name, copy[i].value);
+  for (size_t i = 0; i < n; ++i) free(copy[i].name);
+  free(copy);
+  return rc;
+}
+
 /* ------------------------------------------------------------------------------------------
  * composite modules described by __tvm_ffi__library_bin
  * ------------------------------------------------------------------------------------------ */

@@ -115,6 +115,18 @@ TVMFFIObject* ffi_object_alloc_uninit_quiet(size_t size, int32_t type_index,
   return object_header_init((TVMFFIObject*)malloc(size), type_index, deleter);
 }
 
+TVMFFIObject* ffi_object_alloc_prefixed_quiet(size_t prefix, size_t size, int32_t type_index,
+                                              void (*deleter)(void*, int)) {
+  char* block = (char*)calloc(1, prefix + size);
+  return block == NULL ? NULL : object_header_init((TVMFFIObject*)(block + prefix), type_index, deleter);
+}
+
+void ffi_object_free_prefixed(void* obj, size_t prefix) {
+  if (obj == NULL) return;
+  atomic_fetch_sub_explicit(&g_live_objects, 1, memory_order_relaxed);
+  free((char*)obj - prefix);
+}
+
 int64_t ffi_live_object_count(void) {
   return atomic_load_explicit(&g_live_objects, memory_order_relaxed);
 }

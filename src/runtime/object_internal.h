@@ -54,6 +54,11 @@ TVMFFIObject* ffi_object_alloc_uninit_quiet(size_t size, int32_t type_index,
 /* Frees a block from ffi_object_alloc. Every runtime-made object is counted from its
  * allocation to this call, so leak tests can compare live counts (ffi.LiveObjectCount). */
 void ffi_object_free(void* obj);
+/* ffi_object_alloc_quiet with `prefix` zeroed bytes before the header (a C++ vtable pointer
+ * slot, see module.c); such objects are freed with ffi_object_free_prefixed. */
+TVMFFIObject* ffi_object_alloc_prefixed_quiet(size_t prefix, size_t size, int32_t type_index,
+                                              void (*deleter)(void*, int));
+void ffi_object_free_prefixed(void* obj, size_t prefix);
 /* Objects allocated by this runtime and not yet freed (ffi.LiveObjectCount). */
 int64_t ffi_live_object_count(void);
 

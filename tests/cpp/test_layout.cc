@@ -8,7 +8,10 @@
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/extra/module.h>
+#include <tvm/ffi/extra/structural_key.h>
+#include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/access_path.h>
 
 #include <cstddef>
 
@@ -26,6 +29,14 @@ std::ptrdiff_t CellOffset() {
          reinterpret_cast<char*>(static_cast<ffi::Object*>(obj));
 }
 
+// Offset of a data member from the object header.
+template <typename Obj, typename Member>
+std::ptrdiff_t FieldOffset(Member Obj::*field) {
+  alignas(Obj) static unsigned char storage[sizeof(Obj)];
+  Obj* obj = reinterpret_cast<Obj*>(storage);
+  return reinterpret_cast<char*>(&(obj->*field)) - reinterpret_cast<char*>(static_cast<ffi::Object*>(obj));
+}
+
 // Values (ABI.md 4.6).
 static_assert(sizeof(ffi::Any) == 16 && sizeof(ffi::AnyView) == 16);
 static_assert(sizeof(ffi::String) == 16 && sizeof(ffi::Bytes) == 16);
@@ -34,6 +45,11 @@ static_assert(sizeof(ffi::Array<int>) == 8 && sizeof(ffi::List<int>) == 8);
 static_assert(sizeof(ffi::Map<int, int>) == 8 && sizeof(ffi::Dict<int, int>) == 8);
 static_assert(sizeof(ffi::Shape) == 8 && sizeof(ffi::ObjectPtr<ffi::Object>) == 8);
 static_assert(sizeof(ffi::Optional<ffi::Tensor>) == 8);
+// Optionals of values are an Any (the reference's layout): exported functions take them by
+// reference (json::Stringify's indent) or return them (ModuleObj::GetFunctionDoc).
+static_assert(sizeof(ffi::Optional<int>) == 16 && sizeof(ffi::Optional<double>) == 16);
+static_assert(sizeof(ffi::Optional<bool>) == 16 && sizeof(ffi::Optional<ffi::String>) == 16);
+static_assert(sizeof(ffi::Optional<ffi::Bytes>) == 16);
 static_assert(sizeof(ffi::Variant<int, ffi::String>) == 16);
 static_assert(sizeof(ffi::TensorView) == 48 && sizeof(ffi::ShapeView) == 16);
 // Objects (ABI.md 4): header 24 bytes, cell right after it.
@@ -57,6 +73,30 @@ void test_cells_start_after_the_header() {
   CHECK_EQ((CellOffset<ffi::ListObj, TVMFFISeqCell>()), 24);
 }
 
+void test_optional_values_are_an_any() {
+  ffi::Optional<int> none;
+  ffi::Optional<int> three = 3;
+  ffi::Optional<ffi::String> text = "abc";
+  CHECK_EQ(reinterpret_cast<const TVMFFIAny*>(&none)->type_index, ffi::TypeIndex::kTVMFFINone);
+  CHECK_EQ(reinterpret_cast<const TVMFFIAny*>(&three)->type_index, ffi::TypeIndex::kTVMFFIInt);
+  CHECK_EQ(reinterpret_cast<const TVMFFIAny*>(&three)->v_int64, 3);
+  CHECK_EQ(reinterpret_cast<const TVMFFIAny*>(&text)->type_index, ffi::TypeIndex::kTVMFFISmallStr);
+  CHECK(text.value() == "abc" && *three == 3 && !none.has_value());
+}
+
+void test_extra_header_objects_match_the_runtime_layout() {
+  // Field offsets from the header, as src/runtime/structural lays these objects out.
+  namespace refl = ffi::reflection;
+  CHECK_EQ(sizeof(refl::AccessStepObj), 48u);
+  CHECK_EQ(FieldOffset(&refl::AccessStepObj::key), 32);
+  CHECK_EQ(sizeof(refl::AccessPathObj), 48u);
+  CHECK_EQ(FieldOffset(&refl::AccessPathObj::parent), 24);
+  CHECK_EQ(FieldOffset(&refl::AccessPathObj::depth), 40);
+  CHECK_EQ(sizeof(ffi::StructuralKeyObj), 48u);
+  CHECK_EQ(FieldOffset(&ffi::StructuralKeyObj::hash_i64), 40);
+  CHECK_EQ(sizeof(ffi::VisitErrorContextObj), 40u);
+}
+
 void test_reference_values_hold_the_handle() {
   ffi::Shape shape{1, 2};
   void* handle = *reinterpret_cast<void**>(&shape);
@@ -70,6 +110,8 @@ void test_reference_values_hold_the_handle() {
 
 int main() {
   RUN(test_cells_start_after_the_header);
+  RUN(test_optional_values_are_an_any);
+  RUN(test_extra_header_objects_match_the_runtime_layout);
   RUN(test_reference_values_hold_the_handle);
   return CHECK_MAIN_RESULT();
 }

@@ -31,7 +31,7 @@ class ErrorObj : public Object, public TVMFFIErrorCell {
 };
 
 /*! \brief An FFI error: kind (e.g. "ValueError"), message and backtrace; throwable. */
-class Error : public ObjectRef, public std::exception {
+class TVM_FFI_DLL Error : public ObjectRef, public std::exception {
  public:
   Error(std::string kind, std::string message, std::string backtrace)
       : ObjectRef(UnsafeInit{}) {

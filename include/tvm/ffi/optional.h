@@ -1,6 +1,7 @@
 /*
  * tvm/ffi/optional.h -- Optional<T>: a T or None. For object references the empty state is
- * the null reference (8 bytes, like the reference's layout); other types wrap std::optional.
+ * the null reference (8 bytes), for scalars and strings an Any (16 bytes), both like the
+ * reference's layout; other types wrap std::optional.
  */
 #ifndef TVM_FFI_OPTIONAL_H_
 #define TVM_FFI_OPTIONAL_H_
@@ -53,6 +54,63 @@ class Optional {
 
  private:
   std::optional<T> data_;
+};
+
+namespace detail {
+/*! \brief Values whose Optional is stored as an Any (the reference's layout for them). */
+template <typename T>
+inline constexpr bool kOptionalInAny = std::is_arithmetic_v<T> || std::is_same_v<T, DLDataType> ||
+                                       std::is_same_v<T, DLDevice> || std::is_same_v<T, String> ||
+                                       std::is_same_v<T, Bytes>;
+}  // namespace detail
+
+/*!
+ * \brief Optional of a value type (bool, integer, float, DLDataType, DLDevice, String, Bytes): an
+ * Any, None meaning nullopt. This is the reference's 16-byte layout, so such values keep their meaning when they
+ * cross a library boundary by reference (e.g. json::Stringify's `indent`) or sit in an object
+ * field. Values are returned by copy.
+ */
+template <typename T>
+class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>> {
+ public:
+  using ContainerType = void;
+  Optional() = default;
+  Optional(std::nullopt_t) noexcept {}   // NOLINT
+  Optional(std::nullptr_t) noexcept {}   // NOLINT
+  Optional(T value) : data_(value) {}    // NOLINT
+  Optional(std::optional<T> value) {     // NOLINT
+    if (value.has_value()) data_ = *value;
+  }
+  /*! \brief From anything T is made from (e.g. a string literal for Optional<String>). */
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Optional> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT
+  Optional& operator=(std::nullopt_t) noexcept {
+    data_ = Any();
+    return *this;
+  }
+
+  bool has_value() const noexcept { return data_.type_index() != TypeIndex::kTVMFFINone; }
+  explicit operator bool() const noexcept { return has_value(); }
+  T value() const {
+    if (!has_value()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return data_.cast<T>();
+  }
+  template <typename U>
+  T value_or(U&& fallback) const {
+    return has_value() ? data_.cast<T>() : T(std::forward<U>(fallback));
+  }
+  T operator*() const { return data_.cast<T>(); }
+  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
+  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
+
+ private:
+  Any data_;
 };
 
 /*! \brief Optional of an object reference: the null reference means None. */

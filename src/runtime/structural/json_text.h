@@ -14,6 +14,9 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out);
 /* Compact text of None/bool/int/float/str/Array/List/Map values (Map keys must be str). */
 int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out);
 
+/* The indented form of compact JSON text: `indent` spaces per level (json_indent.c). */
+int ffi_json_indent(const char* text, size_t size, int64_t indent, FfiBuf* out);
+
 /* Writers of single items (spec STRUCTURAL.md section 1.5). */
 int ffi_json_write_float(FfiBuf* b, double v);
 int ffi_json_write_string(FfiBuf* b, const char* data, size_t size);

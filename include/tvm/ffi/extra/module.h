@@ -8,6 +8,7 @@
 #define TVM_FFI_EXTRA_MODULE_H_
 
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -91,6 +92,14 @@ class Module : public ObjectRef {
   static Module LoadFromFile(const String& file_name) {
     return TVM_FFI_MODULE_GLOBAL_("ffi.ModuleLoadFromFile")(file_name).cast<Module>();
   }
+  /*!
+   * \brief Calls callback(name, address) for each context symbol registered with
+   * TVMFFIEnvModRegisterContextSymbol, in registration order.
+   * \param callback The visitor.
+   * \note Defined by libtvm_ffi.so (an exported C++ function, as in the reference).
+   */
+  TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
+      const TypedFunction<void(String, void*)>& callback);
   /*! \brief Shorthand for (*this)->GetFunction(name, query_imports). */
   Optional<Function> GetFunction(const String& name, bool query_imports = false) const {
     return get()->GetFunction(name, query_imports);

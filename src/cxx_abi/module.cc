@@ -1,0 +1,337 @@
+/*
+ * module.cc -- the reference's C++ module interface: ModuleObj (its vtable and typeinfo, and
+ * the non-virtual GetFunction / ImplementsFunction / GetFunctionDoc / GetFunctionMetadata with
+ * `query_imports`, ImportModule, ClearImports) and Module::LoadFromFile / VisitContextSymbols.
+ *
+ * In the reference, ModuleObj is a polymorphic C++ class: its vtable pointer sits at +0 and the
+ * Object header at +8 (spec/ABI.md section 4). Kernels built against its headers call
+ * `mod->GetFunction(name)` through that vtable. Two kinds of module objects therefore meet here:
+ *  - modules this runtime made (C structs, src/runtime/module.c): the runtime reserves the slot
+ *    before their header and stores the vtable of RuntimeModule below, whose functions forward
+ *    to the runtime's ffi.Module* globals;
+ *  - ModuleObj subclasses defined by such kernels (custom module kinds): their own vtable
+ *    implements the virtual functions, and the non-virtual functions here follow the
+ *    reference's semantics over their `imports_` array. The runtime's function queries
+ *    (ffi.ModuleGetFunction, ...) reach them through ffi_cxx_module_query below; its other
+ *    module operations reject them with a TypeError (module.c, ffi_module_arg), as they
+ *    would need a layout the runtime does not own.
+ *
+ * This file must not include tvm/ffi/extra/module.h: our header declares an opaque ModuleObj
+ * (header-first, no virtual functions) for code built against our headers; the class below is
+ * the reference's shape under the same name, needed for its mangled names and vtable layout.
+ */
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/base.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "../runtime/cxx_bridge.h"
+#include "cxx_abi_internal.h"
+
+namespace tvm {
+namespace ffi {
+
+class Module;
+
+/*! \brief The reference's ModuleObj: same virtual functions in the same order, same fields. */
+class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
+ public:
+  virtual const char* kind() const = 0;
+  virtual int GetPropertyMask() const { return 0; }
+  virtual Optional<Function> GetFunction(const String& name) = 0;
+  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
+  virtual Optional<String> GetFunctionDoc(const String&) { return std::nullopt; }
+  virtual Optional<String> GetFunctionMetadata(const String&) { return std::nullopt; }
+  virtual void WriteToFile(const String&, const String&) const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
+  }
+  virtual Array<String> GetWriteFormats() const { return Array<String>(); }
+  virtual Bytes SaveToBytes() const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
+  }
+  virtual String InspectSource(const String&) const { return String(); }
+  virtual void ImportModule(const Module& other);
+  virtual void ClearImports();
+
+  Optional<Function> GetFunction(const String& name, bool query_imports);
+  bool ImplementsFunction(const String& name, bool query_imports);
+  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
+  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
+
+ protected:
+  // The reference's `Array<Any> imports_` (C++ +32, i.e. header +24, where runtime-made modules
+  // keep their import array too) and its private lookup cache (+40), as raw slots: this class
+  // is never constructed with live fields here (RuntimeModule only lends its vtable).
+  TVMFFIObject* imports_ = nullptr;
+  TVMFFIObject* import_lookup_cache_ = nullptr;
+
+  friend struct ModuleAccess;
+};
+
+/*! \brief The reference's Module: a non-null reference to a ModuleObj. */
+class Module : public ObjectRef {
+ public:
+  explicit Module(ObjectRef ref) : ObjectRef(std::move(ref)) {}
+  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
+  TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
+      const TypedFunction<void(String, void*)>& callback);
+};
+
+static_assert(sizeof(ModuleObj) == 48, "the reference's ModuleObj is 48 bytes");
+static_assert(sizeof(Module) == sizeof(void*), "Module is one pointer");
+
+/*! \brief Conversions between the C++ view of a module and its runtime object. */
+struct ModuleAccess {
+  static TVMFFIObject* Header(const ModuleObj* m) {
+    return detail::ObjectUnsafe::GetHeader(static_cast<const Object*>(m));
+  }
+  static ModuleObj* FromHeader(TVMFFIObject* header) {
+    return static_cast<ModuleObj*>(detail::ObjectUnsafe::ObjectFromHandle(header));
+  }
+  /*! \brief A new reference to the module, to pass to the runtime's globals. */
+  static ObjectRef Ref(const ModuleObj* m) {
+    return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(Header(m)));
+  }
+  static bool IsRuntimeMade(const ModuleObj* m) { return ffi_module_is_runtime_made(Header(m)) != 0; }
+  /*! \brief The `imports_` array of a kernel-defined module (layout of Array<Any>: one pointer). */
+  static Array<Any>& Imports(ModuleObj* m) { return *reinterpret_cast<Array<Any>*>(&m->imports_); }
+  /*! \brief The imported modules of a kernel-defined module. */
+  static std::vector<ModuleObj*> ImportedModules(ModuleObj* m) {
+    std::vector<ModuleObj*> out;
+    for (const Any& item : Imports(m)) {
+      out.push_back(FromHeader(detail::ObjectUnsafe::GetHeader(item.cast<ObjectRef>().get())));
+    }
+    return out;
+  }
+};
+
+static_assert(sizeof(Array<Any>) == sizeof(TVMFFIObject*), "Array<Any> is one pointer");
+
+namespace {
+
+/*!
+ * \brief The C++ view of the modules this runtime made. Never constructed as a module: the
+ * runtime allocates those in C and stores this class's vtable pointer before their header.
+ */
+class RuntimeModule final : public ModuleObj {
+ public:
+  const char* kind() const final { return ffi_module_kind_cstr(ModuleAccess::Header(this)); }
+  int GetPropertyMask() const final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetPropertyMask")(Self()).cast<int>();
+  }
+  Optional<Function> GetFunction(const String& name) final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunction")(Self(), name, false)
+        .cast<Optional<Function>>();
+  }
+  bool ImplementsFunction(const String& name) final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleImplementsFunction")(Self(), name, false).cast<bool>();
+  }
+  Optional<String> GetFunctionDoc(const String& name) final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunctionDoc")(Self(), name, false)
+        .cast<Optional<String>>();
+  }
+  Optional<String> GetFunctionMetadata(const String& name) final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunctionMetadata")(Self(), name, false)
+        .cast<Optional<String>>();
+  }
+  void WriteToFile(const String& file_name, const String& format) const final {
+    TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleWriteToFile")(Self(), file_name, format);
+  }
+  Array<String> GetWriteFormats() const final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetWriteFormats")(Self()).cast<Array<String>>();
+  }
+  // SaveToBytes: the inherited RuntimeError (no module kind of this runtime has a bytes form).
+  String InspectSource(const String& format) const final {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleInspectSource")(Self(), format).cast<String>();
+  }
+  void ImportModule(const Module& other) final {
+    TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleImportModule")(Self(), static_cast<const ObjectRef&>(other));
+  }
+  void ClearImports() final { TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleClearImports")(Self()); }
+
+ private:
+  ObjectRef Self() const { return ModuleAccess::Ref(this); }
+};
+
+// Whether `target` is reachable from `from` through imports. Only kernel-defined modules are
+// walked: a runtime-made module never imports one (the runtime rejects it), so no cycle can
+// pass through it.
+bool Reaches(ModuleObj* from, const ModuleObj* target) {
+  if (from == target) return true;
+  if (ModuleAccess::IsRuntimeMade(from)) return false;
+  for (ModuleObj* child : ModuleAccess::ImportedModules(from)) {
+    if (Reaches(child, target)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" const void* ffi_cxx_runtime_module_vptr(void) {
+  // The vtable pointer RuntimeModule's constructor writes, read from one instance built once in
+  // static storage (never destroyed, never used as an object).
+  static const void* vptr = [] {
+    alignas(RuntimeModule) static unsigned char storage[sizeof(RuntimeModule)];
+    RuntimeModule* probe = new (storage) RuntimeModule();
+    const void* value;
+    std::memcpy(&value, static_cast<void*>(probe), sizeof(value));
+    return value;
+  }();
+  return vptr;
+}
+
+// ---- the exported non-virtual members: runtime-made modules go to the runtime's globals,
+// kernel-defined ones get the reference's behaviour (own lookup first, then the imports) ----
+
+Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunction")(ModuleAccess::Ref(this), name,
+                                                           query_imports)
+        .cast<Optional<Function>>();
+  }
+  Optional<Function> own = this->GetFunction(name);
+  if (own.has_value() || !query_imports) return own;
+  for (ModuleObj* child : ModuleAccess::ImportedModules(this)) {
+    Optional<Function> found = child->GetFunction(name, true);
+    if (found.has_value()) return found;
+  }
+  return std::nullopt;
+}
+
+bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleImplementsFunction")(ModuleAccess::Ref(this), name,
+                                                                  query_imports)
+        .cast<bool>();
+  }
+  if (this->ImplementsFunction(name)) return true;
+  if (!query_imports) return false;
+  for (ModuleObj* child : ModuleAccess::ImportedModules(this)) {
+    if (child->ImplementsFunction(name, true)) return true;
+  }
+  return false;
+}
+
+Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunctionDoc")(ModuleAccess::Ref(this), name,
+                                                              query_imports)
+        .cast<Optional<String>>();
+  }
+  Optional<String> own = this->GetFunctionDoc(name);
+  if (own.has_value() || !query_imports) return own;
+  for (ModuleObj* child : ModuleAccess::ImportedModules(this)) {
+    Optional<String> found = child->GetFunctionDoc(name, true);
+    if (found.has_value()) return found;
+  }
+  return std::nullopt;
+}
+
+Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetFunctionMetadata")(ModuleAccess::Ref(this), name,
+                                                                   query_imports)
+        .cast<Optional<String>>();
+  }
+  Optional<String> own = this->GetFunctionMetadata(name);
+  if (own.has_value() || !query_imports) return own;
+  for (ModuleObj* child : ModuleAccess::ImportedModules(this)) {
+    Optional<String> found = child->GetFunctionMetadata(name, true);
+    if (found.has_value()) return found;
+  }
+  return std::nullopt;
+}
+
+// The key function: ModuleObj's vtable and typeinfo are emitted (and exported) here.
+void ModuleObj::ImportModule(const Module& other) {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleImportModule")(ModuleAccess::Ref(this),
+                                                     static_cast<const ObjectRef&>(other));
+    return;
+  }
+  ModuleObj* imported = ModuleAccess::FromHeader(detail::ObjectUnsafe::GetHeader(other.get()));
+  if (Reaches(imported, this)) {
+    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
+  }
+  ModuleAccess::Imports(this).push_back(static_cast<const ObjectRef&>(other));
+}
+
+void ModuleObj::ClearImports() {
+  if (ModuleAccess::IsRuntimeMade(this)) {
+    TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleClearImports")(ModuleAccess::Ref(this));
+    return;
+  }
+  ModuleAccess::Imports(this) = Array<Any>();
+}
+
+// ---- the runtime's ffi.Module* globals on kernel-defined modules (cxx_bridge.h) ----
+
+extern "C" int ffi_cxx_module_query(TVMFFIObject* module, FfiCxxModuleQuery query, const char* name,
+                                    int query_imports, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  ModuleObj* m = ModuleAccess::FromHeader(module);
+  bool imports = query_imports != 0;
+  Any out;
+  switch (query) {
+    case kFfiCxxModuleGetFunction:
+      out = m->GetFunction(String(name), imports);
+      break;
+    case kFfiCxxModuleImplementsFunction:
+      out = m->ImplementsFunction(String(name), imports);
+      break;
+    case kFfiCxxModuleGetFunctionDoc:
+      out = m->GetFunctionDoc(String(name), imports);
+      break;
+    case kFfiCxxModuleGetFunctionMetadata:
+      out = m->GetFunctionMetadata(String(name), imports);
+      break;
+    case kFfiCxxModuleKind:
+      out = String(m->kind());
+      break;
+  }
+  *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(out));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+// ---- Module ----
+
+Module Module::LoadFromFile(const String& file_name) {
+  return Module(TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<ObjectRef>());
+}
+
+namespace {
+struct VisitState {
+  const TypedFunction<void(String, void*)>* callback;
+  std::exception_ptr error;  // a C++ exception from the callback, rethrown after the walk
+};
+}  // namespace
+
+void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
+  VisitState state{&callback, nullptr};
+  int rc = ffi_module_visit_context_symbols(
+      [](void* ctx, const char* name, void* address) -> int {
+        VisitState* st = static_cast<VisitState*>(ctx);
+        try {
+          (*st->callback)(String(name), address);
+          return 0;
+        } catch (...) {
+          st->error = std::current_exception();
+          return -1;
+        }
+      },
+      &state);
+  if (state.error) std::rethrow_exception(state.error);
+  TVM_FFI_CHECK_SAFE_CALL(rc);
+}
+
+}  // namespace ffi
+}  // namespace tvm
