@@ -5,6 +5,7 @@
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/extra/base.h>
+#include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
@@ -13,17 +14,6 @@
 
 namespace tvm {
 namespace ffi {
-
-// Declared here with the reference's signatures (its extra/dataclass.h): these are exported
-// under their mangled names.
-TVM_FFI_EXTRA_CXX_API Any DeepCopy(const Any& value);
-TVM_FFI_EXTRA_CXX_API String ReprPrint(const Any& value);
-TVM_FFI_EXTRA_CXX_API int64_t RecursiveHash(const Any& value);
-TVM_FFI_EXTRA_CXX_API bool RecursiveEq(const Any& lhs, const Any& rhs);
-TVM_FFI_EXTRA_CXX_API bool RecursiveLt(const Any& lhs, const Any& rhs);
-TVM_FFI_EXTRA_CXX_API bool RecursiveLe(const Any& lhs, const Any& rhs);
-TVM_FFI_EXTRA_CXX_API bool RecursiveGt(const Any& lhs, const Any& rhs);
-TVM_FFI_EXTRA_CXX_API bool RecursiveGe(const Any& lhs, const Any& rhs);
 
 Any DeepCopy(const Any& value) { return TVM_FFI_CXX_ABI_GLOBAL("ffi.DeepCopy")(value); }
 

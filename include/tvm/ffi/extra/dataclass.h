@@ -7,15 +7,14 @@
  *   std::cout << obj;                     // prints ReprPrint(obj)
  *
  * and the type attributes through which a type customises them (type_attr::kRepr, kHash, kEq,
- * kCompare). Each operation calls the runtime's global function of the same name ("ffi.DeepCopy",
- * "ffi.ReprPrint", "ffi.RecursiveHash", "ffi.RecursiveEq", ...), so it needs nothing beyond the
- * C API. A library that implements these functions itself defines
- * TVM_FFI_DATACLASS_DECLARE_ONLY before including this header to get the declarations alone.
+ * kCompare). The operations are exported C++ functions of libtvm_ffi.so (ours forwards each to the
+ * runtime's global of the same name: "ffi.DeepCopy", "ffi.ReprPrint", "ffi.RecursiveEq", ...).
  */
 #ifndef TVM_FFI_EXTRA_DATACLASS_H_
 #define TVM_FFI_EXTRA_DATACLASS_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
@@ -27,68 +26,20 @@
 namespace tvm {
 namespace ffi {
 
-#ifdef TVM_FFI_DATACLASS_DECLARE_ONLY
-Any DeepCopy(const Any& value);
-String ReprPrint(const Any& value);
-int64_t RecursiveHash(const Any& value);
-bool RecursiveEq(const Any& lhs, const Any& rhs);
-bool RecursiveLt(const Any& lhs, const Any& rhs);
-bool RecursiveLe(const Any& lhs, const Any& rhs);
-bool RecursiveGt(const Any& lhs, const Any& rhs);
-bool RecursiveGe(const Any& lhs, const Any& rhs);
-#else
-namespace detail {
-/*! \brief The runtime global `name`, kept for the life of the process (never destroyed, so
- * exit-time destructors do not call into an unloaded runtime). */
-inline const Function* LookupDataclassGlobal(const char* name) {
-  Optional<Function> found = Function::GetGlobal(name);
-  if (!found.has_value()) {
-    TVM_FFI_THROW(RuntimeError) << "The runtime has no global function `" << name << "`";
-  }
-  return new Function(*std::move(found));
-}
-}  // namespace detail
-#define TVM_FFI_DATACLASS_GLOBAL_(name)                                                  \
-  (*[]() {                                                                               \
-    static const ::tvm::ffi::Function* fn = ::tvm::ffi::detail::LookupDataclassGlobal(name); \
-    return fn;                                                                           \
-  }())
-
+/* Exported by libtvm_ffi.so (src/cxx_abi/dataclass_functions.cc), as by the reference's library,
+ * so a kernel built against either header set runs on either runtime. */
 /*! \brief A copy of `value` and every object it reaches (objects without copy support throw). */
-inline Any DeepCopy(const Any& value) { return TVM_FFI_DATACLASS_GLOBAL_("ffi.DeepCopy")(value); }
-
+TVM_FFI_EXTRA_CXX_API Any DeepCopy(const Any& value);
 /*! \brief The repr text of `value` (cycles print "...", `__ffi_repr__` hooks honoured). */
-inline String ReprPrint(const Any& value) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.ReprPrint")(value).cast<String>();
-}
-
-/*! \brief A deterministic hash consistent with RecursiveEq (`__ffi_hash__` hooks honoured). */
-inline int64_t RecursiveHash(const Any& value) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveHash")(value).cast<int64_t>();
-}
-
-/*! \brief Field-by-field equality (`__ffi_eq__` / `__ffi_compare__` hooks honoured). */
-inline bool RecursiveEq(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveEq")(lhs, rhs).cast<bool>();
-}
-/*! \brief Field-by-field ordering: lhs < rhs. */
-inline bool RecursiveLt(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveLt")(lhs, rhs).cast<bool>();
-}
-/*! \brief Field-by-field ordering: lhs <= rhs. */
-inline bool RecursiveLe(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveLe")(lhs, rhs).cast<bool>();
-}
-/*! \brief Field-by-field ordering: lhs > rhs. */
-inline bool RecursiveGt(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveGt")(lhs, rhs).cast<bool>();
-}
-/*! \brief Field-by-field ordering: lhs >= rhs. */
-inline bool RecursiveGe(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_DATACLASS_GLOBAL_("ffi.RecursiveGe")(lhs, rhs).cast<bool>();
-}
-#undef TVM_FFI_DATACLASS_GLOBAL_
-#endif  // TVM_FFI_DATACLASS_DECLARE_ONLY
+TVM_FFI_EXTRA_CXX_API String ReprPrint(const Any& value);
+/*! \brief Hash by content, consistent with RecursiveEq. */
+TVM_FFI_EXTRA_CXX_API int64_t RecursiveHash(const Any& value);
+/*! \brief Content comparisons of dataclass-like values (fields in order, containers by item). */
+TVM_FFI_EXTRA_CXX_API bool RecursiveEq(const Any& lhs, const Any& rhs);
+TVM_FFI_EXTRA_CXX_API bool RecursiveLt(const Any& lhs, const Any& rhs);
+TVM_FFI_EXTRA_CXX_API bool RecursiveLe(const Any& lhs, const Any& rhs);
+TVM_FFI_EXTRA_CXX_API bool RecursiveGt(const Any& lhs, const Any& rhs);
+TVM_FFI_EXTRA_CXX_API bool RecursiveGe(const Any& lhs, const Any& rhs);
 
 /*! \brief Streams the repr text. */
 inline std::ostream& operator<<(std::ostream& os, const Any& value) { return os << ReprPrint(value); }
