@@ -121,6 +121,19 @@ inline void CopyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
 }
 }  // namespace detail
 
+namespace detail {
+/*!
+ * \brief Types whose traits set `view_makes_object` (std::vector, std::map, ... from
+ * extra/stl.h) cannot be viewed without building an object that someone must own: Function
+ * calls keep such objects for the call; a bare AnyView of one does not compile.
+ */
+template <typename T, typename = void>
+struct ViewNeedsOwner : std::false_type {};
+template <typename T>
+struct ViewNeedsOwner<T, std::void_t<decltype(TypeTraitsNoCR<T>::view_makes_object)>>
+    : std::bool_constant<TypeTraitsNoCR<T>::view_makes_object> {};
+}  // namespace detail
+
 /*! \brief A borrowed value: 16 bytes, no ownership; valid while what it views lives. */
 class AnyView {
  public:
@@ -132,6 +145,9 @@ class AnyView {
                             TypeTraitsNoCR<T>::convert_enabled &&
                             !std::is_same_v<std::remove_cv_t<std::remove_reference_t<T>>, Any>>>
   AnyView(const T& value) {  // NOLINT(google-explicit-constructor)
+    static_assert(!detail::ViewNeedsOwner<T>::value,
+                  "this value has no FFI object to view (std::vector, std::map, std::function, "
+                  "...): convert it to an owned tvm::ffi::Any first");
     TypeTraitsNoCR<T>::CopyToAnyView(value, &data_);
   }
   // String literals view as raw C strings.

@@ -31,6 +31,25 @@ struct TypeTraits {
 template <typename T>
 using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
 
+/*!
+ * \brief False for an ObjectRef class that brings its own TypeTraits specialization (set it to
+ * false next to that specialization); the generic ObjectRef traits then stay out of the way.
+ */
+template <typename T>
+inline constexpr bool use_default_type_traits_v = true;
+
+class Any;
+/*!
+ * \brief Every SourceType value can be stored as a TargetType as it is, with no conversion
+ * (TargetType is a base of SourceType, the same type, or Any). Containers and Expected
+ * specialize it to reuse storage when their element types do.
+ */
+template <typename TargetType, typename SourceType, typename = void>
+inline constexpr bool type_subsumes_v =
+    std::is_base_of_v<TargetType, SourceType> || std::is_same_v<TargetType, SourceType>;
+template <typename SourceType>
+inline constexpr bool type_subsumes_v<Any, SourceType> = true;
+
 /*! \brief Defaults shared by enabled traits. */
 struct TypeTraitsBase {
   static constexpr bool convert_enabled = true;
@@ -190,7 +209,8 @@ struct TypeTraits<void*> : TypeTraitsBase {
 template <typename TRef>
 struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
                                          !std::is_base_of_v<Error, TRef> &&
-                                         !detail::HasCustomTraits<TRef>::value>> : TypeTraitsBase {
+                                         !detail::HasCustomTraits<TRef>::value &&
+                                         use_default_type_traits_v<TRef>>> : TypeTraitsBase {
   using ContainerType = typename TRef::ContainerType;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const TRef& v, TVMFFIAny* r) {
