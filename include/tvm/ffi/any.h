@@ -121,19 +121,6 @@ inline void CopyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
 }
 }  // namespace detail
 
-namespace detail {
-/*!
- * \brief Types whose traits set `view_makes_object` (std::vector, std::map, ... from
- * extra/stl.h) cannot be viewed without building an object that someone must own: Function
- * calls keep such objects for the call; a bare AnyView of one does not compile.
- */
-template <typename T, typename = void>
-struct ViewNeedsOwner : std::false_type {};
-template <typename T>
-struct ViewNeedsOwner<T, std::void_t<decltype(TypeTraitsNoCR<T>::view_makes_object)>>
-    : std::bool_constant<TypeTraitsNoCR<T>::view_makes_object> {};
-}  // namespace detail
-
 /*! \brief A borrowed value: 16 bytes, no ownership; valid while what it views lives. */
 class AnyView {
  public:

@@ -4,7 +4,8 @@
  *
  *   std::vector<T>, std::array<T, N>, std::tuple<T...>  <->  ffi.Array (vector also reads ffi.List)
  *   std::map<K, V>, std::unordered_map<K, V>              <->  ffi.Map
- *   std::optional<T>                                      <->  None or T
+ *   std::optional<T>                                      <->  None or T (in type_traits.h:
+ *                                                              the core headers copy optionals)
  *   std::variant<T...>                                    <->  the first alternative that fits
  *   std::function<R(Args...)>                             <->  ffi.Function
  *
@@ -17,6 +18,7 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/container_detail.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/function.h>
@@ -127,10 +129,7 @@ std::string STLTypeStr(const char* name) {
 }
 template <typename... Types>
 std::string STLTypeSchema(const char* name) {
-  std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
-  size_t i = 0;
-  ((out += (i++ != 0 ? "," : "") + TypeSchemaOf<Types>::v()), ...);
-  return out + "]}";
+  return ContainerTypeSchema<Types...>(name);
 }
 }  // namespace detail
 
@@ -247,39 +246,6 @@ struct TypeTraits<std::unordered_map<K, V>> : detail::STLTypeTrait {
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) { return ReadMap<Self>(src); }
   static std::string TypeStr() { return detail::STLTypeStr<K, V>("std::unordered_map"); }
   static std::string TypeSchema() { return detail::STLTypeSchema<K, V>("std::unordered_map"); }
-};
-
-/*! \brief std::optional<T> <-> None or a T. */
-template <typename T>
-struct TypeTraits<std::optional<T>> : TypeTraitsBase {
-  using Self = std::optional<T>;
-  static constexpr bool storage_enabled = false;
-  static constexpr bool view_makes_object = detail::ViewNeedsOwner<T>::value;
-  static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
-    if (!src.has_value()) return detail::ClearAny(result);
-    TypeTraitsNoCR<T>::CopyToAnyView(*src, result);
-  }
-  static void MoveToAny(Self src, TVMFFIAny* result) {
-    if (!src.has_value()) return detail::ClearAny(result);
-    TypeTraitsNoCR<T>::MoveToAny(*std::move(src), result);
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == TypeIndex::kTVMFFINone || TypeTraitsNoCR<T>::CheckAnyStrict(src);
-  }
-  static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
-    return TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(src);
-  }
-  static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return Self(std::nullopt);
-    if (std::optional<T> value = detail::TryCastFromAny<T>(src)) return Self(*std::move(value));
-    return std::nullopt;  // not a T: the conversion fails (distinct from a None result)
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
-    return TypeTraitsNoCR<T>::GetMismatchTypeInfo(src);
-  }
-  static std::string TypeStr() { return detail::STLTypeStr<T>("std::optional"); }
-  static std::string TypeSchema() { return detail::STLTypeSchema<T>("std::optional"); }
 };
 
 /*! \brief std::variant<T...> <-> a value of the first alternative that accepts it. */
