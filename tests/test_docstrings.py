@@ -226,11 +226,11 @@ def check_class(cls: type, qualname: str) -> Iterator[tuple[str, str]]:
             if name not in attributes and not inspect.getdoc(raw):
                 yield member, "neither its own docstring nor an entry in the class's Attributes/Parameters"
             continue
+        if _is_reflected_member(raw):
+            continue
         if isinstance(raw, (property, types.GetSetDescriptorType)):
             for problem in _check_summary(inspect.getdoc(raw)):
                 yield member, problem
-            continue
-        if _is_reflected_member(raw):
             continue
         func = _member_function(cls, name, raw)
         if func is not None:

@@ -296,14 +296,40 @@ class TypeSchema:
     # ---- converting ----
 
     def convert(self, value: object) -> Any:
-        """``value`` converted to this schema's type, as an owned ``core.CAny``
-        (``core._to_py_class_value`` gives the Python value back)."""
+        """Convert ``value`` to this schema's type, as a field assignment would.
+
+        Parameters
+        ----------
+        value : object
+            The Python value to convert.
+
+        Returns
+        -------
+        core.CAny
+            The converted value, owned (``core._to_py_class_value`` gives the Python value back).
+
+        Raises
+        ------
+        TypeError
+            When ``value`` does not convert; the message names the expected type.
+        """
         from . import _core
 
         return _core.CAny(self._convert_or_raise(value, "type conversion failed"))
 
     def check_value(self, value: object) -> None:
-        """Raises ``TypeError`` unless ``value`` converts to this schema's type."""
+        """Check that ``value`` converts to this schema's type.
+
+        Parameters
+        ----------
+        value : object
+            The Python value to check.
+
+        Raises
+        ------
+        TypeError
+            When ``value`` does not convert; the message names the expected type.
+        """
         self._convert_or_raise(value, "type check failed")
 
     def _convert_or_raise(self, value: object, what: str) -> Any:

@@ -96,10 +96,18 @@ def find_libtvm_ffi() -> str:
 
 
 def find_windows_implib() -> str:
-    """Path of ``tvm_ffi.lib``, the import library Windows linkers need next to the DLL.
+    """Locate ``tvm_ffi.lib``, the import library Windows linkers need next to the DLL.
 
-    The package ships one only in Windows builds; elsewhere this raises ``RuntimeError``
-    naming the places looked at.
+    Returns
+    -------
+    str
+        The path of the import library.
+
+    Raises
+    ------
+    RuntimeError
+        When there is none (the package ships one only in Windows builds); the message names
+        the places looked at.
     """
     return _first("the import library tvm_ffi.lib", _in_package("lib", "tvm_ffi.lib"), Path.is_file)
 

@@ -212,6 +212,13 @@ class DefRegionKind(IntEnum):
 class VisitInterrupt(_core.Object):
     """Returned by a walk/visit callback or hook to stop the traversal; carries ``value`` back.
 
+    Parameters
+    ----------
+    value : Any, optional
+        What the traversal returns to its caller (read back as ``.value``).
+
+    Examples
+    --------
     >>> from tvm_ffi.structural import VisitInterrupt, structural_walk
     >>> hit = structural_walk([1, [2, 3]], (int, lambda v: VisitInterrupt(v) if v > 1 else None))
     >>> hit.value
@@ -237,26 +244,68 @@ class StructuralVisitor(_core.Object):
     __slots__ = ()
 
     def visit(self, value: Any) -> VisitInterrupt | None:
-        """Visits ``value`` with this traversal's callbacks; a VisitInterrupt means stop."""
+        """Visit ``value`` with this traversal's callbacks.
+
+        Parameters
+        ----------
+        value : Any
+            The child to visit.
+
+        Returns
+        -------
+        VisitInterrupt or None
+            A VisitInterrupt when a callback stopped the traversal (return it on), else None.
+        """
         result: VisitInterrupt | None = _ffi_api.StructuralVisitorVisit(self, value)
         return result
 
     def default_visit(self, value: Any) -> VisitInterrupt | None:
-        """Visits the children of ``value`` (its ``__s_visit__`` hook or its fields) only.
+        """Visit the children of ``value`` (its ``__s_visit__`` hook or its fields) only.
 
-        Calling it on the value whose own hook is running raises ValueError (a cycle).
+        Parameters
+        ----------
+        value : Any
+            The value whose children to visit.
+
+        Returns
+        -------
+        VisitInterrupt or None
+            A VisitInterrupt when a callback stopped the traversal, else None.
+
+        Raises
+        ------
+        ValueError
+            When called on the value whose own hook is running (a cycle).
         """
         result: VisitInterrupt | None = _ffi_api.StructuralVisitorDefaultVisit(self, value)
         return result
 
     def def_region_kind(self) -> DefRegionKind:
-        """The def region the current value is visited in."""
+        """Tell which def region the current value is visited in.
+
+        Returns
+        -------
+        DefRegionKind
+            The region kind (``NONE``, ``DEF_PATTERN`` or ``DEF_SIMPLE``).
+        """
         return DefRegionKind(_ffi_api.StructuralVisitorDefRegionKind(self))
 
     def with_def_region_kind(self, kind: int, callback: Callable[[], Any]) -> Any:
-        """Calls ``callback()`` inside def region ``kind`` and returns its result.
+        """Call ``callback()`` inside def region ``kind``.
 
         Inside a ``DEF_PATTERN`` region the region stays ``DEF_PATTERN``.
+
+        Parameters
+        ----------
+        kind : int
+            A :class:`DefRegionKind` value.
+        callback : Callable[[], Any]
+            What to run inside the region.
+
+        Returns
+        -------
+        Any
+            What ``callback`` returned.
         """
         return _ffi_api.StructuralVisitorWithDefRegionKind(self, kind, callback)
 
@@ -281,8 +330,31 @@ def structural_walk(
     Containers, map values and reflected fields are descended (``None`` never reaches a
     callback); every occurrence of a shared value is visited. A callback returns ``None`` or a
     :class:`WalkResult` (``SKIP`` prunes a pre-order value's children), or a
-    :class:`VisitInterrupt`, which stops the walk and is returned. Returns ``None`` otherwise.
+    :class:`VisitInterrupt`, which stops the walk and is returned.
 
+    Parameters
+    ----------
+    root : Any
+        Where the walk starts.
+    callbacks : callable, (type, fn), or a sequence of such pairs
+        Called with ``value``.
+    with_def_region_kind : callable, (type, fn), or a sequence of such pairs
+        Called with ``(value, DefRegionKind)``.
+    order : {"pre", "post"} or WalkOrder
+        Whether a value is seen before or after its children.
+
+    Returns
+    -------
+    VisitInterrupt or None
+        The VisitInterrupt a callback returned, else None.
+
+    Raises
+    ------
+    ValueError
+        When ``order`` is not a known order.
+
+    Examples
+    --------
     >>> from tvm_ffi.structural import structural_walk
     >>> seen = []
     >>> structural_walk([1, ["a", 2]], (int, seen.append), order="pre")
@@ -314,6 +386,20 @@ def structural_visit(root: Any, callbacks: CallbackSpec = ()) -> VisitInterrupt 
     the children it wants or ``visitor.default_visit(value)``, and returns ``None`` or a
     :class:`VisitInterrupt`. Values no callback matches descend by default.
 
+    Parameters
+    ----------
+    root : Any
+        Where the visit starts.
+    callbacks : callable, (type, fn), or a sequence of such pairs
+        Called with ``(value, visitor)``.
+
+    Returns
+    -------
+    VisitInterrupt or None
+        The VisitInterrupt a callback returned, else None.
+
+    Examples
+    --------
     >>> from tvm_ffi.structural import structural_visit
     >>> seen = []
     >>> structural_visit([[1, 2], [3]], (int, lambda v, visitor: seen.append(v)))

@@ -39,12 +39,39 @@ class EnumState(_core.Object):
 
 
 def entry(*args: Any, **kwargs: Any) -> Any:
-    """Declares a member; keywords set its fields (``value=`` for IntEnum/StrEnum payloads)."""
+    """Declare an enum member in a class body.
+
+    Parameters
+    ----------
+    *args : Any
+        Positional values of the member's fields.
+    **kwargs : Any
+        Field values by name (``value=`` gives an IntEnum/StrEnum member its payload).
+
+    Returns
+    -------
+    Any
+        A declaration the enum class turns into the member when the class is made.
+
+    Examples
+    --------
+    >>> from tvm_ffi.dataclasses import IntEnum, entry
+    >>> class Level(IntEnum, type_key="doc.Level"):
+    ...     low = entry(value=1)
+    >>> Level.low.value
+    1
+    """
     return EnumEntry(*args, **kwargs)
 
 
 def auto() -> Any:
-    """Declares a member whose indices come from its name and declaration order."""
+    """Declare an enum member whose indices come from its name and declaration order.
+
+    Returns
+    -------
+    Any
+        A declaration the enum class turns into the member when the class is made.
+    """
     return EnumEntry()
 
 
@@ -165,7 +192,23 @@ class Enum(_core.Object, metaclass=_EnumMeta):
 
     @classmethod
     def get(cls, index: int | str) -> Any:
-        """The member whose canonical int or str index is ``index`` (``KeyError`` if none)."""
+        """Look a member up by its canonical index.
+
+        Parameters
+        ----------
+        index : int or str
+            The member's int index or its name.
+
+        Returns
+        -------
+        Any
+            The member (a runtime singleton).
+
+        Raises
+        ------
+        KeyError
+            When no member has that index.
+        """
         key = normalize_index(index)
         state = enum_state(cls)
         member = None if state is None else lookup_member(state, key)
@@ -175,7 +218,13 @@ class Enum(_core.Object, metaclass=_EnumMeta):
 
     @classmethod
     def all_entries(cls) -> Iterator[Any]:
-        """The members in registration order."""
+        """Iterate over the members.
+
+        Returns
+        -------
+        Iterator[Any]
+            The members in registration order.
+        """
         return iter(_members(cls))
 
     @_ClassProperty
@@ -186,7 +235,20 @@ class Enum(_core.Object, metaclass=_EnumMeta):
 
     @classmethod
     def def_attr(cls, name: str, *, default: Any = _core.MISSING) -> EnumAttrMap:
-        """A view of attribute column ``name`` (``default`` for members without a value)."""
+        """Declare (or reopen) an attribute column of this enum.
+
+        Parameters
+        ----------
+        name : str
+            The column's name.
+        default : Any, optional
+            The value of members the column has no entry for; without it they raise ``KeyError``.
+
+        Returns
+        -------
+        EnumAttrMap
+            A live view of the column: ``m[member] = value`` writes it.
+        """
         return EnumAttrMap(cls, name, default=default)
 
 
@@ -225,7 +287,17 @@ def _payload_type(cls: type) -> type | None:
 
 
 class EnumAttrMap:
-    """One attribute column of an enum: ``m[member] = value``, ``m[member]``, ``in``, ``get``."""
+    """One attribute column of an enum: ``m[member] = value``, ``m[member]``, ``in``, ``get``.
+
+    Parameters
+    ----------
+    enum_cls : type
+        The enum class whose members are the keys.
+    name : str
+        The column's name (shared by every view of it).
+    default : Any, optional
+        The value of members without an entry; without it they raise ``KeyError``.
+    """
 
     __slots__ = ("_default", "_enum_cls", "_name")
 
@@ -271,7 +343,20 @@ class EnumAttrMap:
         return column is not None and member in column
 
     def get(self, member: object, default: Any = None) -> Any:
-        """The value for ``member``, else ``default``."""
+        """Read the column for one member.
+
+        Parameters
+        ----------
+        member : object
+            A member of the enum.
+        default : Any, optional
+            What to return when the column has no entry for ``member``.
+
+        Returns
+        -------
+        Any
+            The member's value in this column, else ``default``.
+        """
         return self[member] if member in self else default
 
 

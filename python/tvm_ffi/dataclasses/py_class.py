@@ -326,7 +326,8 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     parent = _parent_info(cls)
     key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
     existing = _core._object_type_key_to_index(key)
-    if key in _PY_KEYS or (existing is not None and getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None) is not None):
+    bound = None if existing is None else getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None)
+    if key in _PY_KEYS or bound is not None:
         raise ValueError(f"Type key {key!r} is already registered")
     # The index and class binding exist before annotations are read, so a field may name its
     # own class. Body values of annotated names are defaults: they leave the class.
