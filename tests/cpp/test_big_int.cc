@@ -167,6 +167,12 @@ void test_crosses_the_ffi_boundary() {
   BigInt::ArrayView words = ffi::detail::BigIntUnsafe::GetArrayView(big.cast<BigInt>());
   CHECK_EQ(words.size(), size_t{2});
   CHECK_EQ(words[1], int64_t{1} << 16);
+  // ABI layout (spec/ABI.md): header (24 bytes), the word count at +24, the words from +32.
+  TVMFFIAny raw = big.CopyToTVMFFIAny();
+  const char* object = reinterpret_cast<const char*>(raw.v_obj);
+  CHECK_EQ(reinterpret_cast<const char*>(&words[0]), object + 32);
+  CHECK_EQ(*reinterpret_cast<const size_t*>(object + 24), size_t{2});
+  static_assert(sizeof(BigInt) == sizeof(TVMFFIAny), "a BigInt is one Any cell");
   CHECK(ffi::detail::BigIntUnsafe::CheckInt64(BigInt(7)) &&
         ffi::detail::BigIntUnsafe::GetInt64(BigInt(7)) == 7);
 }
