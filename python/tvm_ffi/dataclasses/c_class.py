@@ -103,14 +103,15 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         info = _type_info_of_index(cls.__tvm_ffi_type_index__)  # type: ignore[attr-defined]
         _synthesise_fields(cls, type_key)
         install_dunders(cls, info, options)
-        install_enum_field_normalizers(cls, info)
         if own_init:
-            return cls  # the body's own __init__ tells its signature
-        if init and _find_init(info) is not None:
+            pass  # the body's own __init__ tells its signature
+        elif init and _find_init(info) is not None:
             # Both the generated init and explicit C++ inits take the reflected init fields.
             cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
         else:
             cls.__init__ = make_no_init(cls)  # type: ignore[misc]
+        # Last: the init wrapper maps positional arguments to fields by the signature above.
+        install_enum_field_normalizers(cls, info)
         return cls
 
     return decorator
