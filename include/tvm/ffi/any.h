@@ -132,6 +132,9 @@ class AnyView {
                             TypeTraitsNoCR<T>::convert_enabled &&
                             !std::is_same_v<std::remove_cv_t<std::remove_reference_t<T>>, Any>>>
   AnyView(const T& value) {  // NOLINT(google-explicit-constructor)
+    static_assert(!detail::ViewNeedsOwner<T>::value,
+                  "this value has no FFI object to view (std::vector, std::map, std::function, "
+                  "...): convert it to an owned tvm::ffi::Any first");
     TypeTraitsNoCR<T>::CopyToAnyView(value, &data_);
   }
   // String literals view as raw C strings.

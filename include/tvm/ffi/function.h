@@ -6,10 +6,12 @@
 #ifndef TVM_FFI_FUNCTION_H_
 #define TVM_FFI_FUNCTION_H_
 
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/function_detail.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/optional.h>
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -76,6 +78,27 @@ class FunctionObjImpl : public FunctionObj {
   }
   TCallable callable_;
 };
+
+/*! \brief How many of Args need an object built for their view (see ViewNeedsOwner). */
+template <typename... Args>
+inline constexpr size_t kNumOwnedArgs = (size_t{0} + ... + (ViewNeedsOwner<Args>::value ? 1 : 0));
+
+/*! \brief Views of `args` in `out`; objects built for them go to `owners` (kNumOwnedArgs). */
+template <typename... Args>
+inline void PackArgsForCall(AnyView* out, [[maybe_unused]] Any* owners, Args&&... args) {
+  size_t i = 0;
+  [[maybe_unused]] size_t j = 0;
+  [[maybe_unused]] auto pack_one = [&](auto&& arg) {
+    using Arg = decltype(arg);
+    if constexpr (ViewNeedsOwner<Arg>::value) {
+      owners[j] = Any(std::forward<Arg>(arg));
+      out[i++] = AnyView(owners[j++]);
+    } else {
+      out[i++] = AnyView(arg);
+    }
+  };
+  (pack_one(std::forward<Args>(args)), ...);
+}
 
 /*! \brief Calls a function object's safe_call and turns a failure into a thrown Error. */
 inline void CallSafe(TVMFFIObject* handle, const AnyView* args, int32_t num_args, Any* rv) {
@@ -167,10 +190,46 @@ class Function : public ObjectRef {
   template <typename... Args>
   Any operator()(Args&&... args) const {
     AnyView packed[sizeof...(Args) == 0 ? 1 : sizeof...(Args)];
-    PackedArgs::Fill(packed, std::forward<Args>(args)...);
+    std::array<Any, detail::kNumOwnedArgs<Args...>> owners;
+    detail::PackArgsForCall(packed, owners.data(), std::forward<Args>(args)...);
     Any rv;
     detail::CallSafe(Handle(), packed, static_cast<int32_t>(sizeof...(Args)), &rv);
     return rv;
+  }
+  /*!
+   * \brief Calls without throwing: the result as an Expected<T>, with the callee's error (or a
+   * TypeError when the result is not a T) as the failure.
+   */
+  template <typename T = Any, typename... Args>
+  Expected<T> CallExpected(Args&&... args) const {
+    AnyView packed[sizeof...(Args) == 0 ? 1 : sizeof...(Args)];
+    std::array<Any, detail::kNumOwnedArgs<Args...>> owners;
+    detail::PackArgsForCall(packed, owners.data(), std::forward<Args>(args)...);
+    TVMFFIAny raw;
+    detail::ClearAny(&raw);
+    TVMFFIObject* handle = Handle();
+    int ret = TVMFFIFunctionGetCellPtr(handle)->safe_call(
+        handle, reinterpret_cast<const TVMFFIAny*>(packed), static_cast<int32_t>(sizeof...(Args)),
+        &raw);
+    if (TVM_FFI_PREDICT_FALSE(ret != 0)) {
+      if (ret == -2) throw EnvErrorAlreadySet();  // a frontend error must stay where it is
+      return Unexpected(detail::MoveFromSafeCallRaised());
+    }
+    Any result = detail::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+    if constexpr (std::is_same_v<T, Any>) {
+      return result;
+    } else {
+      if (result.type_index() == TypeIndex::kTVMFFIError) return Unexpected(result.cast<Error>());
+      if constexpr (std::is_void_v<T>) {
+        if (result.type_index() == TypeIndex::kTVMFFINone) return Expected<void>();
+      } else {
+        if (std::optional<T> value = result.template try_cast<T>()) return *std::move(value);
+      }
+      return Unexpected(Error("TypeError",
+                              "CallExpected: result type mismatch, expected " +
+                                  detail::Type2Str<T>::v() + ", but got " + result.GetTypeKey(),
+                              ""));
+    }
   }
   void CallPacked(const AnyView* args, int32_t num_args, Any* rv) const {
     detail::CallSafe(Handle(), args, num_args, rv);

@@ -10,6 +10,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/container_detail.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
@@ -19,7 +20,9 @@
 #include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/device.h>
 #include <tvm/ffi/dtype.h>
+#include <tvm/ffi/endian.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
@@ -29,6 +32,7 @@
 #include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/overload.h>
 #include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/rvalue_ref.h>
 #include <tvm/ffi/string.h>
 
 #endif  // TVM_FFI_TVM_FFI_H_

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace tvm {
 namespace ffi {
@@ -33,6 +34,25 @@ struct TypeTraits {
 
 template <typename T>
 using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
+
+/*!
+ * \brief False for an ObjectRef class that brings its own TypeTraits specialization (set it to
+ * false next to that specialization); the generic ObjectRef traits then stay out of the way.
+ */
+template <typename T>
+inline constexpr bool use_default_type_traits_v = true;
+
+class Any;
+/*!
+ * \brief Every SourceType value can be stored as a TargetType as it is, with no conversion
+ * (TargetType is a base of SourceType, the same type, or Any). Containers and Expected
+ * specialize it to reuse storage when their element types do.
+ */
+template <typename TargetType, typename SourceType, typename = void>
+inline constexpr bool type_subsumes_v =
+    std::is_base_of_v<TargetType, SourceType> || std::is_same_v<TargetType, SourceType>;
+template <typename SourceType>
+inline constexpr bool type_subsumes_v<Any, SourceType> = true;
 
 /*! \brief Defaults shared by enabled traits. */
 struct TypeTraitsBase {
@@ -193,7 +213,8 @@ struct TypeTraits<void*> : TypeTraitsBase {
 template <typename TRef>
 struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
                                          !std::is_base_of_v<Error, TRef> &&
-                                         !detail::HasCustomTraits<TRef>::value>> : TypeTraitsBase {
+                                         !detail::HasCustomTraits<TRef>::value &&
+                                         use_default_type_traits_v<TRef>>> : TypeTraitsBase {
   using ContainerType = typename TRef::ContainerType;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const TRef& v, TVMFFIAny* r) {
@@ -289,6 +310,19 @@ struct TypeTraits<TObj*, std::enable_if_t<std::is_base_of_v<Object, TObj>>> : Ty
 };
 
 namespace detail {
+/*!
+ * \brief Types whose traits set `view_makes_object` (std::vector, std::map, ... from
+ * extra/stl.h) cannot be viewed without building an object that someone must own: Function
+ * calls keep such objects for the call; a bare AnyView of one does not compile.
+ */
+template <typename T, typename = void>
+struct ViewNeedsOwner : std::false_type {};
+template <typename T>
+struct ViewNeedsOwner<T, std::void_t<decltype(TypeTraitsNoCR<T>::view_makes_object)>>
+    : std::bool_constant<TypeTraitsNoCR<T>::view_makes_object> {};
+}  // namespace detail
+
+namespace detail {
 /*! \brief The name of a type in signatures and mismatch messages. */
 template <typename T>
 struct Type2Str {
@@ -299,6 +333,44 @@ struct Type2Str<void> {
   static std::string v() { return "void"; }
 };
 }  // namespace detail
+
+/*! \brief std::optional<T> <-> None or a T. */
+template <typename T>
+struct TypeTraits<std::optional<T>> : TypeTraitsBase {
+  using Self = std::optional<T>;
+  static constexpr bool storage_enabled = false;
+  static constexpr bool view_makes_object = detail::ViewNeedsOwner<T>::value;
+  static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
+    if (!src.has_value()) return detail::ClearAny(result);
+    TypeTraitsNoCR<T>::CopyToAnyView(*src, result);
+  }
+  static void MoveToAny(Self src, TVMFFIAny* result) {
+    if (!src.has_value()) return detail::ClearAny(result);
+    TypeTraitsNoCR<T>::MoveToAny(*std::move(src), result);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFINone || TypeTraitsNoCR<T>::CheckAnyStrict(src);
+  }
+  static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
+    return TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(src);
+  }
+  static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return Self(std::nullopt);
+    if (TypeTraitsNoCR<T>::CheckAnyStrict(src)) {
+      return Self(TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(src));
+    }
+    if (std::optional<T> value = TypeTraitsNoCR<T>::TryCastFromAnyView(src)) {
+      return Self(*std::move(value));
+    }
+    return std::nullopt;  // not a T: the conversion fails (distinct from a None result)
+  }
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return TypeTraitsNoCR<T>::GetMismatchTypeInfo(src);
+  }
+  static std::string TypeStr() { return "std::optional<" + detail::Type2Str<T>::v() + ">"; }
+  static std::string TypeSchema() { return "{\"type\":\"std::optional\",\"args\":[" + TypeTraitsNoCR<T>::TypeSchema() + "]}"; }
+};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -6,6 +6,7 @@
 #define TVM_FFI_CONTAINER_TUPLE_H_
 
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/container_detail.h>
 
 #include <tuple>
 
@@ -57,22 +58,6 @@ class Tuple : public ObjectRef {
   }
 };
 
-namespace detail {
-template <typename... Types>
-std::string ContainerTypeStr(const char* name) {
-  std::string out = std::string(name) + "<";
-  size_t i = 0;
-  ((out += (i++ != 0 ? ", " : "") + Type2Str<Types>::v()), ...);
-  return out + ">";
-}
-template <typename... Types>
-std::string ContainerTypeSchema(const char* name) {
-  std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
-  size_t i = 0;
-  ((out += (i++ != 0 ? "," : "") + TypeTraitsNoCR<Types>::TypeSchema()), ...);
-  return out + "]}";
-}
-}  // namespace detail
 
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
