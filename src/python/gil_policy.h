@@ -27,8 +27,9 @@ int core_release_gil_for(TVMFFIObjectHandle func);
  * A kernel called with the GIL released often calls a Python callback on the same thread. The
  * call parks its thread state here while the kernel runs, so the callback takes the GIL back
  * with that state directly (and parks it again on return) instead of looking the thread up
- * through PyGILState. Per thread, restored on return, so nested calls and other threads are
- * unaffected; initial-exec TLS, as the block is read on every callback. */
+ * through PyGILState. Per thread and set only while such a call's kernel runs (cleared when it
+ * returns), so no state stays parked past its call and other threads are unaffected;
+ * initial-exec TLS, as it is read on every callback. */
 extern _Thread_local PyThreadState* core_gil_parked __attribute__((tls_model("initial-exec")));
 
 /* The thread state that holds the GIL now, NULL when none does (on this thread, from 3.12). */
