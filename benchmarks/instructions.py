@@ -6,10 +6,13 @@ Times on a shared machine move with its load; instruction counts do not. For eve
 the floor) this runs the case's timing function (the code the timing workers of run.py run)
 once under `valgrind --tool=callgrind` in each package's environment (the workers'
 environments). The timing function reads `time.perf_counter_ns` right before and right after its
-loop; callgrind is told to dump its counts on each entry of that function, so the second dump
-holds the loop and nothing else: start-up, imports and setup stay out. Its total divided by the
-loop count is what one execution of the statement costs, loop included. `--keep DIR` keeps the
-callgrind files (`<label>.<case>.out.2` is the loop) for `callgrind_annotate`.
+loop; callgrind is told to dump its counts on each entry of that function. The runner first
+runs the statement once (a warm-up, as the timing workers' calibration is: costs paid once per
+thread or process, such as a thread's first callback reading its stack bounds, stay out), then
+the counted loop, so the fourth dump holds that loop and nothing else: start-up, imports and
+setup stay out. Its total divided by the loop count is what one execution of the statement
+costs, loop included. `--keep DIR` keeps the callgrind files (`<label>.<case>.out.4` is the
+loop) for `callgrind_annotate`.
 """
 
 from __future__ import annotations
@@ -27,15 +30,19 @@ from refpkg import install_reference, ours_env, reference_env
 
 _BENCH_DIR = Path(__file__).resolve().parent
 
-# Runs one case's timing function `argv[2]` times.
+# Runs one case's timing function once (warm-up), then `argv[2]` times.
 _RUNNER = """\
 import sys
 sys.path.insert(0, sys.argv[1])
 from cases import find_case
 from worker import compile_case
 bench = compile_case(find_case(sys.argv[3]))
+bench(1)
 bench(int(sys.argv[2]))
 """
+# Dumps are numbered from 1 at each entry of time.perf_counter_ns: the warm-up's start (.1) and
+# end (.2), the counted loop's start (.3) and end (.4, the loop alone).
+_LOOP_DUMP = ".4"
 
 # CPython's C function behind time.perf_counter_ns, which brackets the timed loop.
 _LOOP_MARK = "time_perf_counter_ns"
@@ -52,7 +59,7 @@ def per_execution(python: str, env: dict[str, str], case: Case, loops: int, work
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"{case.name}: callgrind run failed:\n{proc.stderr[-2000:]}")
-    loop_dump = out.with_name(out.name + ".2")
+    loop_dump = out.with_name(out.name + _LOOP_DUMP)
     if not loop_dump.exists():
         raise RuntimeError(f"{case.name}: callgrind wrote no dump of the loop ({loop_dump})")
     match = _TOTALS.search(loop_dump.read_text())

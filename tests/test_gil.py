@@ -135,3 +135,28 @@ def test_python_callbacks_keep_the_gil(mod: Any) -> None:
     cb.release_gil = True  # still decided per function object
     assert cb.release_gil is True and cb(2) == 3
 
+
+
+def test_callbacks_in_released_calls_nest_across_threads(mod: Any) -> None:
+    # A kernel that released the GIL calls back on its own thread (the callback takes the GIL
+    # back with the parked thread state), that callback calls a releasing kernel again, whose
+    # C thread calls back through PyGILState: every level gets the GIL and gives it back.
+    apply = tvm_ffi.get_global_func("testing.apply")
+    assert apply.release_gil is True
+    main = threading.get_ident()
+    seen: list[bool] = []
+
+    def on_c_thread(z: int) -> int:
+        seen.append(threading.get_ident() != main)
+        return z * 2
+
+    def inner(y: int) -> int:
+        seen.append(threading.get_ident() == main)
+        return mod.call_in_c_thread(on_c_thread, y) + 1
+
+    assert apply(lambda x: apply(inner, x), 20) == 41
+    assert seen == [True, True]
+    with pytest.raises(ZeroDivisionError):
+        apply(lambda x: apply(lambda y: mod.call_in_c_thread(lambda: 1 // 0), x), 1)
+    # after all of that, other Python threads still run while a kernel waits
+    test_long_kernels_from_python_threads_run_in_parallel(mod)

@@ -12,6 +12,7 @@
 #include "convert_args.h"
 #include "dispatch.h"
 #include "error.h"
+#include "gil_policy.h"
 #include "globals.h"
 #include "snapshot.h"
 
@@ -66,9 +67,15 @@ static inline __attribute__((always_inline)) int convert_and_call(
     int framework_call = mode == kTopLevel && ctx->fw.api != NULL;
     if (CORE_UNLIKELY(framework_call)) core_framework_scope_enter(&ctx->fw, &scope);
     if (release_gil) {
-      Py_BEGIN_ALLOW_THREADS;
+      /* The thread state stays parked while the kernel runs: a callback on this thread takes
+       * the GIL back with it directly (gil_policy.h). Cleared, not restored, on return: an
+       * enclosing kernel that re-took the GIL itself has its callbacks use PyGILState, and
+       * no state stays parked past the call that parked it. */
+      PyThreadState* state = PyEval_SaveThread();
+      core_gil_parked = state;
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
-      Py_END_ALLOW_THREADS;
+      core_gil_parked = NULL;
+      PyEval_RestoreThread(state);
     } else {
       call_rc = safe_call(handle, values, (int32_t)nargs, result);
     }

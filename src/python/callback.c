@@ -2,7 +2,8 @@
  * callback.c -- Python callables as FFI functions.
  *
  * The function object's resource is a strong reference to the callable. A call may come from
- * any C thread, with or without the GIL, so it always goes through PyGILState_Ensure. Arguments
+ * any C thread, with or without the GIL: it takes the GIL through gil_policy.h (cheap when held
+ * already or parked by the call that released it, PyGILState_Ensure otherwise). Arguments
  * arrive as borrowed views and become Python values; the return value becomes an owned Any.
  * A Python exception becomes the thread's FFI error (error.h), carrying the exception itself so
  * that Python gets the very same object back when the error returns there.
@@ -55,14 +56,15 @@ static int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_
                                  "cannot call a Python function: the interpreter has shut down");
     return -1;
   }
-  PyGILState_STATE gil = PyGILState_Ensure();
+  CoreGilEntry gil;
+  core_gil_enter(&gil);
   int rc = core_stack_guard_enter();
   if (CORE_LIKELY(rc == 0)) {
     rc = invoke((PyObject*)self, args, num_args, result);
     core_stack_guard_leave();
   }
   if (rc != 0) core_set_raised_from_pyerr();
-  PyGILState_Release(gil);
+  core_gil_leave(&gil);
   return rc;
 }
 

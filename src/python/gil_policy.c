@@ -24,6 +24,8 @@
 
 #include "../runtime/function_object.h"
 
+_Thread_local PyThreadState* core_gil_parked __attribute__((tls_model("initial-exec"))) = NULL;
+
 static int g_release_by_default = 1;
 static uintptr_t g_runtime_text_begin = 0, g_runtime_text_end = 0;
 static TVMFFISafeCallType g_generic_safe_call = NULL;

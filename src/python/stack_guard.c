@@ -6,7 +6,7 @@
 
 #include <pthread.h>
 
-_Thread_local CoreStackGuard core_stack_guard = {0, 0};
+_Thread_local CoreStackGuard core_stack_guard __attribute__((tls_model("initial-exec"))) = {0, 0};
 
 /* Stack left untouched for the callback that is refused, the error's unwinding, and code that
  * runs between two checks (a kernel, converters, Python frames of one callback). */

@@ -19,7 +19,7 @@ typedef struct {
 } CoreStackGuard;
 
 CoreStackGuard* core_stack_guard_slow(void);
-extern _Thread_local CoreStackGuard core_stack_guard;
+extern _Thread_local CoreStackGuard core_stack_guard __attribute__((tls_model("initial-exec")));
 
 /* Enters a callback: 0, or -1 (GIL held) with RecursionError set when the thread's remaining
  * C stack is below the reserve. Pair every 0 with core_stack_guard_leave(). */
