@@ -18,7 +18,7 @@ from .. import _core
 from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
 from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
-from ._c_registry import _PY_KEYS
+from ._c_registry import _PY_KEYS as _PY_KEYS  # re-exported: c_class.py and _enum.py read it here
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
