@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["TypeSchema"]
 
@@ -333,15 +333,26 @@ class TypeSchema:
         self._convert_or_raise(value, "type check failed")
 
     def _convert_or_raise(self, value: object, what: str) -> Any:
-        from .dataclasses._converter import ConversionMismatch, convert_direct, make_converter
+        if _schema_converter is None:
+            raise RuntimeError("TypeSchema conversion needs tvm_ffi.dataclasses, which is not loaded yet")
+        return _schema_converter(self, value, what)
 
-        converter = make_converter(self)  # TypeError for an unknown origin
-        if converter is None:
-            return value
-        try:
-            return convert_direct(converter, value)
-        except ConversionMismatch as err:
-            raise TypeError(f"{what} for {self.repr()}: {err}") from None
+
+# ``(schema, value, what) -> converted value``, raising TypeError. Installed by
+# dataclasses/_converter.py when it loads: converting builds containers, which sit above this module.
+_schema_converter: Callable[[TypeSchema, object, str], Any] | None = None
+
+
+def install_schema_converter(convert: Callable[[TypeSchema, object, str], Any]) -> None:
+    """Set what ``TypeSchema.convert`` and ``check_value`` run (called once by the converter module).
+
+    Parameters
+    ----------
+    convert : Callable[[TypeSchema, object, str], Any]
+        Converts a value to a schema's type; raises TypeError whose message starts with the given text.
+    """
+    global _schema_converter
+    _schema_converter = convert
 
 
 _OBJECT_INDEX = 64

@@ -15,6 +15,10 @@ from ..container import Array
 
 _LIB: ctypes.CDLL | None = None
 
+# Type keys of the classes that Python defined (``@py_class``): such a type takes no
+# ``__ffi_convert__`` second chance, and its key cannot be defined twice.
+_PY_KEYS: set[str] = set()
+
 
 class _ByteArray(ctypes.Structure):
     _fields_ = [("data", ctypes.c_char_p), ("size", ctypes.c_size_t)]

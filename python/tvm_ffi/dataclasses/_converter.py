@@ -12,8 +12,9 @@ import ctypes
 from typing import Any, Callable
 
 from .. import _core
-from .._type_schema import TypeSchema
+from .._type_schema import TypeSchema, install_schema_converter
 from ..container import Array, Dict, List, Map
+from ._c_registry import _PY_KEYS
 
 Converter = Callable[[Any], Any]
 
@@ -22,9 +23,6 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 class _Mismatch(TypeError):
     """A conversion failure; its message is the inner text the field's error shows."""
-
-
-ConversionMismatch = _Mismatch  # what TypeSchema.convert/check_value catch
 
 
 def describe(value: Any) -> str:
@@ -121,8 +119,6 @@ def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
     second chance through it; its failure text is appended."""
     index = schema.origin_type_index if cls is not None else 64
     convert_attr = _core._lookup_type_attr(index, "__ffi_convert__") if index >= 64 else None
-    from .py_class import _PY_KEYS
-
     python_defined = schema.origin in _PY_KEYS
 
     def convert(v: Any) -> Any:
@@ -362,3 +358,17 @@ def as_ffi_converter(schema: TypeSchema) -> Any:
             raise TypeError(str(err)) from None
 
     return tvm_ffi.convert(ffi_convert)
+
+
+def _convert_to_schema(schema: TypeSchema, value: object, what: str) -> Any:
+    """``TypeSchema.convert``/``check_value``: ``value`` as ``schema``'s type, or TypeError after ``what``."""
+    converter = make_converter(schema)  # TypeError for an unknown origin
+    if converter is None:
+        return value
+    try:
+        return convert_direct(converter, value)
+    except _Mismatch as err:
+        raise TypeError(f"{what} for {schema.repr()}: {err}") from None
+
+
+install_schema_converter(_convert_to_schema)

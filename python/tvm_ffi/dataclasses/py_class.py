@@ -18,6 +18,7 @@ from .. import _core
 from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
 from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
+from ._c_registry import _PY_KEYS as _PY_KEYS  # re-exported: c_class.py and _enum.py read it here
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
@@ -32,8 +33,6 @@ _REPR_OFF, _COMPARE_OFF, _HASH_OFF, _INIT_OFF, _KW_ONLY, _SETTER_FUNC, _DEF_SIMP
 _FIELD_SEQ = {None: 0, "ignore": _SEQ_IGNORE, "def": _DEF_PATTERN, "def-pattern": _DEF_PATTERN,
               "def-simple": _DEF_SIMPLE}
 _KINDS = {"tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
-
-_PY_KEYS: set[str] = set()
 
 
 def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, frozen: bool = False,

@@ -1,7 +1,7 @@
 /*
  * structural/visit.h -- the structural visitor (ffi.StructuralVisitor) shared by the walk and
- * visit engines (visit_engine.c), their globals (walk.c, visitor_globals.c) and the object types
- * they use (visit_types.c).
+ * visit engines (visit_engine.c), their typed callbacks (visit_callback.c), their globals
+ * (walk.c, visitor_globals.c) and the object types they use (visit_types.c).
  *
  * The first fields of a visitor are ABI: C++ code compiled against the reference headers
  * (a `__s_visit__` hook, or a walk engine of its own) reads the vtable at offset 24 and the
@@ -86,7 +86,7 @@ static inline int32_t ffi_visitor_enter_region(FfiVisitorBase* v, int32_t kind) 
   return saved;
 }
 
-/* walk.c: runs the callback matching value, if any. For the walk modes *action gets
+/* visit_callback.c: runs the callback matching value, if any. For the walk modes *action gets
  * FFI_WALK_ADVANCE / FFI_WALK_SKIP; an interrupt goes to *out. FFI_VISIT_OWN: *action is
  * FFI_WALK_UNMATCHED when no callback matched. */
 enum { FFI_WALK_ADVANCE = 0, FFI_WALK_SKIP = 1, FFI_WALK_UNMATCHED = 2 };
