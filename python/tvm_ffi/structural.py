@@ -30,7 +30,9 @@ from .registry import register_object
 
 __all__ = [
     "DefRegionKind",
+    "InplaceMode",
     "StructuralKey",
+    "StructuralMutator",
     "StructuralVisitor",
     "VisitInterrupt",
     "WalkOrder",
@@ -38,6 +40,8 @@ __all__ = [
     "get_first_structural_mismatch",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
     "structural_visit",
     "structural_walk",
 ]
@@ -457,3 +461,12 @@ def _callback_type_index(callback_type: Any, api_name: str) -> int:
             "acceptable negative type_index is -1 for Any"
         )
     return index
+
+
+# The mutate half lives in its own module; it uses the callback helpers above.
+from ._structural_mutate import (  # noqa: E402
+    InplaceMode,
+    StructuralMutator,
+    structural_map,
+    structural_mutate,
+)
