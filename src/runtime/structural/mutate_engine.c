@@ -160,6 +160,10 @@ static TVMFFIAny own(FfiMutator* e, TVMFFIAny value, int inplace) {
 }
 
 static TVMFFIAny engine_dispatch(FfiMutator* e, TVMFFIAny value, int inplace) {
+  /* Callbacks re-enter the mutator (mutator.mutate(child)); bound that recursion too. */
+  if (ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
+    return ffi_raw_from_raised();
+  }
   switch (e->mode) {
     case FFI_MUTATE_MAP_PRE:
       return map_pre(e, value, inplace);
