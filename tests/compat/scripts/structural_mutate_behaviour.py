@@ -1,11 +1,12 @@
 """Structural mutation scenarios, one `name: result` line each; run under the reference package
 and under ours by tests/compat/test_structural_mutate_compat.py, which compares the outputs.
 
-Usage: python structural_mutate_behaviour.py
+Usage: python structural_mutate_behaviour.py <ref_mutate_lib.so>
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -159,6 +160,25 @@ def rename_let() -> str:
     return f"{renamed} {renamed.body.lhs.same_as(renamed.var)} {renamed.body.rhs.same_as(renamed.var)}"
 
 
+def kernel_scenarios(kernel: str) -> None:
+    """The C++ library built against the reference headers: its native hook, its engines."""
+    tvm_ffi.load_module(kernel)
+    make_pair = tvm_ffi.get_global_func("demo.make_mut_pair")
+    map_add = tvm_ffi.get_global_func("demo.map_add")
+    mutate_negate = tvm_ffi.get_global_func("demo.mutate_negate")
+    pair = make_pair(1, [2, Int(3)])
+    show("hook", structural_map, [pair], (int, lambda v: v + 10))
+    show("hook same", lambda: structural_map(pair, (float, lambda v: v)).same_as(pair))
+    show("hook regions", region_log, pair, (int,))
+    show("hook mutate", structural_mutate, pair, (Int, lambda v, m: Int(-v.value)))
+    graph = [1, [2, 2.5], {"k": 3}, TestIntPair(4, 5), Add(Int(6), None), None, "s", pair]
+    show("cxx map", map_add, graph, 100)
+    show("cxx map same", lambda: map_add(tvm_ffi.Array(["a"]), 1))
+    show("cxx map region fixture", map_add, testing_api.make_visit_region_graph(False), 1)
+    show("cxx mutate", mutate_negate, [1, [2, (3,)], {"k": 4}])
+    show("cxx map error", map_add, tvm_ffi.Shape((1, 2)), 1)
+
+
 def main() -> None:
     show("fold", structural_map, Add(Add(Int(1), Int(2)), Int(3)), (Add, fold))
     show("identity", identity_and_sharing)
@@ -232,3 +252,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    kernel_scenarios(sys.argv[1])
