@@ -22,6 +22,19 @@
 static const char kMutateAttr[] = "__s_mutate__";
 static const char kInplaceAttr[] = "__s_maybe_inplace_mutate__";
 
+/* The hook columns, resolved once at registration (columns live for the process): every value
+ * of a mutation looks its type up here. */
+static const TVMFFITypeAttrColumn* g_mutate_column;
+static const TVMFFITypeAttrColumn* g_inplace_column;
+
+static const TVMFFIAny* column_get(const TVMFFITypeAttrColumn* column, int32_t type_index) {
+  if (column == NULL || column->data == NULL) return NULL;
+  int64_t i = (int64_t)type_index - column->begin_index;
+  if (i < 0 || i >= column->size) return NULL;
+  const TVMFFIAny* v = &column->data[i];
+  return v->type_index == kTVMFFINone ? NULL : v;
+}
+
 TVMFFIAny ffi_raw_from_raised(void) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
@@ -173,14 +186,15 @@ static TVMFFIAny default_reflected(FfiMutatorBase* m, TVMFFIAny value) {
 }
 
 TVMFFIAny ffi_mutator_default(FfiMutatorBase* m, TVMFFIAny value, int inplace) {
-  if (ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
+  if (ffi_is_object_index(value.type_index) &&
+      ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
     return ffi_raw_from_raised();
   }
   if (inplace == FFI_INPLACE_ALLOW) {
-    const TVMFFIAny* hook = ffi_type_attr(value.type_index, kInplaceAttr);
+    const TVMFFIAny* hook = column_get(g_inplace_column, value.type_index);
     if (hook != NULL) return call_hook(m, hook, value, kInplaceAttr);
   }
-  const TVMFFIAny* hook = ffi_type_attr(value.type_index, kMutateAttr);
+  const TVMFFIAny* hook = column_get(g_mutate_column, value.type_index);
   if (hook != NULL) return call_hook(m, hook, value, kMutateAttr);
   return default_reflected(m, value);
 }
@@ -380,4 +394,8 @@ void ffi_register_mutate_hooks(void) {
   set_hook(kTVMFFIMap, kInplaceAttr, map_mutate_inplace);
   set_hook(kTVMFFIDict, kMutateAttr, map_mutate);
   set_hook(kTVMFFIDict, kInplaceAttr, map_mutate_inplace);
+  TVMFFIByteArray mutate_name = {kMutateAttr, sizeof(kMutateAttr) - 1};
+  TVMFFIByteArray inplace_name = {kInplaceAttr, sizeof(kInplaceAttr) - 1};
+  g_mutate_column = TVMFFIGetTypeAttrColumn(&mutate_name);
+  g_inplace_column = TVMFFIGetTypeAttrColumn(&inplace_name);
 }

@@ -160,8 +160,11 @@ static TVMFFIAny own(FfiMutator* e, TVMFFIAny value, int inplace) {
 }
 
 static TVMFFIAny engine_dispatch(FfiMutator* e, TVMFFIAny value, int inplace) {
-  /* Callbacks re-enter the mutator (mutator.mutate(child)); bound that recursion too. */
-  if (ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
+  /* Mutate callbacks re-enter the mutator (mutator.mutate(child)) with any value; otherwise only
+   * objects have children to recurse into (the check reads thread-local state: skipped for the
+   * many leaves). */
+  if ((e->mode == FFI_MUTATE_OWN || ffi_is_object_index(value.type_index)) &&
+      ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
     return ffi_raw_from_raised();
   }
   switch (e->mode) {
