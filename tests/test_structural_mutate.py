@@ -48,6 +48,25 @@ class Wrapped(tvm_ffi.Object):
         return Wrapped(self.inner * 2)
 
 
+HOOK_CALLS: list[str] = []
+
+
+@py_class("testing.mutate.Box", structural_eq="tree")
+class Box(tvm_ffi.Object):
+    """Both hooks: the in-place one runs only for a uniquely owned Box."""
+
+    item: Any
+
+    def __s_mutate__(mutator, self):  # type: ignore[no-untyped-def]  # noqa: N805
+        HOOK_CALLS.append("copy")
+        return Box(mutator.mutate(self.item))
+
+    def __s_maybe_inplace_mutate__(mutator, self):  # type: ignore[no-untyped-def]  # noqa: N805
+        HOOK_CALLS.append("in-place")
+        self.item = mutator.mutate(self.item)
+        return self
+
+
 def fold(expr: Add) -> Any:
     if isinstance(expr.lhs, Int) and isinstance(expr.rhs, Int):
         return Int(expr.lhs.value + expr.rhs.value)
@@ -181,6 +200,36 @@ def test_moved_containers_are_updated_in_place() -> None:
 
 def test_type_hooks_replace_default_descent() -> None:
     assert structural_map([Wrapped(3)], lambda v: v)[0].inner == 6
+
+
+def test_inplace_hook_runs_only_for_uniquely_owned_values() -> None:
+    HOOK_CALLS.clear()
+    box = Box(1)
+    copied = structural_map(box, (int, lambda v: v + 1))
+    assert (copied.item, box.item, HOOK_CALLS) == (2, 1, ["copy"])
+    HOOK_CALLS.clear()
+    handle = box.__chandle__()
+    moved = structural_map(box._move(), (int, lambda v: v + 1))
+    assert (moved.item, moved.__chandle__() == handle, HOOK_CALLS) == (2, True, ["in-place"])
+
+
+def test_unique_children_of_a_moved_container_are_updated_in_place_too() -> None:
+    inner = tvm_ffi.List([1])
+    outer = tvm_ffi.List([inner])
+    inner_handle = inner.__chandle__()
+    del inner  # now only `outer` holds it
+    result = structural_map(outer._move(), (int, lambda v: v + 1))
+    assert result[0].__chandle__() == inner_handle and list(result[0]) == [2]
+    shared = tvm_ffi.List([1])
+    result = structural_map(tvm_ffi.List([shared])._move(), (int, lambda v: v + 1))
+    assert list(shared) == [1] and list(result[0]) == [2]  # shared with us: copied
+
+
+def test_a_saved_mutator_keeps_working_after_the_mutation() -> None:
+    saved: list[StructuralMutator] = []
+    structural_mutate([1], (int, lambda v, m: saved.append(m) or v + 1))
+    assert repr(saved[0].mutate([5, "a"])) == '(6, "a")'
+    saved.clear()
 
 
 def test_mutator_methods() -> None:
