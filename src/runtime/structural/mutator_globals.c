@@ -9,6 +9,7 @@
  * reference and is therefore never mutated in place, while an rvalue reference (Python's
  * `obj._move()`) hands over the only one and allows in-place mutation along unique paths.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mutate.h"
