@@ -47,8 +47,8 @@ static int run_engine(FfiMutateMode mode, FfiMutateEntry* entries, int32_t n, co
 
 static int global_map(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
-  FfiVisitEntry* parsed;
-  int32_t n;
+  FfiVisitEntry* parsed = NULL;
+  int32_t n = 0;
   int64_t order;
   if (ffi_check_num_args(kMapSig, num_args, 4) != 0 ||
       ffi_visit_parse_entries(kMapSig, args, 1, 2, &parsed, &n) != 0) {
@@ -132,8 +132,8 @@ static int parse_mutate_entries(const TVMFFIAny* list, FfiMutateEntry** out, int
 
 static int global_mutate(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
-  FfiMutateEntry* entries;
-  int32_t n;
+  FfiMutateEntry* entries = NULL;
+  int32_t n = 0;
   if (ffi_check_num_args(kMutateSig, num_args, 2) != 0 ||
       parse_mutate_entries(&args[1], &entries, &n) != 0) {
     return -1;
