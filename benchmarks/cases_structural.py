@@ -1,5 +1,5 @@
-"""Structural services: structural_hash/structural_equal, structural_walk and JSON graph
-serialization."""
+"""Structural services: structural_hash/structural_equal, structural_walk, structural_map and
+JSON graph serialization."""
 
 from __future__ import annotations
 
@@ -30,6 +30,15 @@ on_int = (int, seen.append)
 on_array = (tvm_ffi.Array, seen.append)
 """
 
+# The same graph mapped: identity callbacks on the 1000 ints (no copy: callback cost plus the
+# unchanged-check), a change of every int (every Array rebuilt), and a callback on the Arrays only.
+_MAP = """import tvm_ffi
+graph = tvm_ffi.convert([[i * 10 + j for j in range(10)] for i in range(100)])
+same_int = (int, lambda v: v)
+bump_int = (int, lambda v: v + 1)
+same_array = (tvm_ffi.Array, lambda v: v)
+"""
+
 CASES = [
     Case("structural_hash(3-element Array)", _ARR, "tvm_ffi.structural_hash(arr)", ref_target=0.5),
     Case("structural_equal(3-element Arrays)", _ARR, "tvm_ffi.structural_equal(arr, other)", ref_target=0.5),
@@ -39,5 +48,11 @@ CASES = [
          "tvm_ffi.structural_walk(graph, on_int); seen.clear()", ref_target=1.0),
     Case("structural_walk(1101 values, callback on 101 Arrays)", _WALK,
          "tvm_ffi.structural_walk(graph, on_array); seen.clear()", ref_target=1.0),
+    Case("structural_map(1101 values, identity on 1000 ints)", _MAP,
+         "tvm_ffi.structural_map(graph, same_int)", ref_target=1.0),
+    Case("structural_map(1101 values, change 1000 ints)", _MAP,
+         "tvm_ffi.structural_map(graph, bump_int)", ref_target=1.0),
+    Case("structural_map(1101 values, identity on 101 Arrays)", _MAP,
+         "tvm_ffi.structural_map(graph, same_array)", ref_target=1.0),
     Case("to_json_graph_str(3-element Array)", _JSON, "to_json_graph_str(arr)", ref_target=0.3),
 ]

@@ -123,7 +123,9 @@ if not _running_as_config():
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
     from .structural import (
         DefRegionKind,
+        InplaceMode,
         StructuralKey,
+        StructuralMutator,
         StructuralVisitor,
         VisitInterrupt,
         WalkOrder,
@@ -131,6 +133,9 @@ if not _running_as_config():
         get_first_structural_mismatch,
         structural_equal,
         structural_hash,
+        structural_map,
+        structural_mutate,
+        structural_visit,
         structural_walk,
     )
 
@@ -146,6 +151,7 @@ if not _running_as_config():
         "structural_hash",
     ]
     __all__ += ["DefRegionKind", "StructuralVisitor", "VisitInterrupt", "WalkOrder", "WalkResult", "structural_walk"]
+    __all__ += ["InplaceMode", "StructuralMutator", "structural_map", "structural_mutate", "structural_visit"]
 
     __all__ += [
         "Array",

@@ -44,15 +44,6 @@ ACCEPTED_NAMES = {
     "tvm_ffi.cpp.extension.build_ninja": _BUILD_INTERNALS,
     "tvm_ffi.cpp.extension.logger": _BUILD_INTERNALS,
     "tvm_ffi.dataclasses.py_class.on_fields_resolved": "a step of the reference's py_class machinery, not an API",
-    # StructuralMutator and friends come with the structural-mutation work (branch h-mutate).
-    "tvm_ffi.InplaceMode": "structural mutation: not merged yet",
-    "tvm_ffi.StructuralMutator": "structural mutation: not merged yet",
-    "tvm_ffi.structural_map": "structural mutation: not merged yet",
-    "tvm_ffi.structural_mutate": "structural mutation: not merged yet",
-    "tvm_ffi.structural.InplaceMode": "structural mutation: not merged yet",
-    "tvm_ffi.structural.StructuralMutator": "structural mutation: not merged yet",
-    "tvm_ffi.structural.structural_map": "structural mutation: not merged yet",
-    "tvm_ffi.structural.structural_mutate": "structural mutation: not merged yet",
 }
 
 

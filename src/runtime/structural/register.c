@@ -3,6 +3,7 @@
  */
 #include "json_graph.h"
 #include "structural.h"
+#include "mutate.h"
 #include "visit.h"
 
 void ffi_register_structural_globals(void) {
@@ -20,4 +21,6 @@ void ffi_register_structural_globals(void) {
   ffi_register_visit_types();
   ffi_register_walk_globals();
   ffi_register_visitor_globals();
+  ffi_register_mutate_types();
+  ffi_register_mutator_globals();
 }

@@ -68,6 +68,9 @@ const TVMFFIAny* ffi_visit_hook_of(int32_t type_index);
 bool ffi_visit_hook_is_builtin(const TVMFFIAny* hook);
 
 /* visit_engine.c */
+/* Raises RecursionError ("<what>: the C stack is nearly exhausted") when the calling thread's C
+ * stack is close to its end; traversals that recurse through hooks call it at each level. */
+int ffi_structural_check_stack(const char* what);
 /* A runtime visitor owning `entries` (freed with it, also on failure). */
 int ffi_visitor_new(FfiVisitMode mode, FfiVisitEntry* entries, int32_t num_entries,
                     FfiVisitor** out);
@@ -91,6 +94,15 @@ static inline int32_t ffi_visitor_enter_region(FfiVisitorBase* v, int32_t kind) 
  * FFI_WALK_UNMATCHED when no callback matched. */
 enum { FFI_WALK_ADVANCE = 0, FFI_WALK_SKIP = 1, FFI_WALK_UNMATCHED = 2 };
 int ffi_visitor_callback(FfiVisitor* v, const TVMFFIAny* value, int* action, TVMFFIAny* out);
+
+/* True when a callback registered for type index `want` (-1: any value) matches a value of
+ * type index t: the same type, a subclass, or the small form of str/bytes. */
+bool ffi_visit_entry_matches(int32_t want, int32_t t);
+/* Parses the `Array<Tuple<int, ffi.Function>>` lists args[first..first+count) into a malloc'ed
+ * array (owned functions); entries of the lists after the first get with_region. Errors name
+ * `sig` and the argument. */
+int ffi_visit_parse_entries(const char* sig, const TVMFFIAny* args, int32_t first, int32_t count,
+                            FfiVisitEntry** out, int32_t* n);
 
 /* Registration (called by register.c). */
 void ffi_register_visit_types(void);

@@ -9,7 +9,7 @@
  */
 #include "visit.h"
 
-static bool entry_matches(int32_t want, int32_t t) {
+bool ffi_visit_entry_matches(int32_t want, int32_t t) {
   if (want == -1 || want == t) return true;
   if (want == kTVMFFIStr) return t == kTVMFFISmallStr;
   if (want == kTVMFFIBytes) return t == kTVMFFISmallBytes;
@@ -27,7 +27,7 @@ int ffi_visitor_callback(FfiVisitor* v, const TVMFFIAny* value, int* action, TVM
   *action = FFI_WALK_UNMATCHED;
   const FfiVisitEntry* e = NULL;
   for (int32_t i = 0; i < v->num_entries; ++i) {
-    if (entry_matches(v->entries[i].type_index, value->type_index)) {
+    if (ffi_visit_entry_matches(v->entries[i].type_index, value->type_index)) {
       e = &v->entries[i];
       break;
     }

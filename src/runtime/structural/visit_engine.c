@@ -52,15 +52,17 @@ static uintptr_t compute_stack_limit(void) {
   return low + reserve;
 }
 
-static int check_stack(void) {
+int ffi_structural_check_stack(const char* what) {
   char here;
   if (FFI_UNLIKELY(t_stack_limit == 0)) t_stack_limit = compute_stack_limit();
   if (FFI_UNLIKELY((uintptr_t)&here < t_stack_limit)) {
-    return ffi_raise("RecursionError",
-                     "structural visit nested too deeply through __s_visit__ hooks: the C stack "
-                     "is nearly exhausted");
+    return ffi_raise("RecursionError", "%s: the C stack is nearly exhausted", what);
   }
   return 0;
+}
+
+static int check_stack(void) {
+  return ffi_structural_check_stack("structural visit nested too deeply through __s_visit__ hooks");
 }
 
 /* ---- one thread at a time per runtime visitor ---- */

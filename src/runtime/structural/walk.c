@@ -81,8 +81,7 @@ static int64_t entry_count(const TVMFFIAny* v) {
   return is_seq(v) ? ffi_seq_cell(v->v_obj)->size : 0;
 }
 
-/* Parses the entry lists args[first..first+count) into a malloc'ed array (owned functions). */
-static int parse_all_entries(const char* sig, const TVMFFIAny* args, int32_t first, int32_t count,
+int ffi_visit_parse_entries(const char* sig, const TVMFFIAny* args, int32_t first, int32_t count,
                              FfiVisitEntry** out, int32_t* n) {
   int64_t total = 0;
   for (int32_t a = first; a < first + count; ++a) total += entry_count(&args[a]);
@@ -123,7 +122,7 @@ static int global_walk(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   int32_t n;
   int64_t order;
   if (ffi_check_num_args(kWalkSig, num_args, 4) != 0 ||
-      parse_all_entries(kWalkSig, args, 1, 2, &entries, &n) != 0) {
+      ffi_visit_parse_entries(kWalkSig, args, 1, 2, &entries, &n) != 0) {
     return -1;
   }
   if (ffi_arg_int(kWalkSig, args, 3, &order) != 0) {
@@ -140,7 +139,7 @@ static int global_visit(void* self, const TVMFFIAny* args, int32_t num_args, TVM
   FfiVisitEntry* entries;
   int32_t n;
   if (ffi_check_num_args(kVisitSig, num_args, 2) != 0 ||
-      parse_all_entries(kVisitSig, args, 1, 1, &entries, &n) != 0) {
+      ffi_visit_parse_entries(kVisitSig, args, 1, 1, &entries, &n) != 0) {
     return -1;
   }
   return run_entries(FFI_VISIT_OWN, entries, n, args, result);

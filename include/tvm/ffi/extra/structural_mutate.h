@@ -1,0 +1,217 @@
+/*
+ * tvm/ffi/extra/structural_mutate.h -- structural mutation from C++: the active
+ * StructuralMutator (for `__s_mutate__` hooks and mutate callbacks) and StructuralMap /
+ * StructuralMutate with typed callbacks.
+ *
+ * Header-only over the runtime: the engines are the runtime's (ffi.StructuralMap,
+ * ffi.StructuralMutate); callbacks are wrapped as ffi::Function and selected by the type of
+ * their first parameter, as in structural_visit.h. Mutation is copy-on-write: the result is the
+ * input itself when nothing changed. Passing the root as an rvalue (`std::move(root)`) hands
+ * over the caller's reference, so uniquely owned containers along the path are updated in place.
+ *
+ *   Any folded = ffi::StructuralMap<ffi::WalkOrder::kPostOrder>(expr, [](int64_t v) { return v + 1; });
+ */
+#ifndef TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
+#define TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
+
+#include <tvm/ffi/extra/structural_visit.h>
+
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief Whether a value may be changed in place (it is uniquely owned along its path). */
+enum class InplaceMode : int32_t { kDisallow = 0, kAllow = 1 };
+
+class StructuralMutatorObj;
+
+/*! \brief ABI of a mutate entry point and of a native `__s_mutate__` hook: an owned raw result
+ * that is the replacement, the Unchanged marker (type index 13) or an ffi.Error. */
+using FStructuralMutateABI = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView value) noexcept;
+using FStructuralVarRemapGet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var) noexcept;
+using FStructuralVarRemapSet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var,
+                                             AnyView mapped_value) noexcept;
+
+/*! \brief The dispatch table at offset 24 of every mutator. */
+struct StructuralMutatorVTable {
+  FStructuralMutateABI mutate = nullptr;
+  FStructuralMutateABI maybe_inplace_mutate = nullptr;
+  FStructuralVarRemapGet var_remap_get = nullptr;
+  FStructuralVarRemapSet var_remap_set = nullptr;
+};
+
+namespace detail {
+/*! \brief Turns a raw mutate result into the mutated value (`original` for the marker),
+ * throwing an error result. */
+inline Any DecodeMutateResult(TVMFFIAny raw, AnyView original) {
+  if (raw.type_index == TypeIndex::kTVMFFIUnchanged) return Any(original);
+  Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+  if (owned.type_index() == TypeIndex::kTVMFFIError) throw owned.cast<Error>();
+  return owned;
+}
+}  // namespace detail
+
+/*! \brief The active mutation: what hooks and mutate callbacks use to mutate children. */
+class StructuralMutatorObj : public Object {
+ public:
+  /*!
+   * \brief Mutates `value` with the mutation's callbacks; `value` itself when unchanged.
+   * In-place mutation happens only with InplaceMode::kAllow and a uniquely owned `value`.
+   */
+  Any Mutate(AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) {
+    const TVMFFIAny raw = value.CopyToTVMFFIAny();
+    bool unique = raw.type_index >= TypeIndex::kTVMFFIStaticObjectBegin && raw.v_obj != nullptr &&
+                  (raw.v_obj->combined_ref_count & 0xFFFFFFFFu) == 1;
+    FStructuralMutateABI entry = inplace_mode == InplaceMode::kAllow && unique
+                                     ? vtable_->maybe_inplace_mutate
+                                     : vtable_->mutate;
+    return detail::DecodeMutateResult(entry(this, value), value);
+  }
+  /*! \brief Mutates `value` by its type's default rule (items, fields), skipping the
+   * callbacks for `value` itself; children go through the callbacks. */
+  Any DefaultMutate(AnyView value) {
+    static const Function fn = Function::GetGlobalRequired("ffi.StructuralMutatorDefaultMutate");
+    return fn(GetRef<ObjectRef>(this), value);
+  }
+  /*! \brief The replacement recorded for the variable `var` (by identity), or None. */
+  Any VarRemapGet(AnyView var) {
+    return detail::DecodeMutateResult(vtable_->var_remap_get(this, var), AnyView());
+  }
+  /*! \brief Records `mapped_value` as the replacement of every later use of `var`. */
+  void VarRemapSet(AnyView var, AnyView mapped_value) {
+    detail::DecodeMutateResult(vtable_->var_remap_set(this, var, mapped_value), AnyView());
+  }
+  /*! \brief The def region the current value is mutated in. */
+  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
+  /*! \brief Runs callback() inside region `kind` (a pattern region is kept), then restores. */
+  template <typename Callback>
+  auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
+      -> decltype(std::forward<Callback>(callback)()) {
+    struct Restore {
+      StructuralMutatorObj* self;
+      TVMFFIDefRegionKind saved;
+      ~Restore() { self->def_region_mode_ = saved; }
+    } restore{this, def_region_mode_};
+    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
+    return std::forward<Callback>(callback)();
+  }
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralMutator", StructuralMutatorObj, Object);
+
+ protected:
+  const StructuralMutatorVTable* vtable_ = nullptr;
+  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
+};
+
+/*! \brief Reference to the active StructuralMutatorObj. */
+class StructuralMutator : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef, StructuralMutatorObj);
+};
+
+namespace detail {
+
+/*! \brief Calls a runtime mutation global with `root` first: an object root is passed as an
+ * rvalue reference, so the runtime holds the caller's reference and sees its uniqueness. */
+inline Any CallWithOwnedRoot(const Function& fn, Any root, const Any* rest, int32_t num_rest) {
+  TVMFFIAny args[4];
+  TVMFFIObject* slot = nullptr;
+  TVMFFIAny raw_root = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(root));
+  if (raw_root.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+    slot = raw_root.v_obj;
+    args[0].type_index = TypeIndex::kTVMFFIObjectRValueRef;
+    args[0].zero_padding = 0;
+    args[0].v_ptr = &slot;
+  } else {
+    args[0] = raw_root;
+  }
+  for (int32_t i = 0; i < num_rest; ++i) args[i + 1] = rest[i].CopyToTVMFFIAny();
+  TVMFFIAny result;
+  result.type_index = TypeIndex::kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  int rc = TVMFFIFunctionCall(const_cast<FunctionObj*>(fn.get()), args, num_rest + 1, &result);
+  if (slot != nullptr) TVMFFIObjectDecRef(slot);  // not taken over (an argument error)
+  if (rc != 0) throw MoveFromSafeCallRaised();
+  return AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+}
+
+}  // namespace detail
+
+/*!
+ * \brief Rebuilds `root` with every matching value replaced by its callback's result.
+ *
+ * A callback takes `(T value)` or `(T value, TVMFFIDefRegionKind kind)` and returns the value
+ * unchanged or its replacement; it must not change its input. Post-order callbacks see the
+ * value after its children were mapped; pre-order callbacks run first and the children of
+ * their result are mapped. Callbacks are tried in order.
+ */
+template <WalkOrder order, typename... Callbacks>
+Any StructuralMap(Any root, Callbacks&&... callbacks) {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralMap requires at least one callback");
+  Array<Any> plain, regional;
+  auto add = [&](auto&& callback) {
+    using F = std::decay_t<decltype(callback)>;
+    using Traits = detail::StructuralCallbackTraits<F>;
+    using First = std::tuple_element_t<0, typename Traits::Args>;
+    Function wrapped = detail::WrapStructuralCallback(
+        F(std::forward<decltype(callback)>(callback)), [](const AnyView* args) {
+          if constexpr (Traits::kArity == 2) {
+            return std::make_tuple(static_cast<TVMFFIDefRegionKind>(args[1].cast<int64_t>()));
+          } else {
+            (void)args;
+            return std::tuple<>();
+          }
+        });
+    Array<Any>& list = Traits::kArity == 2 ? regional : plain;
+    list.push_back(
+        Any(detail::StructuralEntry(detail::StructuralCallbackTypeIndex<First>(), wrapped)));
+  };
+  (add(std::forward<Callbacks>(callbacks)), ...);
+  static const Function map = Function::GetGlobalRequired("ffi.StructuralMap");
+  const Any rest[3] = {Any(plain), Any(regional), Any(static_cast<int64_t>(order))};
+  return detail::CallWithOwnedRoot(map, std::move(root), rest, 3);
+}
+
+/*!
+ * \brief Rebuilds `root` with callbacks that own the mutation of the values they match.
+ *
+ * A callback takes `(T value, StructuralMutatorObj* mutator)` or
+ * `(T value, StructuralMutatorObj* mutator, InplaceMode mode)`, mutates the children it wants
+ * (`mutator->Mutate(child)` / `mutator->DefaultMutate(value)`) and returns the final value.
+ * Unmatched values are mutated by default.
+ */
+template <typename... Callbacks>
+Any StructuralMutate(Any root, Callbacks&&... callbacks) {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralMutate requires at least one callback");
+  Array<Any> entries;
+  auto add = [&](auto&& callback) {
+    using F = std::decay_t<decltype(callback)>;
+    using Traits = detail::StructuralCallbackTraits<F>;
+    using First = std::tuple_element_t<0, typename Traits::Args>;
+    Function wrapped = detail::WrapStructuralCallback(
+        F(std::forward<decltype(callback)>(callback)), [](const AnyView* args) {
+          auto* mutator =
+              const_cast<StructuralMutatorObj*>(args[1].cast<StructuralMutator>().get());
+          if constexpr (Traits::kArity == 3) {
+            return std::make_tuple(mutator, static_cast<InplaceMode>(args[2].cast<int64_t>()));
+          } else {
+            return std::make_tuple(mutator);
+          }
+        });
+    entries.push_back(Any(Array<Any>{Any(static_cast<int64_t>(
+                                         detail::StructuralCallbackTypeIndex<First>())),
+                                     Any(wrapped), Any(Traits::kArity == 3)}));
+  };
+  (add(std::forward<Callbacks>(callbacks)), ...);
+  static const Function mutate = Function::GetGlobalRequired("ffi.StructuralMutate");
+  const Any rest[1] = {Any(entries)};
+  return detail::CallWithOwnedRoot(mutate, std::move(root), rest, 1);
+}
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_

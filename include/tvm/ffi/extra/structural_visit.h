@@ -1,0 +1,271 @@
+/*
+ * tvm/ffi/extra/structural_visit.h -- structural visiting from C++: VisitInterrupt, the active
+ * StructuralVisitor (for `__s_visit__` hooks and visit callbacks), and StructuralWalk /
+ * StructuralVisit with typed callbacks.
+ *
+ * Header-only over the runtime: the traversals are the runtime's (ffi.StructuralWalk,
+ * ffi.StructuralVisit), the callbacks are wrapped as ffi::Function and selected by the type of
+ * their first parameter (an ObjectRef class matches its subclasses; Any/AnyView matches every
+ * value). A visitor's first fields are ABI (vtable at 24, def-region kind at 32), so a hook can
+ * call `visitor->Visit(child)` inline on any runtime.
+ *
+ *   ffi::StructuralWalk<ffi::WalkOrder::kPreOrder>(root, [&](int64_t v) { sum += v; });
+ */
+#ifndef TVM_FFI_EXTRA_STRUCTURAL_VISIT_H_
+#define TVM_FFI_EXTRA_STRUCTURAL_VISIT_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief Whether a walk callback runs before (pre) or after (post) the value's children. */
+enum class WalkOrder : int32_t { kPreOrder = 0, kPostOrder = 1 };
+
+/*! \brief What a walk callback asks for: descend into the children, or skip them (pre-order). */
+enum class WalkResult : int32_t { kAdvance = 0, kSkip = 1 };
+
+/*! \brief The object of ffi.VisitInterrupt: stops a traversal, carrying `value` back. */
+class VisitInterruptObj : public Object {
+ public:
+  Any value;
+
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIVisitInterrupt;
+  static constexpr bool _type_final = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.VisitInterrupt", VisitInterruptObj, Object);
+};
+
+/*! \brief Returned by a callback or hook to stop the traversal. */
+class VisitInterrupt : public ObjectRef {
+ public:
+  explicit VisitInterrupt(Any value) : VisitInterrupt(Make(std::move(value))) {}
+  /*! \brief The payload handed back to the caller. */
+  const Any& value() const { return get()->value; }
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VisitInterrupt, ObjectRef, VisitInterruptObj);
+
+ private:
+  static VisitInterrupt Make(Any value) {
+    static const Function make = Function::GetGlobalRequired("ffi.VisitInterrupt");
+    return make(value).cast<VisitInterrupt>();
+  }
+};
+
+class StructuralVisitorObj;
+
+/*! \brief ABI of a visit entry point and of a native `__s_visit__` hook: a raw result that is
+ * None (go on), an ffi.VisitInterrupt (stop) or an ffi.Error (failed), owned. */
+using FStructuralVisitABI = TVMFFIAny (*)(StructuralVisitorObj* visitor, AnyView value) noexcept;
+
+/*! \brief The dispatch table at offset 24 of every visitor. */
+struct StructuralVisitorVTable {
+  FStructuralVisitABI visit = nullptr;
+};
+
+namespace detail {
+/*! \brief Turns a raw visit result into an optional interrupt, throwing an error result. */
+inline Optional<VisitInterrupt> DecodeVisitResult(TVMFFIAny raw) {
+  if (raw.type_index == TypeIndex::kTVMFFINone) return std::nullopt;
+  Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+  if (owned.type_index() == TypeIndex::kTVMFFIError) throw owned.cast<Error>();
+  return owned.cast<VisitInterrupt>();
+}
+}  // namespace detail
+
+/*! \brief The active traversal: what hooks and visit callbacks use to visit children. */
+class StructuralVisitorObj : public Object {
+ public:
+  /*! \brief Visits `value` with the traversal's callbacks; an interrupt means "stop". */
+  Optional<VisitInterrupt> Visit(AnyView value) {
+    return detail::DecodeVisitResult(vtable_->visit(this, value));
+  }
+  /*! \brief Visits the children of `value` (its hook, or its items/fields) only. */
+  Optional<VisitInterrupt> DefaultVisit(AnyView value) {
+    static const Function fn = Function::GetGlobalRequired("ffi.StructuralVisitorDefaultVisit");
+    return fn(GetRef<ObjectRef>(this), value).cast<Optional<VisitInterrupt>>();
+  }
+  /*! \brief The def region the current value is visited in. */
+  TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
+  /*! \brief Runs callback() inside region `kind` (a pattern region is kept), then restores. */
+  template <typename Callback>
+  auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
+      -> decltype(std::forward<Callback>(callback)()) {
+    struct Restore {
+      StructuralVisitorObj* self;
+      TVMFFIDefRegionKind saved;
+      ~Restore() { self->def_region_mode_ = saved; }
+    } restore{this, def_region_mode_};
+    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
+    return std::forward<Callback>(callback)();
+  }
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralVisitor", StructuralVisitorObj, Object);
+
+ protected:
+  const StructuralVisitorVTable* vtable_ = nullptr;
+  TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
+};
+
+/*! \brief Reference to the active StructuralVisitorObj. */
+class StructuralVisitor : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef, StructuralVisitorObj);
+};
+
+namespace detail {
+
+/*! \brief Parameter and result types of a callback (lambda, function or function pointer). */
+template <typename F>
+struct StructuralCallbackTraits : StructuralCallbackTraits<decltype(&F::operator())> {};
+template <typename R, typename... A>
+struct StructuralCallbackTraits<R(A...)> {
+  using Result = R;
+  using Args = std::tuple<std::decay_t<A>...>;
+  static constexpr size_t kArity = sizeof...(A);
+};
+template <typename R, typename... A>
+struct StructuralCallbackTraits<R (*)(A...)> : StructuralCallbackTraits<R(A...)> {};
+template <typename C, typename R, typename... A>
+struct StructuralCallbackTraits<R (C::*)(A...) const> : StructuralCallbackTraits<R(A...)> {};
+template <typename C, typename R, typename... A>
+struct StructuralCallbackTraits<R (C::*)(A...)> : StructuralCallbackTraits<R(A...)> {};
+
+template <typename T>
+inline constexpr bool kStructuralAlwaysFalse = false;
+
+/*! \brief The type index a callback whose first parameter is T selects (-1: every value). */
+template <typename T>
+int32_t StructuralCallbackTypeIndex() {
+  if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, AnyView>) {
+    return -1;
+  } else if constexpr (std::is_base_of_v<ObjectRef, T>) {
+    return T::ContainerType::RuntimeTypeIndex();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return TypeIndex::kTVMFFIBool;
+  } else if constexpr (std::is_integral_v<T>) {
+    return TypeIndex::kTVMFFIInt;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return TypeIndex::kTVMFFIFloat;
+  } else {
+    static_assert(kStructuralAlwaysFalse<T>,
+                  "a structural callback's first parameter must be Any, AnyView, an ObjectRef "
+                  "class, bool, an integer or a floating-point type");
+    return -1;
+  }
+}
+
+/*! \brief Wraps `callback` as an ffi::Function; the first argument is cast to its parameter
+ * type, `convert_rest(args)` supplies the others, and the result becomes an Any. */
+template <typename F, typename Convert>
+Function WrapStructuralCallback(F callback, Convert convert_rest) {
+  using Traits = StructuralCallbackTraits<std::decay_t<F>>;
+  using First = std::tuple_element_t<0, typename Traits::Args>;
+  return Function::FromPacked([callback = std::move(callback), convert_rest](
+                                  const AnyView* args, int32_t num_args, Any* rv) {
+    (void)num_args;
+    auto call = [&](auto&&... rest) { return callback(args[0].cast<First>(), rest...); };
+    if constexpr (std::is_void_v<typename Traits::Result>) {
+      std::apply(call, convert_rest(args));
+    } else {
+      *rv = Any(std::apply(call, convert_rest(args)));
+    }
+  });
+}
+
+/*! \brief The entry array the runtime takes: (type_index, function[, extra]) tuples. */
+inline Array<Any> StructuralEntry(int32_t type_index, Function fn) {
+  return Array<Any>{Any(static_cast<int64_t>(type_index)), Any(std::move(fn))};
+}
+
+/*! \brief Converts a walk callback result (void, WalkResult, Optional<VisitInterrupt>, ...). */
+template <typename R>
+Any WalkCallbackResult(R&& result) {
+  if constexpr (std::is_same_v<std::decay_t<R>, WalkResult>) {
+    return Any(static_cast<int64_t>(result));
+  } else {
+    return Any(std::forward<R>(result));
+  }
+}
+
+}  // namespace detail
+
+/*!
+ * \brief Calls the first matching callback on every value reachable from `root`.
+ *
+ * A callback takes `(T value)` or `(T value, TVMFFIDefRegionKind kind)` and returns void,
+ * WalkResult (kSkip prunes a pre-order value's children) or Optional<VisitInterrupt> (an
+ * interrupt stops the walk and is returned). Callbacks are tried in order.
+ */
+template <WalkOrder order, typename... Callbacks>
+Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralWalk requires at least one callback");
+  Array<Any> plain, regional;
+  auto add = [&](auto&& callback) {
+    using F = std::decay_t<decltype(callback)>;
+    using Traits = detail::StructuralCallbackTraits<F>;
+    using First = std::tuple_element_t<0, typename Traits::Args>;
+    int32_t index = detail::StructuralCallbackTypeIndex<First>();
+    F fn = std::forward<decltype(callback)>(callback);
+    Function wrapped = Function::FromPacked([fn](const AnyView* args, int32_t, Any* rv) {
+      if constexpr (Traits::kArity == 2) {
+        auto kind = static_cast<TVMFFIDefRegionKind>(args[1].cast<int64_t>());
+        if constexpr (std::is_void_v<typename Traits::Result>) {
+          fn(args[0].cast<First>(), kind);
+        } else {
+          *rv = detail::WalkCallbackResult(fn(args[0].cast<First>(), kind));
+        }
+      } else if constexpr (std::is_void_v<typename Traits::Result>) {
+        fn(args[0].cast<First>());
+      } else {
+        *rv = detail::WalkCallbackResult(fn(args[0].cast<First>()));
+      }
+    });
+    Array<Any>& list = Traits::kArity == 2 ? regional : plain;
+    list.push_back(Any(detail::StructuralEntry(index, std::move(wrapped))));
+  };
+  (add(std::forward<Callbacks>(callbacks)), ...);
+  static const Function walk = Function::GetGlobalRequired("ffi.StructuralWalk");
+  return walk(root, plain, regional, static_cast<int64_t>(order)).cast<Optional<VisitInterrupt>>();
+}
+
+/*!
+ * \brief Visits `root` with callbacks that own the descent into the values they match.
+ *
+ * A callback takes `(T value, StructuralVisitorObj* visitor)`, visits the children it wants
+ * (`visitor->Visit(child)` / `visitor->DefaultVisit(value)`) and returns
+ * Optional<VisitInterrupt> (or void). Unmatched values descend by default.
+ */
+template <typename... Callbacks>
+Optional<VisitInterrupt> StructuralVisit(AnyView root, Callbacks&&... callbacks) {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralVisit requires at least one callback");
+  Array<Any> entries;
+  auto add = [&](auto&& callback) {
+    using F = std::decay_t<decltype(callback)>;
+    using Traits = detail::StructuralCallbackTraits<F>;
+    using First = std::tuple_element_t<0, typename Traits::Args>;
+    Function wrapped = detail::WrapStructuralCallback(
+        F(std::forward<decltype(callback)>(callback)), [](const AnyView* args) {
+          return std::make_tuple(const_cast<StructuralVisitorObj*>(
+              args[1].cast<StructuralVisitor>().get()));
+        });
+    entries.push_back(
+        Any(detail::StructuralEntry(detail::StructuralCallbackTypeIndex<First>(), wrapped)));
+  };
+  (add(std::forward<Callbacks>(callbacks)), ...);
+  static const Function visit = Function::GetGlobalRequired("ffi.StructuralVisit");
+  return visit(root, entries).cast<Optional<VisitInterrupt>>();
+}
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_EXTRA_STRUCTURAL_VISIT_H_
