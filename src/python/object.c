@@ -211,6 +211,25 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
   return PyUnicode_DecodeUTF8(key, size, "replace");
 }
 
+/* The numpy sections shared by same_as and its alias is_ (`name` is the method in the example). */
+#define SAME_AS_DOC_SECTIONS(name)                                 \
+  "\n"                                                             \
+  "Parameters\n"                                                   \
+  "----------\n"                                                   \
+  "other : Any\n"                                                  \
+  "    The value to compare with.\n"                               \
+  "\n"                                                             \
+  "Returns\n"                                                      \
+  "-------\n"                                                      \
+  "bool\n"                                                         \
+  "    True when ``other`` is an Object with the same handle.\n"   \
+  "\n"                                                             \
+  "Examples\n"                                                     \
+  "--------\n"                                                     \
+  ">>> a = tvm_ffi.convert([1, 2])\n"                              \
+  ">>> a." name "(a), a." name "(tvm_ffi.convert([1, 2]))\n"       \
+  "(True, False)"
+
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
     {"same_as", object_same_as, METH_O,
@@ -218,43 +237,13 @@ static PyMethodDef object_methods[] = {
      "--\n"
      "\n"
      "Tell whether two Python objects wrap the same FFI object (identity, not equality).\n"
-     "\n"
-     "Parameters\n"
-     "----------\n"
-     "other : Any\n"
-     "    The value to compare with.\n"
-     "\n"
-     "Returns\n"
-     "-------\n"
-     "bool\n"
-     "    True when ``other`` is an Object with the same handle.\n"
-     "\n"
-     "Examples\n"
-     "--------\n"
-     ">>> a = tvm_ffi.convert([1, 2])\n"
-     ">>> a.same_as(a), a.same_as(tvm_ffi.convert([1, 2]))\n"
-     "(True, False)"},
+     SAME_AS_DOC_SECTIONS("same_as")},
     {"is_", object_same_as, METH_O,
      "is_($self, other, /)\n"
      "--\n"
      "\n"
      "Alias of ``same_as``: whether two Python objects wrap the same FFI object.\n"
-     "\n"
-     "Parameters\n"
-     "----------\n"
-     "other : Any\n"
-     "    The value to compare with.\n"
-     "\n"
-     "Returns\n"
-     "-------\n"
-     "bool\n"
-     "    True when ``other`` is an Object with the same handle.\n"
-     "\n"
-     "Examples\n"
-     "--------\n"
-     ">>> a = tvm_ffi.convert([1, 2])\n"
-     ">>> a.is_(a), a.is_(tvm_ffi.convert([1, 2]))\n"
-     "(True, False)"},
+     SAME_AS_DOC_SECTIONS("is_")},
     {"__ctypes_handle__", object_ctypes_handle, METH_NOARGS,
      "The FFI handle as a ctypes.c_void_p (value None when empty)."},
     {"__move_handle_from__", object_move_handle_from, METH_O,

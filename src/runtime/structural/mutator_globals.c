@@ -228,22 +228,11 @@ static int global_with_region(void* self, const TVMFFIAny* args, int32_t num_arg
                               TVMFFIAny* result) {
   (void)self;
   FfiMutatorBase* m;
-  int64_t kind;
   if (ffi_check_num_args(kWithRegionSig, num_args, 3) != 0 ||
-      arg_mutator(kWithRegionSig, args, &m) != 0 || ffi_arg_int(kWithRegionSig, args, 1, &kind) != 0) {
+      arg_mutator(kWithRegionSig, args, &m) != 0) {
     return -1;
   }
-  if (args[2].type_index != kTVMFFIFunction) {
-    TVMFFIByteArray k = ffi_type_key_of(args[2].type_index);
-    return ffi_raise("TypeError",
-                     "Mismatched type on argument #2 when calling: `%s`. Expected `ffi.Function` "
-                     "but got `%.*s`",
-                     kWithRegionSig, (int)k.size, k.data);
-  }
-  int32_t saved = ffi_mutator_enter_region(m, (int32_t)kind);
-  int rc = ffi_call(&args[2], NULL, 0, result);
-  m->def_region = saved;
-  return rc;
+  return ffi_call_in_def_region(kWithRegionSig, &m->def_region, args, result);
 }
 
 void ffi_register_mutator_globals(void) {

@@ -81,13 +81,11 @@ int ffi_visitor_run(FfiVisitor* v, const TVMFFIAny* value, TVMFFIAny* out);
 int ffi_visitor_default_visit(FfiVisitorBase* v, const TVMFFIAny* value, TVMFFIAny* out);
 /* Visits value through any visitor's vtable (raw result decoded as for ffi_visitor_run). */
 int ffi_visitor_visit(FfiVisitorBase* v, const TVMFFIAny* value, TVMFFIAny* out);
-/* Enters `kind` the way C++ WithDefRegionKind does (a Pattern region is kept) and returns the
- * kind to restore. */
-static inline int32_t ffi_visitor_enter_region(FfiVisitorBase* v, int32_t kind) {
-  int32_t saved = v->def_region;
-  if (saved != kTVMFFIDefRegionKindPattern) v->def_region = kind;
-  return saved;
-}
+/* The body of ffi.Structural{Visitor,Mutator}WithDefRegionKind(self, kind, callback): runs
+ * args[2]() with *region entered as args[1] (a Pattern region is kept), restoring it after.
+ * Visitors and mutators keep their region at the same offset (32). */
+int ffi_call_in_def_region(const char* sig, int32_t* region, const TVMFFIAny* args,
+                           TVMFFIAny* result);
 
 /* visit_callback.c: runs the callback matching value, if any. For the walk modes *action gets
  * FFI_WALK_ADVANCE / FFI_WALK_SKIP; an interrupt goes to *out. FFI_VISIT_OWN: *action is

@@ -58,27 +58,33 @@ static int global_region(void* self, const TVMFFIAny* args, int32_t num_args, TV
   return 0;
 }
 
-/* Runs callback() with the region entered (a Pattern region is kept), restoring it after. */
-static int global_with_region(void* self, const TVMFFIAny* args, int32_t num_args,
-                              TVMFFIAny* result) {
-  (void)self;
-  FfiVisitorBase* v;
+int ffi_call_in_def_region(const char* sig, int32_t* region, const TVMFFIAny* args,
+                           TVMFFIAny* result) {
   int64_t kind;
-  if (ffi_check_num_args(kWithRegionSig, num_args, 3) != 0 ||
-      arg_visitor(kWithRegionSig, args, &v) != 0 || ffi_arg_int(kWithRegionSig, args, 1, &kind) != 0) {
-    return -1;
-  }
+  if (ffi_arg_int(sig, args, 1, &kind) != 0) return -1;
   if (args[2].type_index != kTVMFFIFunction) {
     TVMFFIByteArray k = ffi_type_key_of(args[2].type_index);
     return ffi_raise("TypeError",
                      "Mismatched type on argument #2 when calling: `%s`. Expected `ffi.Function` "
                      "but got `%.*s`",
-                     kWithRegionSig, (int)k.size, k.data);
+                     sig, (int)k.size, k.data);
   }
-  int32_t saved = ffi_visitor_enter_region(v, (int32_t)kind);
+  int32_t saved = *region;
+  if (saved != kTVMFFIDefRegionKindPattern) *region = (int32_t)kind;
   int rc = ffi_call(&args[2], NULL, 0, result);
-  v->def_region = saved;
+  *region = saved;
   return rc;
+}
+
+static int global_with_region(void* self, const TVMFFIAny* args, int32_t num_args,
+                              TVMFFIAny* result) {
+  (void)self;
+  FfiVisitorBase* v;
+  if (ffi_check_num_args(kWithRegionSig, num_args, 3) != 0 ||
+      arg_visitor(kWithRegionSig, args, &v) != 0) {
+    return -1;
+  }
+  return ffi_call_in_def_region(kWithRegionSig, &v->def_region, args, result);
 }
 
 void ffi_register_visitor_globals(void) {
