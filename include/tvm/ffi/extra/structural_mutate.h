@@ -88,13 +88,7 @@ class StructuralMutatorObj : public Object {
   template <typename Callback>
   auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
       -> decltype(std::forward<Callback>(callback)()) {
-    struct Restore {
-      StructuralMutatorObj* self;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { self->def_region_mode_ = saved; }
-    } restore{this, def_region_mode_};
-    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
+    return detail::CallInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
   }
 
   static constexpr bool _type_mutable = true;

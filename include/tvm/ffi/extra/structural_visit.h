@@ -71,6 +71,19 @@ struct StructuralVisitorVTable {
 };
 
 namespace detail {
+/*! \brief Runs callback() with *region set to `kind` (a pattern region is kept), restoring the
+ * region after, also when callback throws. Shared by visitors and mutators. */
+template <typename Callback>
+auto CallInDefRegion(TVMFFIDefRegionKind* region, TVMFFIDefRegionKind kind, Callback&& callback)
+    -> decltype(std::forward<Callback>(callback)()) {
+  struct Restore {
+    TVMFFIDefRegionKind* region;
+    TVMFFIDefRegionKind saved;
+    ~Restore() { *region = saved; }
+  } restore{region, *region};
+  if (*region != kTVMFFIDefRegionKindPattern) *region = kind;
+  return std::forward<Callback>(callback)();
+}
 /*! \brief Turns a raw visit result into an optional interrupt, throwing an error result. */
 inline Optional<VisitInterrupt> DecodeVisitResult(TVMFFIAny raw) {
   if (raw.type_index == TypeIndex::kTVMFFINone) return std::nullopt;
@@ -98,13 +111,7 @@ class StructuralVisitorObj : public Object {
   template <typename Callback>
   auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
       -> decltype(std::forward<Callback>(callback)()) {
-    struct Restore {
-      StructuralVisitorObj* self;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { self->def_region_mode_ = saved; }
-    } restore{this, def_region_mode_};
-    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
+    return detail::CallInDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
   }
 
   static constexpr bool _type_mutable = true;
