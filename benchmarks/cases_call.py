@@ -26,7 +26,8 @@ CASES = [
     # 26 characters: too long for a small string, so it travels as a string view or object.
     Case("echo(str, 26 chars)", _ECHO + "s = 'abcdefghijklmnopqrstuvwxyz'\n", "echo(s)"),
     Case("Python callback from Python", _CALLBACK, "cb(1)"),
-    Case("Python callback from C", _APPLY, "apply(cb, 1)"),
+    # Issue 18 target: a Python callback called from C costs at most 0.35x the reference.
+    Case("Python callback from C", _APPLY, "apply(cb, 1)", ref_target=0.35),
     # Issue target: wrapping a callable is one allocation and a small record, <= 0.3x the reference.
     Case("convert(lambda x: x)", _LAMBDA, "convert(f)", ref_target=0.3),
     Case("apply(lambda, 1): callable argument", _LAMBDA, "apply(f, 1)"),

@@ -59,6 +59,7 @@ CASES = [
     Case("from_dlpack(numpy)", _NUMPY + "from_dlpack = tvm_ffi.from_dlpack\n", "from_dlpack(x)", ref_target=_TARGET),
     Case("from_dlpack(torch)", _TORCH + "from_dlpack = tvm_ffi.from_dlpack\n", "from_dlpack(x)", ref_target=_TARGET),
     Case("add_one_cpu(numpy, numpy)", _NUMPY + _KERNEL, "f(x, y)", ref_target=_TARGET),
-    Case("add_one_cpu(torch, torch)", _TORCH + _KERNEL, "f(x, y)", ref_target=_TARGET),
+    # Issue 18 target for the framework tensor most users pass: 0.3x the reference.
+    Case("add_one_cpu(torch, torch)", _TORCH + _KERNEL, "f(x, y)", ref_target=0.3),
     Case("add_one_cpu(Tensor, Tensor)", _FFI_TENSORS, "f(x, y)", ref_target=_TARGET),
 ]

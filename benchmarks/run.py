@@ -23,7 +23,7 @@ from typing import Any
 
 from cases import REF_RATIO_TARGET, Case, all_cases
 from refpkg import REFPKG_DIR, install_reference, is_reference_module, ours_env, reference_env
-from report import markdown_table, per_argument_summary, self_test_summary, target_summary, to_json
+from report import geomean_summary, markdown_table, per_argument_summary, self_test_summary, target_summary, to_json
 from session import CaseResult, Session
 from workerproc import WorkerProcess
 
@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Targets (ours/ref <= {REF_RATIO_TARGET:g} unless the target column says otherwise; "
               "listed floor targets):")
         print(target_summary(results, labels))
+        print(geomean_summary(results, labels))
         extra = per_argument_summary(results, labels)
         if extra:
             print(extra)

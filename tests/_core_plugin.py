@@ -270,6 +270,37 @@ EXPORT int core_test_take(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* 
   return 0;
 }
 
+static TVMFFIObjectHandle g_kept = NULL;
+
+/* keep(obj): holds a reference to obj until drop_kept_in_thread. */
+EXPORT int core_test_keep(void* h, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  if (n < 1 || args[0].type_index < kTVMFFIStaticObjectBegin || g_kept != NULL) {
+    return fail("TypeError", "keep(obj: Object), one at a time");
+  }
+  TVMFFIObjectIncRef(args[0].v_obj);
+  g_kept = args[0].v_obj;
+  return 0;
+}
+
+static void* release_main(void* p) {
+  TVMFFIObjectDecRef((TVMFFIObjectHandle)p);
+  return NULL;
+}
+
+/* drop_kept_in_thread(): drops what keep() holds on a new pthread, which has no Python thread
+ * state, and waits for it. */
+EXPORT int core_test_drop_kept_in_thread(void* h, const TVMFFIAny* args, int32_t n,
+                                         TVMFFIAny* result) {
+  if (g_kept == NULL) return fail("ValueError", "nothing kept");
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, release_main, g_kept) != 0) {
+    return fail("RuntimeError", "pthread_create failed");
+  }
+  g_kept = NULL;
+  pthread_join(thread, NULL);
+  return 0;
+}
+
 /* MLIR packed convention: packed = {&handle, &args, &num_args, &result, &ret_code}. */
 EXPORT void core_test_mlir_last(void** packed) {
   const TVMFFIAny* args = *(const TVMFFIAny**)packed[1];

@@ -3,7 +3,8 @@
 Test modules opt in with ``from leakcheck import no_ffi_leaks  # noqa: F401``; the autouse
 fixture then compares the live FFI objects before and after every test, after a full garbage
 collection: the runtime's count (global ``ffi.LiveObjectCount``) plus the tensors ``_core`` makes
-itself over NumPy arrays and framework tensors (``_core._live_tensor_views``).
+itself over NumPy arrays and framework tensors (``_core._live_tensor_views``) and the function
+objects it makes around Python callables (``_core._live_callbacks``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def live_objects() -> int:
     """FFI objects that are still alive, after collecting Python garbage."""
     gc.collect()
     gc.collect()
-    return int(_live_object_count()) + _core._live_tensor_views()
+    return int(_live_object_count()) + _core._live_tensor_views() + _core._live_callbacks()
 
 
 @pytest.fixture(autouse=True)

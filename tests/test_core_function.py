@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-import tvm_ffi  # noqa: F401
+import tvm_ffi
 from _core_plugin import plugin
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi import _core
@@ -83,6 +83,66 @@ def test_callback_called_from_a_c_thread() -> None:
 
     assert call_in_thread(square, 100) == sum(i * i for i in range(100))
     assert threading.get_ident() not in seen
+
+
+def test_callable_argument_lives_as_long_as_the_call() -> None:
+    """A callable the callee does not keep is released when the call returns."""
+
+    def double(x: int) -> int:
+        return 2 * x
+
+    refs = sys.getrefcount(double)
+    live = _core._live_callbacks()
+    for _ in range(100):
+        assert P.fn("call_n")(double, 1, 21) == 42
+    assert _core._live_callbacks() == live
+    assert sys.getrefcount(double) == refs
+
+
+def test_callable_kept_by_c_outlives_the_call() -> None:
+    """A kept callable stays callable; its last reference may go on a thread without Python."""
+    seen: list[int] = []
+
+    def record(x: int) -> None:
+        seen.append(x)
+
+    refs = sys.getrefcount(record)
+    live = _core._live_callbacks()
+    P.fn("keep")(record)
+    assert sys.getrefcount(record) == refs + 1
+    assert _core._live_callbacks() == live + 1
+    P.fn("call_n")(P.fn("echo")(record), 1, 7)
+    assert seen == [7]
+    drop = P.fn("drop_kept_in_thread")
+    drop.release_gil = True  # the foreign thread takes the GIL to release the callable
+    drop()
+    assert sys.getrefcount(record) == refs
+    assert _core._live_callbacks() == live
+
+
+def test_same_callable_twice_in_one_call_is_one_function() -> None:
+    def f() -> None:
+        pass
+
+    pair = tvm_ffi.Array([f, f])
+    assert pair[0].same_as(pair[1])
+    assert not pair[0].same_as(tvm_ffi.Array([lambda: None, f])[0])
+
+
+def test_many_callables_alive_at_once() -> None:
+    """More wrapped callables than the block pool holds, alive together, then released."""
+    live = _core._live_callbacks()
+    funcs = [tvm_ffi.convert(lambda x, i=i: x + i) for i in range(300)]
+    assert _core._live_callbacks() == live + 300
+    assert [f(1) for f in funcs] == [i + 1 for i in range(300)]
+    del funcs
+    assert _core._live_callbacks() == live
+    assert tvm_ffi.convert(lambda: 5)() == 5
+
+
+def test_callbacks_keep_the_gil_when_called() -> None:
+    """A Python callback takes the GIL itself, so calling it from Python keeps the GIL."""
+    assert tvm_ffi.convert(lambda: None).release_gil is False
 
 
 def test_python_callables_with_many_arguments() -> None:

@@ -136,6 +136,9 @@ from ._core import (
     _get_global_func as _get_global_func,
 )
 from ._core import (
+    _live_callbacks as _live_callbacks,
+)
+from ._core import (
     _live_tensor_views as _live_tensor_views,
 )
 from ._core import (

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "callback_block.h"
 #include "pending_error.h"
 #include "tensor_view.h"
 
@@ -48,7 +49,8 @@ void core_call_context_release(CoreCallContext* ctx) {
     uintptr_t entry = ctx->items[i];
     if (entry & 1u) {
       Py_DECREF((PyObject*)(entry & ~(uintptr_t)1u));
-    } else if (!core_view_tensor_release_sole((TVMFFIObjectHandle)entry)) {
+    } else if (!core_view_tensor_release_sole((TVMFFIObjectHandle)entry) &&
+               !core_callback_block_release_sole((TVMFFIObjectHandle)entry)) {
       TVMFFIObjectDecRef((TVMFFIObjectHandle)entry);
     }
   }

@@ -1,7 +1,8 @@
 /*
  * callback.c -- Python callables as FFI functions.
  *
- * The function object's resource is a strong reference to the callable. A call may come from
+ * The function object is a block of callback_block.c holding a strong reference to the
+ * callable; its safe_call is the trampoline below. A call may come from
  * any C thread, with or without the GIL: it takes the GIL through gil_policy.h (cheap when held
  * already or parked by the call that released it, PyGILState_Ensure otherwise). Arguments
  * arrive as borrowed views and become Python values; the return value becomes an owned Any.
@@ -10,6 +11,7 @@
  */
 #include "callback.h"
 
+#include "callback_block.h"
 #include "convert_args.h"
 #include "convert_result.h"
 #include "convert_value.h"
@@ -60,7 +62,7 @@ static int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_
   core_gil_enter(&gil);
   int rc = core_stack_guard_enter();
   if (CORE_LIKELY(rc == 0)) {
-    rc = invoke((PyObject*)self, args, num_args, result);
+    rc = invoke(((CoreCallbackBlock*)self)->callable, args, num_args, result);
     core_stack_guard_leave();
   }
   if (rc != 0) core_set_raised_from_pyerr();
@@ -69,13 +71,7 @@ static int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_
 }
 
 int core_make_py_function(PyObject* callable, TVMFFIObjectHandle* out) {
-  Py_INCREF(callable);
-  if (TVMFFIFunctionCreate(callable, py_callback_safe_call, core_pyobject_deleter, out) != 0) {
-    Py_DECREF(callable);
-    core_raise_from_rc(-1);
-    return -1;
-  }
-  return 0;
+  return core_callback_block_new(callable, py_callback_safe_call, out);
 }
 
 /* _convert_to_ffi_func(pyfunc) -> Function */
@@ -97,14 +93,23 @@ PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func) {
 
 static int convert_callable(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
                             TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+  /* The same callable passed twice to one call is one function object: its first wrapping
+   * lives as long as the call. */
+  for (int i = 0; i < ctx->size; ++i) {
+    uintptr_t kept = ctx->items[i];
+    if (!(kept & 1u) && core_callback_block_holds((TVMFFIObjectHandle)kept, value)) {
+      core_set_object_view(out, (TVMFFIObjectHandle)kept);
+      return 0;
+    }
+  }
   TVMFFIObjectHandle func;
   if (core_make_py_function(value, &func) != 0) return -1;
   return core_set_handle_temp(out, func, ctx);
 }
 
-int core_callback_init(void) {
+int core_callback_init(PyObject* module) {
   core_dispatch_register(kCoreArgCallable, convert_callable);
   /* A callback takes the GIL first thing: a caller holding it should keep it. */
   core_gil_policy_keep_for(py_callback_safe_call);
-  return 0;
+  return core_callback_block_init(module);
 }

@@ -11,6 +11,6 @@ int core_make_py_function(PyObject* callable, TVMFFIObjectHandle* out);
 /* _convert_to_ffi_func(pyfunc) -> Function */
 PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func);
 /* Registers the converter of callable arguments. */
-int core_callback_init(void);
+int core_callback_init(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_CALLBACK_H_ */

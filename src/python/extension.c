@@ -156,7 +156,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_dltensor_test_wrapper_init(module) != 0 || core_call_init() != 0 ||
       core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
-      core_callback_init() != 0 || core_convert_public_init(module) != 0 ||
+      core_callback_init(module) != 0 || core_convert_public_init(module) != 0 ||
       core_registry_init(module) != 0 ||
       core_reflection_init(module) != 0 || core_cany_init(module) != 0 ||
       core_reflection_methods_init(module) != 0 ||

@@ -10,10 +10,11 @@
  *
  * A built-in is recognised by its safe_call: code inside libtvm_ffi.so's executable segments
  * other than the runtime's one generic trampoline, which every function made through
- * TVMFFIFunctionCreate (kernels, module functions, Python callbacks) shares. Behind that
- * trampoline, a function whose resource call is one this extension registered (its Python
- * callback trampoline) keeps the GIL too: it takes the GIL itself first thing, so releasing it
- * would only make the callback wait to take it back.
+ * TVMFFIFunctionCreate (kernels, module functions) shares. A function whose call is one this
+ * extension registered (its Python callback trampoline: the cell's own safe_call for the blocks
+ * of callback_block.c, or the resource call behind the generic trampoline) keeps the GIL too:
+ * it takes the GIL itself first thing, so releasing it would only make the callback wait to
+ * take it back.
  */
 #define _GNU_SOURCE
 #include "gil_policy.h"
@@ -29,7 +30,7 @@ _Thread_local PyThreadState* core_gil_parked __attribute__((tls_model("initial-e
 static int g_release_by_default = 1;
 static uintptr_t g_runtime_text_begin = 0, g_runtime_text_end = 0;
 static TVMFFISafeCallType g_generic_safe_call = NULL;
-/* Resource calls that need the GIL themselves (core_gil_policy_keep_for). */
+/* Calls that need the GIL themselves (core_gil_policy_keep_for). */
 #define MAX_GIL_HOLDING_CALLS 4
 static TVMFFISafeCallType g_gil_holding_calls[MAX_GIL_HOLDING_CALLS];
 static int g_num_gil_holding_calls = 0;
@@ -102,22 +103,26 @@ int core_gil_policy_init(void) {
 
 int core_release_gil_by_default(void) { return g_release_by_default; }
 
-void core_gil_policy_keep_for(TVMFFISafeCallType resource_call) {
+void core_gil_policy_keep_for(TVMFFISafeCallType call) {
   if (g_num_gil_holding_calls < MAX_GIL_HOLDING_CALLS) {
-    g_gil_holding_calls[g_num_gil_holding_calls++] = resource_call;
+    g_gil_holding_calls[g_num_gil_holding_calls++] = call;
   }
+}
+
+static int holds_gil_itself(TVMFFISafeCallType call) {
+  for (int i = 0; i < g_num_gil_holding_calls; ++i) {
+    if (call == g_gil_holding_calls[i]) return 1;
+  }
+  return 0;
 }
 
 int core_release_gil_for(TVMFFIObjectHandle func) {
   if (!g_release_by_default || func == NULL) return g_release_by_default;
   TVMFFISafeCallType call = TVMFFIFunctionGetCellPtr(func)->safe_call;
   if (call == g_generic_safe_call) {
-    TVMFFISafeCallType resource_call = ((const FunctionObject*)func)->resource_call;
-    for (int i = 0; i < g_num_gil_holding_calls; ++i) {
-      if (resource_call == g_gil_holding_calls[i]) return 0;
-    }
-    return 1;
+    return !holds_gil_itself(((const FunctionObject*)func)->resource_call);
   }
+  if (holds_gil_itself(call)) return 0;
   uintptr_t address = (uintptr_t)(void*)call;
   int builtin = address >= g_runtime_text_begin && address < g_runtime_text_end;
   return !builtin;

@@ -13,9 +13,10 @@ int core_gil_policy_init(void);
 /* The TVM_FFI_RELEASE_GIL_BY_DEFAULT setting (1 unless set to 0). */
 int core_release_gil_by_default(void);
 
-/* Functions made by TVMFFIFunctionCreate with this safe_call keep the GIL by default: it is
- * a trampoline that takes the GIL itself (a Python callback). Called at start-up. */
-void core_gil_policy_keep_for(TVMFFISafeCallType resource_call);
+/* Functions whose cell calls `call`, or made by TVMFFIFunctionCreate around it, keep the GIL
+ * by default: it is a trampoline that takes the GIL itself (a Python callback). Called at
+ * start-up. */
+void core_gil_policy_keep_for(TVMFFISafeCallType call);
 
 /* Whether calls of `func` (an ffi.Function handle) release the GIL unless told otherwise: the
  * default, except for the runtime's own built-in functions and the trampolines registered
