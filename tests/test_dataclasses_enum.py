@@ -99,6 +99,21 @@ def test_calling_the_class_looks_a_member_up() -> None:
         Kind.get(2**70)
 
 
+def test_repeated_lookups_are_one_dict_hit_and_misses_stay_misses() -> None:
+    for _ in range(3):
+        assert Color(2) is Color(2) and Color(2).same_as(Color.green)
+        assert Color.get("green") is Color("green") and Op("-") is Op("-")
+        assert Color(True).same_as(Color.red)
+        with pytest.raises(ValueError, match="3 is not a valid Color"):
+            Color(3)
+    pixel = Pixel(color=2, op="+", kind=Kind.alpha)
+    for _ in range(3):
+        pixel.color = 1
+        assert pixel.color.same_as(Color.red)
+        with pytest.raises(TypeError, match="expected test_enum.Color, got int"):
+            pixel.color = 3
+
+
 def test_other_calls_make_unregistered_objects() -> None:
     loose = Color(_int_index=9, _str_index="x")
     assert repr(loose) == "Color.x" and loose.value == 9

@@ -114,6 +114,29 @@ def lookup_member(state: Any, key: int | str) -> Any:
         return None
 
 
+_MEMBER_CACHE = "_ffi_enum_members"
+_NO_MEMBERS: dict[Any, Any] = {}
+
+
+def member_of(cls: type, key: int | str) -> Any:
+    """The member of enum class ``cls`` under canonical index ``key``, or None.
+
+    Hits are kept in a dict on the class: a member's index never changes once registered, so
+    later lookups skip the runtime map (new members still show up, as misses are not kept).
+    """
+    cache = cls.__dict__.get(_MEMBER_CACHE)
+    if cache is None:
+        cache = {}
+        type.__setattr__(cls, _MEMBER_CACHE, cache)
+    member = cache.get(key)
+    if member is None:
+        state = enum_state(cls)
+        member = None if state is None else lookup_member(state, key)
+        if member is not None:
+            cache[key] = member
+    return member
+
+
 def _members(cls: type) -> list[Any]:
     state = enum_state(cls)
     return [] if state is None else list(state.entries)
@@ -148,6 +171,10 @@ class _EnumMeta(type(_core.Object)):  # type: ignore[misc]
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs:
             value = args[0]
+            if type(value) is int or type(value) is str:  # a canonical index seen before: one dict hit
+                member = cls.__dict__.get(_MEMBER_CACHE, _NO_MEMBERS).get(value)
+                if member is not None:
+                    return member
             if isinstance(value, cls):
                 return value
             if isinstance(value, (int, str)):
@@ -210,8 +237,7 @@ class Enum(_core.Object, metaclass=_EnumMeta):
             When no member has that index.
         """
         key = normalize_index(index)
-        state = enum_state(cls)
-        member = None if state is None else lookup_member(state, key)
+        member = member_of(cls, key)
         if member is None:
             raise KeyError(key)
         return member

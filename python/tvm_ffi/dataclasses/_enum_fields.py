@@ -57,8 +57,13 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
         return None
 
     states: list[Any] = []  # the type's EnumState once it exists (it never changes after)
+    members: dict[Any, Any] = {}  # payload -> member, for payloads seen before (indexes never change)
 
     def normalize(value: Any) -> Any:
+        if type(value) is payload:
+            member = members.get(value)
+            if member is not None:
+                return member
         if isinstance(value, cls):
             return value
         key = _as_int_payload(value) if payload is int else (value if isinstance(value, str) else None)
@@ -69,9 +74,12 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
                     states.append(state)
             if states:
                 try:
-                    return states[0].indexes[key]
+                    member = states[0].indexes[key]
                 except KeyError:
                     pass
+                else:
+                    members[key] = member
+                    return member
         raise TypeError(f"type conversion failed for {type_key}: expected {type_key}, got "
                         f"{describe(value)}{_convert_detail(type_index, value)}")
 
