@@ -18,6 +18,9 @@ typedef struct {
   FfiMutateMode mode;
   int32_t num_entries;
   FfiMutateEntry* entries; /* malloc'ed, tried in order */
+  /* The entry that matched the last value's type (NULL: none), as in visit.h's FfiVisitor. */
+  int32_t match_type; /* -1 before the first value */
+  const FfiMutateEntry* match_entry;
   FfiPtrMap remap;         /* var object -> index + 1 into remap_values; keys retained */
   FfiVec remap_values;     /* TVMFFIAny, owned */
   FfiPtrMap active;        /* objects whose default descent is running */
@@ -95,11 +98,18 @@ static TVMFFIAny engine_remap_set(TVMFFIObject* mutator, TVMFFIAny var, TVMFFIAn
 
 /* ---- callbacks ---- */
 
-static const FfiMutateEntry* find_entry(const FfiMutator* e, int32_t type_index) {
+static const FfiMutateEntry* find_entry(FfiMutator* e, int32_t type_index) {
+  if (type_index == e->match_type) return e->match_entry;
+  const FfiMutateEntry* found = NULL;
   for (int32_t i = 0; i < e->num_entries; ++i) {
-    if (ffi_visit_entry_matches(e->entries[i].type_index, type_index)) return &e->entries[i];
+    if (ffi_visit_entry_matches(e->entries[i].type_index, type_index)) {
+      found = &e->entries[i];
+      break;
+    }
   }
-  return NULL;
+  e->match_type = type_index;
+  e->match_entry = found;
+  return found;
 }
 
 /* Map callback: (value) or (value, def_region_kind). */
@@ -220,6 +230,8 @@ int ffi_mutator_new(FfiMutateMode mode, FfiMutateEntry* entries, int32_t num_ent
   e->mode = mode;
   e->num_entries = num_entries;
   e->entries = entries;
+  e->match_type = -1; /* no value has this type index */
+  e->match_entry = NULL;
   ffi_ptr_map_init(&e->remap);
   ffi_vec_init(&e->remap_values, sizeof(TVMFFIAny));
   ffi_ptr_map_init(&e->active);

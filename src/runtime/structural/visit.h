@@ -53,6 +53,10 @@ typedef struct {
   FfiVisitMode mode;
   int32_t num_entries;
   FfiVisitEntry* entries; /* malloc'ed, tried in order */
+  /* The entry that matched the last value's type (NULL: none did): a walk meets the same few
+   * types over and over, and entries and type ancestry never change during its life. */
+  int32_t match_type;     /* that type index; -1 before the first value */
+  const FfiVisitEntry* match_entry;
   FfiPtrMap active;       /* objects whose descent is running: meeting one again is a cycle */
   _Atomic uintptr_t owner; /* token of the thread running a traversal with it, 0 when idle */
   int32_t depth;           /* nested runs of that thread */

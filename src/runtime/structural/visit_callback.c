@@ -25,12 +25,19 @@ static int raise_result_type(const char* expected, int32_t actual) {
 
 int ffi_visitor_callback(FfiVisitor* v, const TVMFFIAny* value, int* action, TVMFFIAny* out) {
   *action = FFI_WALK_UNMATCHED;
-  const FfiVisitEntry* e = NULL;
-  for (int32_t i = 0; i < v->num_entries; ++i) {
-    if (ffi_visit_entry_matches(v->entries[i].type_index, value->type_index)) {
-      e = &v->entries[i];
-      break;
+  const FfiVisitEntry* e;
+  if (value->type_index == v->match_type) {
+    e = v->match_entry;
+  } else {
+    e = NULL;
+    for (int32_t i = 0; i < v->num_entries; ++i) {
+      if (ffi_visit_entry_matches(v->entries[i].type_index, value->type_index)) {
+        e = &v->entries[i];
+        break;
+      }
     }
+    v->match_type = value->type_index;
+    v->match_entry = e;
   }
   if (e == NULL) {
     if (v->mode != FFI_VISIT_OWN) *action = FFI_WALK_ADVANCE;

@@ -447,6 +447,8 @@ int ffi_visitor_new(FfiVisitMode mode, FfiVisitEntry* entries, int32_t num_entri
   v->mode = mode;
   v->entries = entries;
   v->num_entries = num_entries;
+  v->match_type = -1; /* no value has this type index */
+  v->match_entry = NULL;
   ffi_ptr_map_init(&v->active);
   atomic_init(&v->owner, 0);
   v->depth = 0;
