@@ -45,6 +45,11 @@ static int invoke(PyObject* callable, const TVMFFIAny* args, int32_t num_args,
   for (int32_t i = 0; i < made; ++i) Py_DECREF(py_args[i]);
   if (py_args != inline_args) PyMem_Free(py_args);
   if (ret == NULL) return -1;
+  if (ret == Py_None) { /* what most callbacks return (visitors, loggers): nothing to convert */
+    Py_DECREF(ret);
+    core_set_pod(result, kTVMFFINone);
+    return 0;
+  }
   CoreArgSite site = {NULL, kCoreSiteCallbackResult};
   int rc = core_py_to_owned_any(ret, result, &site);
   Py_DECREF(ret);

@@ -58,6 +58,7 @@ static inline __attribute__((always_inline)) PyObject* function_call(
   int rc = release_gil ? core_call_release_gil(handle, args, nargs, self->name, &result, &fw)
                        : core_call(handle, args, nargs, self->name, &result, &fw);
   if (rc != 0) return NULL;
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE; /* kernels mostly return nothing */
   /* A call that took framework tensors returns its tensors as ones of that framework, also
    * those inside returned containers. */
   if (CORE_UNLIKELY(fw.api != NULL) && result.type_index >= kTVMFFIStaticObjectBegin) {
