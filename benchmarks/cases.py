@@ -25,6 +25,7 @@ CASE_MODULES = (
     "cases_structural",
     "cases_dataclasses",
     "cases_enum",
+    "cases_values",
 )
 
 # Default target of a case: ours takes at most this fraction of the reference's time per call

@@ -19,6 +19,19 @@ from tvm_ffi._dtype import DTYPE_LITERALS, DataTypeCode
 # ---- dtype ----
 
 
+def test_dtype_texts_are_parsed_once() -> None:
+    assert tvm_ffi.dtype("bfloat16") is tvm_ffi.dtype("bfloat16")
+
+    class MyDtype(tvm_ffi.dtype):
+        __slots__ = ()
+
+    mine = MyDtype("bfloat16")
+    assert type(mine) is MyDtype and mine == "bfloat16" and mine.bits == 16
+    assert type(tvm_ffi.dtype("bfloat16")) is tvm_ffi.dtype
+    with pytest.raises(ValueError, match="unknown dtype"):
+        tvm_ffi.dtype("not_a_dtype")
+
+
 def test_dtype_is_a_str() -> None:
     f32 = tvm_ffi.dtype("float32")
     assert isinstance(f32, str) and f32 == "float32" and "float32" == f32

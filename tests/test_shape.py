@@ -17,11 +17,25 @@ def test_shape_is_a_tuple_of_ints() -> None:
     assert tvm_ffi.Shape(range(3)) == (0, 1, 2)
 
 
+def test_shape_from_any_iterable_and_in_subclasses() -> None:
+    assert tvm_ffi.Shape(d for d in (4, 5)) == (4, 5)
+    assert tvm_ffi.Shape([np_int := 7]) == (np_int,)
+
+    class Dims(tvm_ffi.Shape):
+        pass
+
+    dims = Dims((1, 2))
+    assert type(dims) is Dims and dims == (1, 2)
+    assert tvm_ffi.get_global_func("testing.echo")(dims) == (1, 2)
+
+
 def test_shape_rejects_non_int_dimensions() -> None:
     with pytest.raises(TypeError, match="#1 must be an int, got float"):
         tvm_ffi.Shape((2, 3.5))
     with pytest.raises(TypeError, match="#0 must be an int, got bool"):
         tvm_ffi.Shape((True,))
+    with pytest.raises(TypeError, match="#1 must be an int, got str"):
+        tvm_ffi.Shape(d for d in (1, "2"))  # a generator is read once, also when it fails
 
 
 def test_shape_passes_as_the_runtime_shape_object() -> None:

@@ -232,6 +232,17 @@ def test_dlpack_rejects_copies_and_other_devices() -> None:
         t.__dlpack__(max_version=1)
 
 
+def test_dlpack_takes_its_arguments_by_keyword_only() -> None:
+    t = tvm_ffi.from_dlpack(np.ones(2))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'stream_ptr'"):
+        t.__dlpack__(stream_ptr=None)
+    with pytest.raises(TypeError, match="takes no positional arguments"):
+        t.__dlpack__(None)
+    keywords = {"max" + "_version": (1, 0)}  # a name built at run time is not interned
+    assert '"dltensor_versioned"' in repr(t.__dlpack__(**keywords))
+    np.testing.assert_array_equal(np.from_dlpack(t), np.ones(2))
+
+
 def test_unconsumed_capsule_releases_the_tensor() -> None:
     before = live_objects()
     t = tvm_ffi.from_dlpack(np.ones(2))

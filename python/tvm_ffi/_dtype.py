@@ -115,6 +115,12 @@ def _text_of(value: Any) -> str:
     )
 
 
+# dtype(text) for the texts parsed so far: a dtype is an immutable str, so one instance serves
+# every request (bounded: only valid texts get here, but a program could make many).
+_MAX_PARSED = 1024
+_PARSED: dict[str, dtype] = {}
+
+
 class dtype(str):
     """A data type such as ``"float32"`` or ``"int8x4"``; a ``str`` holding a parsed ``DLDataType``.
 
@@ -131,6 +137,10 @@ class dtype(str):
     def __new__(cls, content: Any) -> dtype:
         """Parses ``content`` (ValueError for an unknown dtype string)."""
         if type(content) is str:  # the common case first: results of calls come back this way
+            if cls is dtype:
+                known = _PARSED.get(content)
+                if known is not None:
+                    return known
             text, parsed = content, _core.DataType(content)
         elif type(content) is cls:
             return content
@@ -139,6 +149,8 @@ class dtype(str):
             parsed = content if isinstance(content, _core.DataType) else _core.DataType(text)
         self = str.__new__(cls, text)
         self._tvm_ffi_dtype = parsed
+        if cls is dtype and type(content) is str and len(_PARSED) < _MAX_PARSED:
+            _PARSED[text] = self
         return self
 
     @classmethod

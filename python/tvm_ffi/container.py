@@ -465,6 +465,12 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     def __new__(cls, content: Iterable[SupportsIndex] = ()) -> Shape:
         """Builds the runtime shape from ``content``; TypeError for items that are not ints."""
+        if cls is Shape:  # the runtime checks the dimensions itself; on failure the loop below names the culprit
+            dims = content if type(content) is tuple else tuple(content)
+            try:
+                return _make_shape(*dims)  # type: ignore[no-any-return]
+            except (TypeError, ValueError):
+                content = dims
         values: list[int] = []
         for position, dim in enumerate(content):
             if isinstance(dim, bool) or not hasattr(dim, "__index__"):

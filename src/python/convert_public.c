@@ -3,7 +3,8 @@
  *
  * The rules live in Python (tvm_ffi/_convert.py, handed over with _set_convert_rules); this
  * function answers the common values whose answer those rules fix, without running them: FFI
- * objects, None and plain numbers as they are, str as a String, and plain Python functions,
+ * objects, None and plain numbers as they are, str as a String, exact lists, tuples and dicts
+ * as the Array or Map a call would make of them, and plain Python functions,
  * builtins and bound methods wrapped as Functions (one FFI function object and its Python
  * wrapper). A function the rules would treat otherwise (one with a __tvm_ffi_object__ or
  * __dlpack__ attribute of its own) and every other value go through the rules.
@@ -11,6 +12,8 @@
 #include "convert_public.h"
 
 #include "callback.h"
+#include "convert_args.h"
+#include "convert_result.h"
 #include "function.h"
 #include "object.h"
 #include "string_types.h"
@@ -51,6 +54,13 @@ static PyObject* convert_value(PyObject* value) {
     return value;
   }
   if (t == &PyUnicode_Type) return PyObject_CallOneArg((PyObject*)&CoreString_Type, value);
+  if (t == &PyList_Type || t == &PyTuple_Type || t == &PyDict_Type) {
+    /* Converted as a call argument would be (an Array or a Map), then given back. */
+    CoreArgSite site = {NULL, kCoreSiteConvert};
+    TVMFFIAny owned;
+    if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
+    return core_any_to_py(&owned);
+  }
   if (is_plain_callable(value)) {
     TVMFFIObjectHandle handle;
     if (core_make_py_function(value, &handle) != 0) return NULL;

@@ -8,23 +8,24 @@
 #include "type_table.h"
 
 static PyObject* shape_class = NULL; /* the Python Shape class, or NULL before registration */
+static PyObject* g_str_object_attr = NULL; /* "_tvm_ffi_object", where a Shape keeps its object */
 
 PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
   if (shape_class == NULL) return core_object_from_handle(handle);
+  /* What Shape._from_object(dims, holder) does, without calling into Python: the tuple
+   * subclass filled in place, the runtime object in its attribute. */
   TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(handle);
-  PyObject* dims = core_int64_tuple(&PyTuple_Type, cell->data, (Py_ssize_t)cell->size);
-  if (dims == NULL) {
+  PyObject* out = core_int64_tuple((PyTypeObject*)shape_class, cell->data, (Py_ssize_t)cell->size);
+  if (out == NULL) {
     TVMFFIObjectDecRef(handle);
     return NULL;
   }
   PyObject* holder = core_object_new_of_class(&CoreObject_Type, handle);
-  if (holder == NULL) {
-    Py_DECREF(dims);
+  if (holder == NULL || PyObject_SetAttr(out, g_str_object_attr, holder) != 0) {
+    Py_XDECREF(holder);
+    Py_DECREF(out);
     return NULL;
   }
-  /* Shape._from_object(dims, holder) builds the tuple without another runtime call. */
-  PyObject* out = PyObject_CallMethod(shape_class, "_from_object", "OO", dims, holder);
-  Py_DECREF(dims);
   Py_DECREF(holder);
   return out;
 }
@@ -54,6 +55,10 @@ PyObject* core_mod_set_class_shape(PyObject* self, PyObject* cls) {
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type)) {
     PyErr_Format(PyExc_TypeError, "_set_class_shape() expects a tuple subclass, got %R", cls);
     return NULL;
+  }
+  if (g_str_object_attr == NULL) {
+    g_str_object_attr = PyUnicode_InternFromString("_tvm_ffi_object");
+    if (g_str_object_attr == NULL) return NULL;
   }
   Py_INCREF(cls);
   Py_XSETREF(shape_class, cls);

@@ -1,0 +1,29 @@
+"""Value cases: making the small FFI values users meet everywhere, and handing an `ffi.Tensor`
+to NumPy and torch through DLPack. (`String` operations are CPython's own: String is a str.)
+
+Exports are mostly the consumer's work (NumPy or torch building its array), so their target is
+parity with the reference: our part is the capsule and the `__dlpack__` keyword handling.
+"""
+
+from __future__ import annotations
+
+from cases import Case
+
+_IMPORTS = "import tvm_ffi\n"
+_TENSOR = "import numpy as np\nimport tvm_ffi\nt = tvm_ffi.from_dlpack(np.zeros((3, 4), dtype='float32'))\n"
+_TORCH = (
+    _TENSOR
+    + "try:\n    import torch\n"
+    "except ImportError:\n    raise RuntimeError('n/a: torch is not installed') from None\n"
+)
+
+CASES = [
+    Case("Shape((1, 2, 3))", _IMPORTS, "tvm_ffi.Shape((1, 2, 3))"),
+    Case("convert([1, 2, 3])", _IMPORTS + "convert = tvm_ffi.convert\n", "convert([1, 2, 3])"),
+    Case("convert({'a': 1})", _IMPORTS + "convert = tvm_ffi.convert\n", "convert({'a': 1})"),
+    Case("dtype('float32')", _IMPORTS + "dtype = tvm_ffi.dtype\n", "dtype('float32')"),
+    Case("device('cpu', 0)", _IMPORTS + "device = tvm_ffi.device\n", "device('cpu', 0)"),
+    Case("Tensor.shape", _TENSOR, "t.shape"),
+    Case("np.from_dlpack(Tensor)", _TENSOR, "np.from_dlpack(t)", ref_target=1.0),
+    Case("torch.from_dlpack(Tensor)", _TORCH, "torch.from_dlpack(t)", ref_target=1.0),
+]
