@@ -25,4 +25,9 @@ CASES = [
     Case("m['a']", _MAP, "m['a']", ref_target=_TARGET),
     Case("iterate 1000-element Array", _BIG, "for _ in big: pass", ref_target=_TARGET),
     Case("nop([1, 2, 3])", _NOP, "nop([1, 2, 3])", ref_target=_TARGET),
+    # An object in and out of a call: the result gets a Python wrapper of its own.
+    Case("echo(arr)", _ARR + "echo = tvm_ffi.get_global_func('testing.echo')\n", "echo(arr)"),
+    Case("'a' in m", _MAP, "'a' in m", ref_target=_TARGET),
+    Case("m.items() of 20 entries", _IMPORTS + "m = tvm_ffi.Map({str(i): i for i in range(20)})\n",
+         "for _ in m.items(): pass", ref_target=_TARGET),
 ]

@@ -103,8 +103,11 @@ def _entries(mapping: Any, iter_functor_getter: _IterFunctorGetter | None) -> It
     """(key, value) pairs of a Map/Dict; with ``iter_functor_getter``, walked with the iterator
     functor it returns (``f(0)`` key, ``f(1)`` value, ``f(2)`` advance), as the reference does."""
     if iter_functor_getter is None:
-        yield from mapping._pairs()
-        return
+        return mapping._pairs()  # type: ignore[no-any-return]
+    return _functor_entries(mapping, iter_functor_getter)
+
+
+def _functor_entries(mapping: Any, iter_functor_getter: _IterFunctorGetter) -> Iterator[tuple[Any, Any]]:
     size = len(mapping)
     if size == 0:
         return

@@ -305,6 +305,10 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
 
         def _in_framework(self, value: Any) -> Any: ...
 
+        def _entry_list(self) -> list[tuple[_K, _V]]: ...
+
+        def __contains__(self, key: object) -> bool: ...  # the runtime's count of key
+
     def _pairs(self) -> Iterator[tuple[_K, _V]]:
         size = len(self)
         if size == 0:
@@ -340,9 +344,6 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
     def values(self) -> ValuesView[_V]:
         """A view of the values in insertion order."""
         return ValuesView(self)
-
-    def __contains__(self, key: object) -> bool:
-        return bool(type(self)._count(self, key))
 
     def __eq__(self, other: object) -> bool:
         """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
@@ -381,6 +382,10 @@ class Map(_MapReader[_K, _V], Mapping[_K, _V]):
     if TYPE_CHECKING:
 
         def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
+
+    def _pairs(self) -> Iterator[tuple[_K, _V]]:
+        # Immutable: nothing can change under a loop, so one walk from C into a list serves it.
+        return iter(self._entry_list())
 
 
 @register_object("ffi.Dict")

@@ -328,9 +328,15 @@ static PyTypeObject SeqBase_Type = {
 
 /* ---- maps ---- */
 
-enum { kMapSize, kMapGetItem, kDictSize, kDictGetItem, kNumMapFuncs };
-static const char* const map_func_names[kNumMapFuncs] = {"ffi.MapSize", "ffi.MapGetItem",
-                                                         "ffi.DictSize", "ffi.DictGetItem"};
+/* The runtime's functions of each kind; a Dict's are kDictFirst places after the Map's. */
+enum {
+  kMapSize, kMapGetItem, kMapCount, kMapIter,
+  kDictFirst, kDictSize = kDictFirst, kDictGetItem, kDictCount, kDictIter,
+  kNumMapFuncs
+};
+static const char* const map_func_names[kNumMapFuncs] = {
+    "ffi.MapSize",  "ffi.MapGetItem",  "ffi.MapCount",  "ffi.MapForwardIterFunctor",
+    "ffi.DictSize", "ffi.DictGetItem", "ffi.DictCount", "ffi.DictForwardIterFunctor"};
 /* Looked up on first use and kept for the life of the process. */
 static TVMFFIObjectHandle map_funcs[kNumMapFuncs];
 
@@ -347,7 +353,7 @@ static TVMFFIObjectHandle map_func(int which) {
   return h;
 }
 
-/* 0 for Map, 2 for Dict (offset into map_funcs), -1 with exception otherwise. */
+/* 0 for Map, kDictFirst for Dict (offset into map_funcs), -1 with exception otherwise. */
 static int map_kind(PyObject* self) {
   TVMFFIObjectHandle h = ((CoreObject*)self)->chandle;
   if (CORE_UNLIKELY(h == NULL)) {
@@ -356,7 +362,7 @@ static int map_kind(PyObject* self) {
   }
   int32_t index = TVMFFIObjectGetTypeIndex(h);
   if (index == kTVMFFIMap) return 0;
-  if (index == kTVMFFIDict) return 2;
+  if (index == kTVMFFIDict) return kDictFirst;
   PyErr_Format(PyExc_TypeError, "%s handle is not an ffi.Map or ffi.Dict (type index %d)",
                Py_TYPE(self)->tp_name, (int)index);
   return -1;
@@ -399,6 +405,87 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
   return core_any_to_py(&result);
 }
 
+/* key in m: the runtime's count of `key`, converted as an argument is. */
+static int map_contains(PyObject* self, PyObject* key) {
+  int kind = map_kind(self);
+  if (kind < 0) return -1;
+  TVMFFIObjectHandle f = map_func(kMapCount + kind);
+  if (f == NULL) return -1;
+  PyObject* args[2] = {self, key};
+  TVMFFIAny result = {0};
+  CoreFramework fw;
+  if (core_call(f, args, 2, NULL, &result, &fw) != 0) return -1;
+  return result.v_int64 != 0;
+}
+
+/* One step of the runtime's iterator functor: f(0) key, f(1) value, f(2) advance. */
+static int iter_step(TVMFFIObjectHandle step, int64_t what, TVMFFIAny* out) {
+  TVMFFIAny arg = {0};
+  arg.type_index = kTVMFFIInt;
+  arg.v_int64 = what;
+  memset(out, 0, sizeof(*out));
+  int rc = TVMFFIFunctionCall(step, &arg, 1, out);
+  if (rc != 0) core_raise_from_rc(rc);
+  return rc;
+}
+
+static PyObject* entry_to_py(TVMFFIAny* owned, const DLPackExchangeAPI* api) {
+  return CORE_UNLIKELY(api != NULL) ? core_any_to_py_in_framework(owned, api)
+                                    : core_any_to_py(owned);
+}
+
+/* m._entry_list(): the (key, value) pairs in insertion order, read by one walk of the
+ * runtime's iterator from C (as the map hands its elements out). */
+static PyObject* map_entry_list(PyObject* self, PyObject* unused) {
+  (void)unused;
+  int kind = map_kind(self);
+  if (kind < 0) return NULL;
+  Py_ssize_t size = map_length(self);
+  if (size < 0) return NULL;
+  PyObject* list = PyList_New(0);
+  if (list == NULL || size == 0) return list;
+  TVMFFIObjectHandle make = map_func(kMapIter + kind);
+  PyObject* args[1] = {self};
+  TVMFFIAny made = {0};
+  CoreFramework fw;
+  if (make == NULL || core_call(make, args, 1, NULL, &made, &fw) != 0) goto fail;
+  if (made.type_index != kTVMFFIFunction) {
+    PyErr_SetString(PyExc_RuntimeError, "the map's iterator functor is not a function");
+    if (made.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(made.v_obj);
+    goto fail;
+  }
+  TVMFFIObjectHandle step = made.v_obj;
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
+  for (Py_ssize_t n = 0; n < size; ++n) {
+    TVMFFIAny key, value, more;
+    if (iter_step(step, 0, &key) != 0) goto fail_step;
+    PyObject* py_key = entry_to_py(&key, api);
+    if (py_key == NULL) goto fail_step;
+    if (iter_step(step, 1, &value) != 0) {
+      Py_DECREF(py_key);
+      goto fail_step;
+    }
+    PyObject* py_value = entry_to_py(&value, api);
+    PyObject* pair = py_value != NULL ? PyTuple_Pack(2, py_key, py_value) : NULL;
+    Py_DECREF(py_key);
+    Py_XDECREF(py_value);
+    if (pair == NULL || PyList_Append(list, pair) != 0) {
+      Py_XDECREF(pair);
+      goto fail_step;
+    }
+    Py_DECREF(pair);
+    if (iter_step(step, 2, &more) != 0) goto fail_step;
+    if (!more.v_int64) break;
+  }
+  TVMFFIObjectDecRef(step);
+  return list;
+fail_step:
+  TVMFFIObjectDecRef(step);
+fail:
+  Py_DECREF(list);
+  return NULL;
+}
+
 /* m._in_framework(value): `value` (an element just read through a ffi.Map* / ffi.Dict* call)
  * as the map's framework would hand it out; `value` itself when the map has no framework. */
 static PyObject* map_in_framework(PyObject* self, PyObject* value) {
@@ -417,10 +504,16 @@ static PyObject* map_in_framework(PyObject* self, PyObject* value) {
 }
 
 static PyMethodDef map_methods[] = {
+    {"_entry_list", map_entry_list, METH_NOARGS,
+     "The (key, value) pairs in insertion order, as a list (one walk from C)."},
     {"_in_framework", map_in_framework, METH_O,
      "An element as this map hands it out (framework tensors for maps returned by calls that "
      "took them)."},
     {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods map_as_sequence = {
+    .sq_contains = map_contains,
 };
 
 static PyMappingMethods map_as_mapping = {
@@ -436,6 +529,7 @@ static PyTypeObject MapBase_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "MapBase(input_dict=())\n--\n\n"
               "Base of Map and Dict: len and lookup call the runtime from C.",
+    .tp_as_sequence = &map_as_sequence,
     .tp_as_mapping = &map_as_mapping,
     .tp_hash = core_container_hash,
 };
