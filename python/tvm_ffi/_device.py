@@ -63,6 +63,8 @@ def device(device_type: str | int | DLDeviceType | _core.Device, index: int | No
     >>> tvm_ffi.device("cuda:1") == tvm_ffi.device("cuda", 1) == tvm_ffi.device(tvm_ffi.DLDeviceType.kDLCUDA, 1)
     True
     """
+    if type(device_type) is str:  # the common case: straight to the constructor, which parses it
+        return _core._CLASS_DEVICE(device_type, index)
     if isinstance(device_type, _core.Device):
         if index is not None and index != device_type.index:
             raise ValueError(f"device({device_type!r}, index={index}): that device has index {device_type.index}")
