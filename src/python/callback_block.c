@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#include "../runtime/refcount.h"
+#include "owned_block.h"
 
 #define POOL_MAX 64
 static CoreCallbackBlock* g_pool[POOL_MAX];
@@ -24,7 +24,8 @@ static int g_pool_size = 0;
 /* Blocks alive, for leak checks next to ffi.LiveObjectCount; changed only under the GIL. */
 static long g_live_blocks;
 
-static void block_free(CoreCallbackBlock* block) {
+static void block_free(void* self) {
+  CoreCallbackBlock* block = (CoreCallbackBlock*)self;
   --g_live_blocks;
   if (g_pool_size < POOL_MAX) {
     g_pool[g_pool_size++] = block;
@@ -34,14 +35,7 @@ static void block_free(CoreCallbackBlock* block) {
 }
 
 static void block_deleter(void* self, int flags) {
-  CoreCallbackBlock* block = (CoreCallbackBlock*)self;
-  /* The last reference may go on any thread, or after the interpreter is gone: then the
-   * callable cannot be released, and it and the block are left to the process exit. */
-  if (!core_python_alive()) return;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) Py_CLEAR(block->callable);
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) block_free(block);
-  PyGILState_Release(gil);
+  core_owned_block_delete(self, flags, &((CoreCallbackBlock*)self)->callable, block_free);
 }
 
 int core_callback_block_new(PyObject* callable, TVMFFISafeCallType call,
@@ -76,10 +70,7 @@ int core_callback_block_holds(TVMFFIObjectHandle handle, PyObject* callable) {
 
 int core_callback_block_release_sole(TVMFFIObjectHandle handle) {
   CoreCallbackBlock* block = (CoreCallbackBlock*)handle;
-  if (block->header.deleter != block_deleter) return 0;
-  /* A fresh count: the caller holds the only reference and nobody a weak one, so no other
-   * thread can reach the block. */
-  if (__atomic_load_n(&block->header.combined_ref_count, __ATOMIC_ACQUIRE) != FFI_FRESH_REFCOUNT) {
+  if (block->header.deleter != block_deleter || !core_owned_block_is_sole(&block->header)) {
     return 0;
   }
   Py_CLEAR(block->callable);

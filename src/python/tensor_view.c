@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-#include "../runtime/refcount.h"
+#include "owned_block.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -37,9 +37,11 @@ static int g_pool_size = 0;
  * counter serves: an atomic one costs two locked instructions per argument. */
 static long g_live_views;
 
-static void view_free_block(ViewTensor* view, int gil_held) {
+/* Back to the pool, or freed (GIL held). */
+static void view_free_block(void* self) {
+  ViewTensor* view = (ViewTensor*)self;
   --g_live_views;
-  if (gil_held && view->capacity == VIEW_POOL_NDIM && g_pool_size < VIEW_POOL_MAX) {
+  if (view->capacity == VIEW_POOL_NDIM && g_pool_size < VIEW_POOL_MAX) {
     g_pool[g_pool_size++] = view;
   } else {
     free(view);
@@ -47,14 +49,7 @@ static void view_free_block(ViewTensor* view, int gil_held) {
 }
 
 static void view_deleter(void* self, int flags) {
-  ViewTensor* view = (ViewTensor*)self;
-  /* The last reference may go away on any thread, or after the interpreter is gone: then the
-   * owner cannot be released and both it and the block are left to the process exit. */
-  if (!core_python_alive()) return;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) Py_CLEAR(view->owner);
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) view_free_block(view, 1);
-  PyGILState_Release(gil);
+  core_owned_block_delete(self, flags, &((ViewTensor*)self)->owner, view_free_block);
 }
 
 /* A fresh view with room for `ndim` dimensions, its DLTensor's shape and strides pointing at
@@ -86,7 +81,7 @@ static ViewTensor* view_alloc(int32_t ndim) {
 }
 
 /* Releases a view that never left this file (the GIL is held, the owner not yet set). */
-static void view_discard(ViewTensor* view) { view_free_block(view, 1); }
+static void view_discard(ViewTensor* view) { view_free_block(view); }
 
 uint64_t core_view_tensor_flags(TVMFFIObjectHandle handle) {
   ViewTensor* view = (ViewTensor*)handle;
@@ -96,12 +91,9 @@ uint64_t core_view_tensor_flags(TVMFFIObjectHandle handle) {
 int core_view_tensor_release_sole(TVMFFIObjectHandle handle) {
   ViewTensor* view = (ViewTensor*)handle;
   if (view->header.deleter != view_deleter) return 0;
-  /* A fresh count means the caller holds the only reference and nobody holds a weak one, so no
-   * other thread can reach the object: it may go without the atomic protocol. */
-  uint64_t count = __atomic_load_n(&view->header.combined_ref_count, __ATOMIC_ACQUIRE);
-  if (count != FFI_FRESH_REFCOUNT) return 0;
+  if (!core_owned_block_is_sole(&view->header)) return 0;
   Py_CLEAR(view->owner);
-  view_free_block(view, 1);
+  view_free_block(view);
   return 1;
 }
 
