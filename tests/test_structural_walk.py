@@ -302,3 +302,17 @@ def test_walk_over_a_shared_subgraph_does_not_leak_on_interrupt_or_error() -> No
         with pytest.raises(RuntimeError):
             structural_walk(graph, (int, lambda v: (_ for _ in ()).throw(RuntimeError("x"))))
     assert sys.getrefcount(shared) >= 2
+
+
+def test_callback_types_resolve_alike_on_every_walk() -> None:
+    seen: list[Any] = []
+    for _ in range(3):
+        structural_walk([1, [2]], (tvm_ffi.Array, seen.append))
+    assert len(seen) == 6
+
+    class Unregistered(tvm_ffi.Array):  # type: ignore[type-arg]
+        pass
+
+    for _ in range(2):  # a class without a type of its own is refused every time
+        with pytest.raises(TypeError, match="callback type must be"):
+            structural_walk([1], (Unregistered, seen.append))

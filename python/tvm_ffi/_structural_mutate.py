@@ -20,6 +20,7 @@ from ._structural_visit import (
     WalkOrder,
     _callback_entries,
     _callback_type_index,
+    _order_value,
     _with_region_enum,
 )
 from .registry import register_object
@@ -136,15 +137,6 @@ class StructuralMutator(_core.Object):
         return _ffi_api.StructuralMutatorWithDefRegionKind(self, kind, callback)
 
 
-def _order_value(order: str | WalkOrder) -> int:
-    """The runtime's int for a map order given as ``"pre"``/``"post"`` or a WalkOrder."""
-    if isinstance(order, WalkOrder):
-        return int(order)
-    if order in ("pre", "post"):
-        return int(WalkOrder.PREORDER if order == "pre" else WalkOrder.POSTORDER)
-    raise ValueError(f"Unknown structural map order: {order!r}")
-
-
 def structural_map(
     root: Any,
     callbacks: CallbackSpec = (),
@@ -184,7 +176,7 @@ def structural_map(
     >>> structural_map([1, [2, "a"]], (int, lambda v: v * 10))
     (10, (20, "a"))
     """
-    order_value = _order_value(order)
+    order_value = _order_value(order, "map")
     plain = [
         (_callback_type_index(t, "structural_map"), fn)
         for t, fn in _callback_entries(callbacks, "structural_map")

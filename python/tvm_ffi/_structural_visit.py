@@ -6,6 +6,7 @@ below the mutate half (``_structural_mutate.py``), which shares its callback hel
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Union
@@ -208,12 +209,7 @@ def structural_walk(
     >>> seen
     [1, 2]
     """
-    if isinstance(order, WalkOrder):
-        order_value = int(order)
-    elif order in ("pre", "post"):
-        order_value = int(WalkOrder.PREORDER if order == "pre" else WalkOrder.POSTORDER)
-    else:
-        raise ValueError(f"Unknown structural walk order: {order!r}")
+    order_value = _order_value(order, "walk")
     plain = [
         (_callback_type_index(t, "structural_walk"), fn)
         for t, fn in _callback_entries(callbacks, "structural_walk")
@@ -261,6 +257,20 @@ def structural_visit(root: Any, callbacks: CallbackSpec = ()) -> VisitInterrupt 
     return result
 
 
+_ORDER_TEXTS = {"pre": int(WalkOrder.PREORDER), "post": int(WalkOrder.POSTORDER)}
+
+
+def _order_value(order: str | WalkOrder, what: str) -> int:
+    """The runtime's int for an order given as ``"pre"``/``"post"`` or a WalkOrder."""
+    if isinstance(order, str) and not isinstance(order, WalkOrder):
+        value = _ORDER_TEXTS.get(order)
+        if value is not None:
+            return value
+    elif isinstance(order, WalkOrder):
+        return int(order)
+    raise ValueError(f"Unknown structural {what} order: {order!r}")
+
+
 def _with_region_enum(fn: Callable[..., Any]) -> Callable[[Any, int], Any]:
     """Hands region-aware callbacks a DefRegionKind instead of the runtime's int."""
     return lambda value, kind: fn(value, DefRegionKind(kind))
@@ -270,6 +280,10 @@ def _callback_entries(callbacks: CallbackSpec, api_name: str) -> list[tuple[Any,
     """Flattens the callback shorthands into (type, fn) pairs, in order."""
     if callable(callbacks):
         return [(Any, callbacks)]
+    if type(callbacks) is tuple and not callbacks:  # the default: no callbacks of this kind
+        return []
+    if type(callbacks) is tuple and len(callbacks) == 2 and isinstance(callbacks[0], type) and callable(callbacks[1]):
+        return [callbacks]  # the common (cls, fn), without the Sequence checks below
     if isinstance(callbacks, tuple) and len(callbacks) == 2 and callable(callbacks[1]):
         pairs: Sequence[Any] = [callbacks]
     elif isinstance(callbacks, Sequence) and not isinstance(callbacks, (str, bytes)):
@@ -288,8 +302,26 @@ def _callback_entries(callbacks: CallbackSpec, api_name: str) -> list[tuple[Any,
     return out
 
 
+# The type index of each class whose answer cannot change: builtins, and FFI classes bound to a
+# type of their own (a subclass that is not registered yet would answer with its base's index).
+# Weak keys: classes made and dropped at run time go with their entries.
+_TYPE_INDEX_CACHE: weakref.WeakKeyDictionary[type, int] = weakref.WeakKeyDictionary()
+
+
 def _callback_type_index(callback_type: Any, api_name: str) -> int:
     """The runtime type index a callback type selects (-1: every value)."""
+    if isinstance(callback_type, type):
+        cached = _TYPE_INDEX_CACHE.get(callback_type)
+        if cached is not None:
+            return cached
+        index = _uncached_type_index(callback_type, api_name)
+        if callback_type.__module__ == "builtins" or "__tvm_ffi_type_info__" in callback_type.__dict__:
+            _TYPE_INDEX_CACHE[callback_type] = index
+        return index
+    return _uncached_type_index(callback_type, api_name)
+
+
+def _uncached_type_index(callback_type: Any, api_name: str) -> int:
     annotation = Any if callback_type is object else callback_type
     try:
         index = int(TypeSchema.from_annotation(annotation).origin_type_index)
