@@ -18,10 +18,9 @@ from ._structural_visit import (
     CallbackSpec,
     DefRegionKind,
     WalkOrder,
-    _callback_entries,
-    _callback_type_index,
     _order_value,
-    _with_region_enum,
+    _typed_callbacks,
+    _walk_callback_lists,
 )
 from .registry import register_object
 
@@ -177,14 +176,7 @@ def structural_map(
     (10, (20, "a"))
     """
     order_value = _order_value(order, "map")
-    plain = [
-        (_callback_type_index(t, "structural_map"), fn)
-        for t, fn in _callback_entries(callbacks, "structural_map")
-    ]
-    regional = [
-        (_callback_type_index(t, "structural_map"), _with_region_enum(fn))
-        for t, fn in _callback_entries(with_def_region_kind, "structural_map")
-    ]
+    plain, regional = _walk_callback_lists(callbacks, with_def_region_kind, "structural_map")
     return _ffi_api.StructuralMap(root, plain, regional, order_value)
 
 
@@ -216,10 +208,7 @@ def structural_mutate(root: Any, callbacks: CallbackSpec = ()) -> Any:
     >>> structural_mutate([1, [2]], (int, lambda v, mutator: v + 1))
     (2, (3,))
     """
-    entries = [
-        (_callback_type_index(t, "structural_mutate"), fn, _accepts_inplace_mode(fn))
-        for t, fn in _callback_entries(callbacks, "structural_mutate")
-    ]
+    entries = [(index, fn, _accepts_inplace_mode(fn)) for index, fn in _typed_callbacks(callbacks, "structural_mutate")]
     return _ffi_api.StructuralMutate(root, entries)
 
 

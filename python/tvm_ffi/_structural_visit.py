@@ -210,14 +210,7 @@ def structural_walk(
     [1, 2]
     """
     order_value = _order_value(order, "walk")
-    plain = [
-        (_callback_type_index(t, "structural_walk"), fn)
-        for t, fn in _callback_entries(callbacks, "structural_walk")
-    ]
-    regional = [
-        (_callback_type_index(t, "structural_walk"), _with_region_enum(fn))
-        for t, fn in _callback_entries(with_def_region_kind, "structural_walk")
-    ]
+    plain, regional = _walk_callback_lists(callbacks, with_def_region_kind, "structural_walk")
     result: VisitInterrupt | None = _ffi_api.StructuralWalk(root, plain, regional, order_value)
     return result
 
@@ -249,11 +242,7 @@ def structural_visit(root: Any, callbacks: CallbackSpec = ()) -> VisitInterrupt 
     >>> seen
     [1, 2, 3]
     """
-    entries = [
-        (_callback_type_index(t, "structural_visit"), fn)
-        for t, fn in _callback_entries(callbacks, "structural_visit")
-    ]
-    result: VisitInterrupt | None = _ffi_api.StructuralVisit(root, entries)
+    result: VisitInterrupt | None = _ffi_api.StructuralVisit(root, _typed_callbacks(callbacks, "structural_visit"))
     return result
 
 
@@ -262,13 +251,12 @@ _ORDER_TEXTS = {"pre": int(WalkOrder.PREORDER), "post": int(WalkOrder.POSTORDER)
 
 def _order_value(order: str | WalkOrder, what: str) -> int:
     """The runtime's int for an order given as ``"pre"``/``"post"`` or a WalkOrder."""
-    if isinstance(order, str) and not isinstance(order, WalkOrder):
-        value = _ORDER_TEXTS.get(order)
-        if value is not None:
-            return value
-    elif isinstance(order, WalkOrder):
+    if isinstance(order, WalkOrder):
         return int(order)
-    raise ValueError(f"Unknown structural {what} order: {order!r}")
+    value = _ORDER_TEXTS.get(order) if isinstance(order, str) else None
+    if value is None:
+        raise ValueError(f"Unknown structural {what} order: {order!r}")
+    return value
 
 
 def _with_region_enum(fn: Callable[..., Any]) -> Callable[[Any, int], Any]:
@@ -280,13 +268,12 @@ def _callback_entries(callbacks: CallbackSpec, api_name: str) -> list[tuple[Any,
     """Flattens the callback shorthands into (type, fn) pairs, in order."""
     if callable(callbacks):
         return [(Any, callbacks)]
-    if type(callbacks) is tuple and not callbacks:  # the default: no callbacks of this kind
-        return []
-    if type(callbacks) is tuple and len(callbacks) == 2 and isinstance(callbacks[0], type) and callable(callbacks[1]):
-        return [callbacks]  # the common (cls, fn), without the Sequence checks below
     if isinstance(callbacks, tuple) and len(callbacks) == 2 and callable(callbacks[1]):
         pairs: Sequence[Any] = [callbacks]
-    elif isinstance(callbacks, Sequence) and not isinstance(callbacks, (str, bytes)):
+    # list and tuple first: the Sequence ABC check costs more than the rest of a call's setup
+    elif isinstance(callbacks, (list, tuple)) or (
+        isinstance(callbacks, Sequence) and not isinstance(callbacks, (str, bytes))
+    ):
         pairs = callbacks
         for pair in pairs:
             if not (isinstance(pair, tuple) and len(pair) == 2 and callable(pair[1])):
@@ -298,8 +285,26 @@ def _callback_entries(callbacks: CallbackSpec, api_name: str) -> list[tuple[Any,
         )
     out: list[tuple[Any, Callable[..., Any]]] = []
     for types, fn in pairs:
-        out.extend((t, fn) for t in (types if isinstance(types, tuple) else (types,)))
+        if isinstance(types, tuple):
+            out.extend((t, fn) for t in types)
+        else:
+            out.append((types, fn))
     return out
+
+
+def _typed_callbacks(callbacks: CallbackSpec, api_name: str) -> list[tuple[int, Callable[..., Any]]]:
+    """The callbacks of a spec as (runtime type index, fn) pairs, in order."""
+    return [(_callback_type_index(t, api_name), fn) for t, fn in _callback_entries(callbacks, api_name)]
+
+
+def _walk_callback_lists(
+    callbacks: CallbackSpec, with_def_region_kind: CallbackSpec, api_name: str
+) -> tuple[list[tuple[int, Callable[..., Any]]], list[tuple[int, Callable[..., Any]]]]:
+    """The plain and the region-aware callback lists the runtime's walk and map take (the
+    region-aware ones handed a DefRegionKind)."""
+    plain = _typed_callbacks(callbacks, api_name)
+    regional = [(index, _with_region_enum(fn)) for index, fn in _typed_callbacks(with_def_region_kind, api_name)]
+    return plain, regional
 
 
 # The type index of each class whose answer cannot change: builtins, and FFI classes bound to a

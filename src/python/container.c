@@ -34,6 +34,13 @@ static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
   return core_view_to_py(view);
 }
 
+/* The same for an owned element (one a runtime call returned); takes the reference. */
+static inline PyObject* owned_element_to_py(PyObject* self, TVMFFIAny* owned) {
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
+  if (CORE_UNLIKELY(api != NULL)) return core_any_to_py_in_framework(owned, api);
+  return core_any_to_py(owned);
+}
+
 /* ---- construction ---- */
 
 /* The constructor Function named by the instance's class (`_ffi_ctor`), borrowed. */
@@ -400,9 +407,7 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
     }
     return NULL;
   }
-  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
-  if (CORE_UNLIKELY(api != NULL)) return core_any_to_py_in_framework(&result, api);
-  return core_any_to_py(&result);
+  return owned_element_to_py(self, &result);
 }
 
 /* key in m: the runtime's count of `key`, converted as an argument is. */
@@ -429,11 +434,6 @@ static int iter_step(TVMFFIObjectHandle step, int64_t what, TVMFFIAny* out) {
   return rc;
 }
 
-static PyObject* entry_to_py(TVMFFIAny* owned, const DLPackExchangeAPI* api) {
-  return CORE_UNLIKELY(api != NULL) ? core_any_to_py_in_framework(owned, api)
-                                    : core_any_to_py(owned);
-}
-
 /* m._entry_list(): the (key, value) pairs in insertion order, read by one walk of the
  * runtime's iterator from C (as the map hands its elements out). */
 static PyObject* map_entry_list(PyObject* self, PyObject* unused) {
@@ -455,17 +455,16 @@ static PyObject* map_entry_list(PyObject* self, PyObject* unused) {
     goto fail;
   }
   TVMFFIObjectHandle step = made.v_obj;
-  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
   for (Py_ssize_t n = 0; n < size; ++n) {
     TVMFFIAny key, value, more;
     if (iter_step(step, 0, &key) != 0) goto fail_step;
-    PyObject* py_key = entry_to_py(&key, api);
+    PyObject* py_key = owned_element_to_py(self, &key);
     if (py_key == NULL) goto fail_step;
     if (iter_step(step, 1, &value) != 0) {
       Py_DECREF(py_key);
       goto fail_step;
     }
-    PyObject* py_value = entry_to_py(&value, api);
+    PyObject* py_value = owned_element_to_py(self, &value);
     PyObject* pair = py_value != NULL ? PyTuple_Pack(2, py_key, py_value) : NULL;
     Py_DECREF(py_key);
     Py_XDECREF(py_value);

@@ -46,6 +46,15 @@ static int is_plain_callable(PyObject* value) {
   return has_protocol_attr(((PyFunctionObject*)value)->func_dict) == 0 ? 1 : 0;
 }
 
+/* _convert(value): the Python view of `value` converted the way an argument is. */
+static PyObject* mod_convert_as_argument(PyObject* self, PyObject* value) {
+  (void)self;
+  CoreArgSite site = {NULL, kCoreSiteConvert};
+  TVMFFIAny owned;
+  if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
+  return core_any_to_py(&owned);
+}
+
 static PyObject* convert_value(PyObject* value) {
   PyTypeObject* t = Py_TYPE(value);
   if (value == Py_None || t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type ||
@@ -55,11 +64,7 @@ static PyObject* convert_value(PyObject* value) {
   }
   if (t == &PyUnicode_Type) return PyObject_CallOneArg((PyObject*)&CoreString_Type, value);
   if (t == &PyList_Type || t == &PyTuple_Type || t == &PyDict_Type) {
-    /* Converted as a call argument would be (an Array or a Map), then given back. */
-    CoreArgSite site = {NULL, kCoreSiteConvert};
-    TVMFFIAny owned;
-    if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
-    return core_any_to_py(&owned);
+    return mod_convert_as_argument(NULL, value); /* the Array or Map a call would make */
   }
   if (is_plain_callable(value)) {
     TVMFFIObjectHandle handle;
@@ -140,6 +145,7 @@ static PyMethodDef convert_methods[] = {
      "--------\n"
      ">>> type(tvm_ffi.convert(\"hello\")).__name__, type(tvm_ffi.convert(lambda x: x)).__name__\n"
      "('String', 'Function')"},
+    {"_convert", mod_convert_as_argument, METH_O, "Converts a value as an FFI argument and back."},
     {"_set_convert_rules", mod_set_convert_rules, METH_O,
      "Sets the Python function that converts the values convert() does not decide itself."},
     {NULL, NULL, 0, NULL},

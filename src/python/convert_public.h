@@ -6,7 +6,7 @@
 
 #include "base.h"
 
-/* Adds `convert` and `_set_convert_rules` to the module. */
+/* Adds `convert`, `_convert` and `_set_convert_rules` to the module. */
 int core_convert_public_init(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_CONVERT_PUBLIC_H_ */

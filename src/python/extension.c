@@ -36,15 +36,6 @@
 #include "tensor_import.h"
 #include "type_table.h"
 
-/* _convert(value): the Python view of `value` converted the way an argument is. */
-static PyObject* mod_convert(PyObject* self, PyObject* value) {
-  (void)self;
-  CoreArgSite site = {NULL, kCoreSiteConvert};
-  TVMFFIAny owned;
-  if (core_py_to_owned_any(value, &owned, &site) != 0) return NULL;
-  return core_any_to_py(&owned);
-}
-
 /* A stream given as an int address, None, or anything with an int `.value` (c_void_p). */
 static int stream_address(PyObject* stream, void** out) {
   if (stream == Py_None) {
@@ -98,7 +89,6 @@ static PyObject* mod_env_get_current_stream(PyObject* self, PyObject* args) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"_convert", mod_convert, METH_O, "Converts a value as an FFI argument and back."},
     {"_convert_to_ffi_func", core_mod_convert_to_ffi_func, METH_O,
      "Wraps a Python callable as a Function (callable from any thread)."},
     {"_convert_to_ffi_error", core_mod_convert_to_ffi_error, METH_O,

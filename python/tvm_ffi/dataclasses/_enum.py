@@ -18,6 +18,7 @@ from .. import _core
 from ..container import Dict, List
 from . import _c_registry
 from ._enum_declare import EnumEntry, collect_declarations, indices_of, reject_value_field
+from ._enum_fields import MEMBER_CACHE, member_cache
 from .c_class import c_class
 from .py_class import _PY_KEYS, py_class
 
@@ -114,20 +115,13 @@ def lookup_member(state: Any, key: int | str) -> Any:
         return None
 
 
-_MEMBER_CACHE = "_ffi_enum_members"
 _NO_MEMBERS: dict[Any, Any] = {}
 
 
 def member_of(cls: type, key: int | str) -> Any:
-    """The member of enum class ``cls`` under canonical index ``key``, or None.
-
-    Hits are kept in a dict on the class: a member's index never changes once registered, so
-    later lookups skip the runtime map (new members still show up, as misses are not kept).
-    """
-    cache = cls.__dict__.get(_MEMBER_CACHE)
-    if cache is None:
-        cache = {}
-        type.__setattr__(cls, _MEMBER_CACHE, cache)
+    """The member of enum class ``cls`` under canonical index ``key``, or None (hits are kept in
+    the class's member cache, ``_enum_fields.member_cache``)."""
+    cache = member_cache(cls)
     member = cache.get(key)
     if member is None:
         state = enum_state(cls)
@@ -172,7 +166,7 @@ class _EnumMeta(type(_core.Object)):  # type: ignore[misc]
         if len(args) == 1 and not kwargs:
             value = args[0]
             if type(value) is int or type(value) is str:  # a canonical index seen before: one dict hit
-                member = cls.__dict__.get(_MEMBER_CACHE, _NO_MEMBERS).get(value)
+                member = cls.__dict__.get(MEMBER_CACHE, _NO_MEMBERS).get(value)
                 if member is not None:
                     return member
             if isinstance(value, cls):

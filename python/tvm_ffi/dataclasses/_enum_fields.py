@@ -19,6 +19,20 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 Normalizer = Callable[[Any], Any]
 
+# The dict on an enum class from canonical index (payload) to member, for the indices looked up
+# so far: a member's index never changes once registered, and misses are not kept, so members
+# registered later still show up. Shared by Level(20)/Level.get (_enum.py) and field writes.
+MEMBER_CACHE = "_ffi_enum_members"
+
+
+def member_cache(cls: type) -> dict[Any, Any]:
+    """The index -> member cache of enum class ``cls`` (made on first use)."""
+    cache: dict[Any, Any] | None = cls.__dict__.get(MEMBER_CACHE)
+    if cache is None:
+        cache = {}
+        type.__setattr__(cls, MEMBER_CACHE, cache)
+    return cache
+
 
 def _payload_of(cls: Any) -> type | None:
     payload = getattr(cls, "_ffi_enum_payload", None) if isinstance(cls, type) else None
@@ -57,7 +71,7 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
         return None
 
     states: list[Any] = []  # the type's EnumState once it exists (it never changes after)
-    members: dict[Any, Any] = {}  # payload -> member, for payloads seen before (indexes never change)
+    members = member_cache(cls)
 
     def normalize(value: Any) -> Any:
         if type(value) is payload:
