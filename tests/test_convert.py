@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import tvm_ffi
@@ -100,6 +101,30 @@ def test_convert_func() -> None:
         tvm_ffi.convert_func(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="has no __dlpack_c_exchange_api__"):
         tvm_ffi.convert_func(print, tensor_cls=int)
+
+
+def test_convert_func_delivers_tensors_as_tensor_cls() -> None:
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
+        pytest.skip("this torch publishes no DLPack exchange API")
+    seen = []
+
+    def callback(a: Any, b: Any) -> Any:
+        seen.append((type(a), type(b), tuple(a.shape)))
+        return b
+
+    as_torch = tvm_ffi.convert_func(callback, tensor_cls=torch.Tensor)
+    a, b = torch.zeros(2), torch.ones(3)
+    out = as_torch(a, b)
+    assert seen == [(torch.Tensor, torch.Tensor, (2,))]
+    assert tuple(out.shape) == (3,)
+    # Without tensor_cls the callback sees FFI tensors; the framework wrap views the same memory.
+    plain = tvm_ffi.convert_func(callback)
+    plain(a, b)
+    assert seen[-1][0] is tvm_ffi.Tensor
+    shared = tvm_ffi.convert_func(lambda t: t.add_(1), tensor_cls=torch.Tensor)
+    shared(tvm_ffi.from_dlpack(a))
+    assert a.tolist() == [1.0, 1.0]
 
 
 def test_sentinels() -> None:

@@ -13,10 +13,11 @@ import enum
 import math
 import pickle
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
-import tvm_ffi  # noqa: F401
+import tvm_ffi
 from _core_plugin import plugin
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi import _core
@@ -352,6 +353,23 @@ def test_object_rvalue_ref_moves_the_object() -> None:
     assert array.__chandle__() == 0
     with pytest.raises(ValueError, match="already moved"):
         P.fn("take")(_core.ObjectRValueRef(array))
+
+
+def test_python_callback_takes_a_moved_object() -> None:
+    use_count = tvm_ffi.get_global_func("testing.object_use_count")
+    counts = []
+
+    def callback(value: Any) -> Any:
+        counts.append(use_count(value))
+        return value
+
+    f = tvm_ffi.convert(callback)
+    array = _core._convert([1, 2])
+    f(array)  # borrowed: the caller's reference and the callback's
+    result = f(array._move())  # moved: the callback's value holds the only reference
+    assert counts == [2, 1]
+    assert array.__chandle__() == 0
+    assert list(result) == [1, 2]
 
 
 def test_many_arguments_use_the_heap_path() -> None:

@@ -93,3 +93,47 @@ def test_fields_rejects_non_dataclasses() -> None:
         fields(int)
     with pytest.raises(TypeError, match="got Array"):
         fields(tvm_ffi.Array([1]))
+
+
+def test_fields_carry_resolved_annotations() -> None:
+    # `from __future__ import annotations` makes them strings; fields() reports the types.
+    assert [f.type for f in fields(IntPair)] == [int, int]
+    assert [f.type for f in fields(MySimple)] == [int, None]  # `y` is not annotated
+
+
+def test_init_signature_names_self_first() -> None:
+    assert str(inspect.signature(IntPair.__init__)) == "(self, a, b)"
+    assert str(inspect.signature(IntPair(1, 2).__init__)) == "(a, b)"
+
+
+def test_decorators_are_dataclass_transforms() -> None:
+    for decorator in (c_class, py_class):
+        marker = decorator.__dataclass_transform__  # type: ignore[attr-defined]
+        assert marker["field_specifiers"] == (tvm_ffi.dataclasses.Field, tvm_ffi.dataclasses.field)
+        assert not marker["eq_default"] and not marker["order_default"]
+        assert marker["kwargs"]["converter"] is tvm_ffi.dataclasses.field().converter
+
+
+def test_field_objects_and_annotation_warning_helpers() -> None:
+    from tvm_ffi.dataclasses.c_class import _attach_field_objects
+    from tvm_ffi.registry import _warn_missing_field_annotations
+
+    info = IntPair.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+    saved = [tf.dataclass_field for tf in info.fields]
+    try:
+        _attach_field_objects(type("Bare", (), {}), info)  # no annotations: no types
+        assert [tf.dataclass_field.type for tf in info.fields] == [None, None]
+
+        class Broken:
+            a: UndefinedName  # type: ignore[name-defined]  # noqa: F821
+
+        _attach_field_objects(Broken, info)  # unresolvable hints are dropped, not raised
+        assert [tf.dataclass_field.type for tf in info.fields] == [None, None]
+    finally:
+        for tf, field in zip(info.fields, saved):
+            tf.dataclass_field = field
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _warn_missing_field_annotations(type("Half", (), {"__annotations__": {"a": int}}), info)
+        _warn_missing_field_annotations(IntPair, info)
+    assert len(caught) == 1 and "does not annotate the following reflected field(s): b" in str(caught[0].message)

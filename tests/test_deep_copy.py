@@ -46,6 +46,27 @@ def test_cycles_through_mutable_and_immutable_containers() -> None:
         cyclic.clear()  # break the cycles so everything is freed
 
 
+def test_a_container_used_as_a_key_inside_itself_becomes_its_copy() -> None:
+    d = tvm_ffi.Dict()
+    root = tvm_ffi.Array([d])
+    d["before"] = 1
+    d[root] = 2
+    d["after"] = 3
+    copied = copy.deepcopy(root)
+    keys = list(copied[0].keys())
+    assert keys[0] == "before" and keys[2] == "after"  # entries keep their order
+    assert keys[1].same_as(copied) and not copied.same_as(root)
+    assert copied[0][copied] == 2
+    m_dict = tvm_ffi.Dict()
+    m_root = tvm_ffi.Map({"d": m_dict})
+    m_dict[m_root] = m_root  # as key and as value
+    m_copy = copy.deepcopy(m_root)
+    (key, value), = m_copy["d"].items()
+    assert key.same_as(m_copy) and value.same_as(m_copy)
+    for cyclic in (d, m_dict, copied[0], m_copy["d"]):
+        cyclic.clear()
+
+
 def test_immutable_leaves_are_shared() -> None:
     s = tvm_ffi.convert("a string longer than seven bytes")
     shape = tvm_ffi.Shape((1, 2))

@@ -7,6 +7,7 @@ import json
 import types
 
 import pytest
+import tvm_ffi
 from tvm_ffi import core
 
 TypeSchema = core.TypeSchema
@@ -87,8 +88,45 @@ def test_malformed_schemas_are_value_errors(make, message: str) -> None:  # noqa
 
 
 def test_bad_json_is_a_type_error() -> None:
-    with pytest.raises(TypeError, match="type schema must be an object with a string `type`"):
+    with pytest.raises(TypeError, match="expected schema dict with 'type' key, got dict"):
         TypeSchema.from_json_obj({"args": []})
+    with pytest.raises(TypeError, match="expected schema dict with 'type' key, got str"):
+        TypeSchema.from_json_obj("int")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="schema type must be a string"):
+        TypeSchema.from_json_obj({"type": 1})
+
+
+def test_json_args_that_are_not_schemas_are_skipped() -> None:
+    # std::array emits its length among the args; a malformed args value means none.
+    assert TypeSchema.from_json_obj({"type": "std::vector", "args": [{"type": "int"}, 4]}) == TypeSchema(
+        "Array", (TypeSchema("int"),))
+    assert TypeSchema.from_json_obj({"type": "int", "args": 42}).args == ()
+    assert TypeSchema.from_json_obj({"type": "int", "args": "bad"}).args == ()
+
+
+def test_bare_containers_hold_any_and_lowercase_origins_convert() -> None:
+    assert TypeSchema("Array") == TypeSchema("Array", (TypeSchema("Any"),))
+    assert str(TypeSchema("dict")) == "dict[Any, Any]"
+    assert TypeSchema("int").args == () and TypeSchema("tuple").args is None
+    converted = core._to_py_class_value(TypeSchema("list", (TypeSchema("float"),)).convert([1, True]))
+    assert list(converted) == [1.0, 1.0]
+    with pytest.raises(TypeError, match=r"element \[0\]"):
+        TypeSchema("list", (TypeSchema("int"),)).check_value(["x"])
+    with pytest.raises(ValueError, match="0 or 2"):
+        TypeSchema("dict", (TypeSchema("int"),))
+    with pytest.raises(TypeError, match="list takes at most 1 type argument, got 2"):
+        TypeSchema.from_annotation(list[int, str])  # type: ignore[misc]
+
+
+def test_view_type_indices_read_as_their_values() -> None:
+    names = {7: "Tensor", 8: "str", 9: "bytes", 10: "Object", 11: "str", 12: "bytes", -1: "Any"}
+    assert {i: TypeSchema.from_type_index(i).origin for i in names} == names
+
+
+def test_input_repr_widens_by_the_convert_schema() -> None:
+    schema = TypeSchema("Dict", (TypeSchema("str"), TypeSchema("List", (TypeSchema("int"),))))
+    assert schema.input_repr() == schema.output_repr() == schema.repr() == "Dict[str, List[int]]"
+    assert TypeSchema.from_annotation(tvm_ffi.core.DataType) == TypeSchema("dtype")
 
 
 def test_from_annotation() -> None:

@@ -70,7 +70,9 @@ def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> 
     pyfunc : Callable
         The callable; its arguments arrive as Python values, and its result is converted back.
     tensor_cls : type, optional
-        Deliver tensor arguments as this framework's tensor class (not supported yet).
+        Deliver tensor arguments as this framework's tensors (e.g. ``torch.Tensor``): the class
+        must publish ``__dlpack_c_exchange_api__``. By default they arrive as
+        :class:`tvm_ffi.Tensor`.
 
     Returns
     -------
@@ -80,9 +82,8 @@ def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> 
     Raises
     ------
     TypeError
-        When ``pyfunc`` is not callable, or ``tensor_cls`` has no ``__dlpack_c_exchange_api__``.
-    NotImplementedError
-        When ``tensor_cls`` is given.
+        When ``pyfunc`` is not callable, or ``tensor_cls`` publishes no usable
+        ``__dlpack_c_exchange_api__``.
 
     Examples
     --------
@@ -95,5 +96,5 @@ def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> 
     if tensor_cls is not None:
         if not hasattr(tensor_cls, "__dlpack_c_exchange_api__"):
             raise TypeError(f"convert_func: tensor_cls {tensor_cls!r} has no __dlpack_c_exchange_api__")
-        raise NotImplementedError("convert_func: tensor_cls is not supported yet")
+        return _core._convert_to_ffi_func_in_framework(pyfunc, tensor_cls)
     return _core._convert_to_ffi_func(pyfunc)

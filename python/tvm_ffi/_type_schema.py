@@ -35,11 +35,11 @@ _ORIGIN_INDEX = {
     "List": 75, "Dict": 76,
 }
 
+# Index -> origin for the view-only and inline kinds, which read as the values they carry.
+_VIEW_INDEX_ORIGINS = {-1: "Any", 7: "Tensor", 8: "str", 9: "bytes", 10: "Object", 11: "str", 12: "bytes"}
+
 # The registered container classes (tvm_ffi.Array, ...) by the type key they are registered for.
 _CONTAINER_TYPE_KEYS = {"ffi.Array": "Array", "ffi.List": "List", "ffi.Map": "Map", "ffi.Dict": "Dict"}
-
-# Containers whose bare form means "of Any".
-_BARE_ARGS = {"Array": 1, "List": 1, "Map": 2, "Dict": 2}
 
 
 @dataclasses.dataclass(repr=False)
@@ -50,14 +50,14 @@ class TypeSchema:
     ----------
     origin : str
         The type's name: ``int``, ``Array``, ``Optional``, a type key, ...
-    args : tuple of TypeSchema or None
-        Type arguments (``Array[int]`` has one).
+    args : tuple of TypeSchema
+        Type arguments (``Array[int]`` has one); None only for a bare ``tuple`` (any length).
     origin_type_index : int
         The FFI type index of ``origin`` (computed when not given).
     fallback : Any
         Reserved for schemas the parser cannot represent.
     named_args : dict or None
-        ``Callable`` parameters and return type, as ``{"params": [...], "return": [...]}``.
+        ``Callable`` parameters and return type, as ``{"params": (...), "return": (...)}``.
     type_key : str or None
         The original type key when ``origin`` is an alias of it.
 
@@ -80,19 +80,27 @@ class TypeSchema:
             raise ValueError("schema type must be a nonempty string")
         if self.args is not None:
             self.args = tuple(self.args)
+        elif self.origin != "tuple":
+            self.args = ()
+        if self.named_args is not None:
+            self.named_args = {name: tuple(group) for name, group in self.named_args.items()}
         n = len(self.args or ())
         if self.origin == "Union" and n < 2:
             raise ValueError("Union must have at least two arguments")
         if self.origin == "Optional" and n != 1:
             raise ValueError("Optional must have exactly one argument")
-        if self.origin in ("Array", "List") and n > 1:
-            raise ValueError(f"{self.origin} must have 0 or 1 argument")
-        if self.origin in ("Map", "Dict") and n not in (0, 2):
-            raise ValueError(f"{self.origin} must have 0 or 2 arguments")
+        if self.origin in ("Array", "List", "list"):
+            if n > 1:
+                raise ValueError(f"{self.origin} must have 0 or 1 argument")
+            self.args = self.args or (TypeSchema("Any"),)  # bare: of Any
+        if self.origin in ("Map", "Dict", "dict"):
+            if n not in (0, 2):
+                raise ValueError(f"{self.origin} must have 0 or 2 arguments")
+            self.args = self.args or (TypeSchema("Any"), TypeSchema("Any"))
         if self.origin == "Callable" and self.args and self.named_args is None:
-            ret, *params = self.args  # positional (ret, p...) form
-            self.named_args = {"return": [ret], "params": list(params)}
-            self.args = None
+            ret, *params = self.args  # positional (ret, p...) form; no params: any parameters
+            self.named_args = {"return": (ret,), "params": tuple(params)} if params else {"return": (ret,)}
+            self.args = ()
         if self.origin_type_index == -3:
             self.origin_type_index = _origin_index(self.origin)
 
@@ -138,23 +146,23 @@ class TypeSchema:
         TypeError
             When ``obj`` has no string ``type``.
         """
-        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise TypeError(f"type schema must be an object with a string `type`, got {obj!r}")
+        if not isinstance(obj, dict) or "type" not in obj:
+            raise TypeError(f"expected schema dict with 'type' key, got {type(obj).__name__}")
+        if not isinstance(obj["type"], str):
+            raise TypeError("schema type must be a string")
         raw: str = obj["type"]
         origin: str = _ORIGIN_ALIASES.get(raw, raw)
         type_key: str | None = None
         if raw == "ffi.BigInt":
             origin, type_key = "int", raw
-        args = [TypeSchema.from_json_obj(a) for a in obj.get("args", ())] or None
+        # Entries that are not schemas (std::array's length) are skipped; a malformed list is none.
+        raw_args = obj.get("args", ())
+        raw_args = raw_args if isinstance(raw_args, (list, tuple)) else ()
+        args = [TypeSchema.from_json_obj(a) for a in raw_args if isinstance(a, dict)] or None
         named = obj.get("named_args")
-        if origin == "Callable":
-            if named is not None:
-                named = {k: [TypeSchema.from_json_obj(a) for a in v] for k, v in named.items()}
-            elif args:
-                named = {"return": args[:1], "params": args[1:]}
+        if origin == "Callable" and named is not None:
+            named = {k: [TypeSchema.from_json_obj(a) for a in v] for k, v in named.items()}
             args = None
-        elif args is None and origin in _BARE_ARGS:
-            args = [TypeSchema("Any")] * _BARE_ARGS[origin]
         return TypeSchema(origin, tuple(args) if args else None, named_args=named, type_key=type_key)
 
     @staticmethod
@@ -197,6 +205,8 @@ class TypeSchema:
         TypeSchema
             The schema.
         """
+        if type_index in _VIEW_INDEX_ORIGINS:
+            return TypeSchema(_VIEW_INDEX_ORIGINS[type_index], tuple(args))
         for origin, index in _ORIGIN_INDEX.items():
             if index == type_index and index >= 0:
                 return TypeSchema(origin, tuple(args) or None)
@@ -213,7 +223,7 @@ class TypeSchema:
             ``{"type": ..., "args": [...]}`` as stored in ``type_schema`` metadata.
         """
         out: dict[str, Any] = {"type": self.type_key or self.origin}
-        if self.args is not None:
+        if self.args or (self.args is not None and self.origin == "tuple"):
             out["args"] = [a.to_json() for a in self.args]
         if self.named_args is not None:
             out["named_args"] = {k: [a.to_json() for a in v] for k, v in self.named_args.items()}
@@ -253,6 +263,54 @@ class TypeSchema:
         if args:
             return f"{origin}[{', '.join(a.repr(ty_map) for a in args)}]"
         return origin
+
+    def output_repr(self, ty_map: Any = None) -> str:
+        """Render the annotation of the values this schema produces (same as :meth:`repr`).
+
+        Parameters
+        ----------
+        ty_map : Callable[[str], str], optional
+            Renames origins.
+
+        Returns
+        -------
+        str
+            The annotation.
+        """
+        return self.repr(ty_map)
+
+    def input_repr(self, ty_map: Any = None) -> str:
+        """Render the annotation of the values this schema accepts.
+
+        An object type that registers ``__ffi_convert_type_schema__`` (the values its converter
+        takes) reads as that wider schema; everything else as in :meth:`repr`.
+
+        Parameters
+        ----------
+        ty_map : Callable[[str], str], optional
+            Renames origins.
+
+        Returns
+        -------
+        str
+            The annotation.
+        """
+        return self._widened(set()).repr(ty_map)
+
+    def _widened(self, seen: set[int]) -> TypeSchema:
+        index = self.origin_type_index
+        if index >= _OBJECT_INDEX and index not in seen:
+            from . import _core
+
+            text = _core._lookup_type_attr(index, "__ffi_convert_type_schema__")
+            if isinstance(text, str):
+                return TypeSchema.from_json_str(text)._widened(seen | {index})
+        if not self.args and not self.named_args:
+            return self
+        named = None if self.named_args is None else {
+            k: tuple(a._widened(seen) for a in v) for k, v in self.named_args.items()}
+        args = None if self.args is None else tuple(a._widened(seen) for a in self.args)
+        return TypeSchema(self.origin, args, self.origin_type_index, self.fallback, named, self.type_key)
 
     def __repr__(self) -> str:
         return self.repr()
@@ -365,12 +423,15 @@ def _unsupported(annotation: Any) -> TypeError:
 
 
 def _container(origin: str, args: tuple[Any, ...], name: str) -> TypeSchema:
-    allowed = _ARITY[origin]
-    if len(args) not in allowed:
-        expected = "1 type argument" if allowed[1] == 1 else "0 or 2 type arguments"
-        raise TypeError(f"{name} requires {expected}, got {len(args)}")
-    parsed = tuple(_from_annotation(a) for a in args) or (TypeSchema("Any"),) * allowed[1]
-    return TypeSchema(origin, parsed)
+    """``name[args]`` as ``origin`` (bare: of Any)."""
+    n, arity = len(args), _ARITY[origin][1]
+    if n and n != arity:
+        if name == "list":
+            raise TypeError(f"list takes at most 1 type argument, got {n}")
+        if name == "dict":
+            raise TypeError(f"dict requires 0 or 2 type arguments, got {n}")
+        raise TypeError(f"{name} requires {arity} type argument{'s' if arity > 1 else ''}, got {n}")
+    return TypeSchema(origin, tuple(_from_annotation(a) for a in args))
 
 
 def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
@@ -419,8 +480,8 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
             return _container(name, args, name)
         if klass is _core.Function:
             return TypeSchema("Callable")
-        if klass.__name__ in ("Device", "dtype") and klass.__module__.startswith("tvm_ffi"):
-            return TypeSchema(klass.__name__)
+        if klass.__name__ in ("Device", "dtype", "DataType") and klass.__module__.startswith("tvm_ffi"):
+            return TypeSchema("Device" if klass.__name__ == "Device" else "dtype")
         if issubclass(klass, str):
             return TypeSchema("str")
         if issubclass(klass, bytes):

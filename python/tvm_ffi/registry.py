@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import _core
@@ -98,6 +99,20 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
     forget_fallback(type_index)
     rebuild_fallbacks_under(type_index)  # classes synthesised under the old class of this type
     return cls
+
+
+def _warn_missing_field_annotations(cls: type, type_info: Any, *, stacklevel: int = 2) -> None:
+    """Warn (UserWarning) when ``cls`` does not annotate some of its type's own reflected fields.
+
+    Annotations make the fields visible to type checkers and give ``fields()`` their types;
+    fields of parent types are the parents' concern.
+    """
+    annotations = cls.__dict__.get("__annotations__", {})
+    missing = [tf.name for tf in type_info.fields or () if tf.name not in annotations]
+    if missing:
+        warnings.warn(f"class `{cls.__name__}` ({type_info.type_key}) does not annotate the following "
+                      f"reflected field(s): {', '.join(missing)}. Add type annotations for them.",
+                      UserWarning, stacklevel=stacklevel + 1)
 
 
 def get_registered_type_keys() -> list[str]:

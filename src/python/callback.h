@@ -10,6 +10,9 @@
 int core_make_py_function(PyObject* callable, TVMFFIObjectHandle* out);
 /* _convert_to_ffi_func(pyfunc) -> Function */
 PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func);
+/* _convert_to_ffi_func_in_framework(pyfunc, tensor_cls) -> Function (convert_func's tensor_cls) */
+PyObject* core_mod_convert_to_ffi_func_in_framework(PyObject* self, PyObject* const* args,
+                                                    Py_ssize_t nargs);
 /* Registers the converter of callable arguments. */
 int core_callback_init(PyObject* module);
 

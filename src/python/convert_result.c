@@ -127,12 +127,13 @@ PyObject* core_view_to_py(const TVMFFIAny* view) {
   if (copy.type_index >= kTVMFFIStaticObjectBegin) {
     if (copy.v_obj != NULL) TVMFFIObjectIncRef(copy.v_obj);
   } else if (copy.type_index == kTVMFFIObjectRValueRef) {
-    /* Borrow the object behind the slot; the caller keeps its reference. */
+    /* The caller moved the object into this call: the Python value takes the slot's reference
+     * and the slot is left empty, as a C++ callee taking the value would leave it. */
     TVMFFIObjectHandle* slot = (TVMFFIObjectHandle*)copy.v_ptr;
     if (slot == NULL || *slot == NULL) Py_RETURN_NONE;
-    TVMFFIObjectIncRef(*slot);
     copy.type_index = TVMFFIObjectGetTypeIndex(*slot);
     copy.v_obj = (TVMFFIObject*)*slot;
+    *slot = NULL;
   }
   return core_any_to_py(&copy);
 }

@@ -121,10 +121,9 @@ static int decode_exchange_api(PyTypeObject* type, PyObject* attr,
   return 0;
 }
 
-/* *out: the exchange API `type` publishes, or NULL; -1 with an exception when malformed. The
- * attribute lives in the type's dict, where _PyType_Lookup finds it without raising when it is
- * absent; a descriptor is read like any attribute. */
-static int exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
+/* The attribute lives in the type's dict, where _PyType_Lookup finds it without raising when it
+ * is absent; a descriptor is read like any attribute. */
+int core_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
   *out = NULL;
   PyObject* attr = _PyType_Lookup(type, g_str_exchange_api); /* borrowed */
   if (attr == NULL) return 0;
@@ -141,7 +140,7 @@ static int exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
 const CoreDispatchEntry* core_dispatch_classify(PyTypeObject* t, CoreDispatchEntry* scratch) {
   CoreArgKind kind = classify_kind(t);
   const DLPackExchangeAPI* api = NULL;
-  if ((kind == kCoreArgTensor || kind == kCoreArgNumpy) && exchange_api_of(t, &api) != 0) {
+  if ((kind == kCoreArgTensor || kind == kCoreArgNumpy) && core_exchange_api_of(t, &api) != 0) {
     return NULL;
   }
   if (kind == kCoreArgTensor && api != NULL && api->dltensor_from_py_object_no_sync != NULL) {

@@ -83,6 +83,10 @@ static inline CoreDispatchEntry* core_dispatch_slot(PyTypeObject* t) {
   return &core_dispatch_table[((bits >> 5) ^ (bits >> 13)) & (CORE_DISPATCH_SIZE - 1)];
 }
 
+/* *out: the DLPackExchangeAPI `type` publishes as __dlpack_c_exchange_api__ (a capsule or an int
+ * address), NULL when none or of an unknown layout; -1 with an exception when malformed. */
+int core_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out);
+
 /* Classifies `t`, remembering the answer when the type has a version tag; an untagged type's
  * entry is written to *scratch. NULL with exception when the type publishes a malformed
  * exchange API. */

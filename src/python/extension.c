@@ -91,6 +91,8 @@ static PyObject* mod_env_get_current_stream(PyObject* self, PyObject* args) {
 static PyMethodDef module_methods[] = {
     {"_convert_to_ffi_func", core_mod_convert_to_ffi_func, METH_O,
      "Wraps a Python callable as a Function (callable from any thread)."},
+    {"_convert_to_ffi_func_in_framework", (PyCFunction)(void (*)(void))core_mod_convert_to_ffi_func_in_framework,
+     METH_FASTCALL, "As _convert_to_ffi_func, delivering tensor arguments as tensor_cls tensors."},
     {"_convert_to_ffi_error", core_mod_convert_to_ffi_error, METH_O,
      "The FFI Error for a Python exception."},
     {"_set_error_hooks", core_mod_set_error_hooks, METH_VARARGS,

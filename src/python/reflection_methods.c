@@ -121,6 +121,7 @@ typedef struct {
   vectorcallfunc vectorcall;
   PyObject* func; /* a Function */
   PyObject* qualname;
+  PyObject* signature; /* what inspect.signature reports (set by the class binding), or NULL */
 } ConstructorInit;
 
 static PyObject* g_kwargs_marker = NULL; /* _core.KWARGS, fetched on first use */
@@ -211,16 +212,33 @@ static PyObject* ctor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) 
   return (PyObject*)self;
 }
 
+/* The signature's annotations may name the class whose __init__ this is: a cycle the GC breaks. */
+static int ctor_traverse(PyObject* op, visitproc visit, void* arg) {
+  ConstructorInit* self = (ConstructorInit*)op;
+  Py_VISIT(self->func);
+  Py_VISIT(self->signature);
+  return 0;
+}
+
+static int ctor_clear(PyObject* op) {
+  Py_CLEAR(((ConstructorInit*)op)->signature);
+  return 0;
+}
+
 static void ctor_dealloc(PyObject* op) {
   ConstructorInit* self = (ConstructorInit*)op;
+  PyObject_GC_UnTrack(op);
   Py_XDECREF(self->func);
   Py_XDECREF(self->qualname);
+  Py_XDECREF(self->signature);
   Py_TYPE(op)->tp_free(op);
 }
 
 static PyMemberDef ctor_members[] = {
     {"__func__", T_OBJECT, offsetof(ConstructorInit, func), READONLY, "The FFI constructor."},
     {"__qualname__", T_OBJECT, offsetof(ConstructorInit, qualname), READONLY, "Qualified name."},
+    {"__signature__", T_OBJECT, offsetof(ConstructorInit, signature), 0,
+     "The inspect.Signature of this __init__ (self first), None when unknown."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -230,8 +248,11 @@ static PyTypeObject ConstructorInit_Type = {
     .tp_dealloc = ctor_dealloc,
     .tp_vectorcall_offset = offsetof(ConstructorInit, vectorcall),
     .tp_call = PyVectorcall_Call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR |
+                Py_TPFLAGS_HAVE_GC,
     .tp_doc = "__init__ of a reflected class: (self, *args, **kwargs) -> the type's __ffi_init__.",
+    .tp_traverse = ctor_traverse,
+    .tp_clear = ctor_clear,
     .tp_new = ctor_new,
     .tp_descr_get = ctor_get,
     .tp_members = ctor_members,

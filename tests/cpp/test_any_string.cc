@@ -1,6 +1,7 @@
 // test_any_string.cc -- any.h / string.h / type_traits.h / optional.h: how C++ values are stored
 // in a TVMFFIAny (small strings inline, owned objects), cast/try_cast/as rules, mismatch errors.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -122,6 +123,42 @@ void test_any_hash_and_equal_match_the_runtime_maps() {
   CHECK(equal(ffi::Any(ffi::Bytes("xy", 2)), ffi::Any(ffi::Bytes("xy", 2))));
 }
 
+void test_byte_array_pointer_views() {
+  // A TVMFFIByteArray* travels as a borrowed kTVMFFIByteArrayPtr view; stored, it becomes Bytes.
+  static const char kData[] = "raw bytes";
+  TVMFFIByteArray bytes{kData, sizeof(kData) - 1};
+  ffi::AnyView view(&bytes);
+  CHECK_EQ(view.type_index(), ffi::TypeIndex::kTVMFFIByteArrayPtr);
+  CHECK(view.cast<TVMFFIByteArray*>() == &bytes);
+  CHECK(view.cast<ffi::Bytes>() == ffi::Bytes(kData, sizeof(kData) - 1));
+  CHECK(!view.try_cast<const char*>().has_value());
+  ffi::Any owned(view);
+  CHECK_EQ(owned.type_index(), ffi::TypeIndex::kTVMFFIBytes);
+  CHECK_EQ(ffi::TypeTraits<TVMFFIByteArray*>::TypeStr(), "TVMFFIByteArray*");
+}
+
+void test_any_unsafe_moves_and_raw_access() {
+  ffi::Array<int64_t> arr{1, 2, 3};
+  TVMFFIAny raw = ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(ffi::Any(arr));
+  CHECK_EQ(arr.use_count(), 2);
+  // A raw value handed over whole is adopted without another reference.
+  ffi::Any adopted = ffi::detail::AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+  CHECK_EQ(arr.use_count(), 2);
+  CHECK(ffi::detail::AnyUnsafe::CheckAnyViewStrict<ffi::Array<int64_t>>(ffi::AnyView(adopted)));
+  CHECK(!ffi::detail::AnyUnsafe::CheckAnyViewStrict<ffi::String>(ffi::AnyView(adopted)));
+  const ffi::Object* obj = ffi::detail::AnyUnsafe::RawObjectPtrFromAnyAfterCheck(adopted);
+  CHECK(obj == arr.get());
+  CHECK(ffi::detail::AnyUnsafe::RawObjectPtrFromAnyViewAfterCheck(ffi::AnyView(adopted)) == obj);
+  auto moved = ffi::detail::AnyUnsafe::MoveFromAnyAfterCheck<ffi::Array<int64_t>>(std::move(adopted));
+  CHECK(adopted == nullptr);
+  CHECK_EQ(arr.use_count(), 2);
+  CHECK_EQ(moved.size(), 3u);
+  // AnyUnsafe shares ObjectUnsafe's helpers.
+  ffi::ObjectPtr<ffi::Object> ptr = ffi::detail::AnyUnsafe::ObjectPtrFromObjectRef<ffi::Object>(arr);
+  CHECK_EQ(arr.use_count(), 3);
+  CHECK(ffi::detail::ObjectUnsafe::RawObjectPtrFromObjectRef(arr) == ptr.get());
+}
+
 int main() {
   RUN(test_strings_small_and_heap);
   RUN(test_bytes);
@@ -130,5 +167,7 @@ int main() {
   RUN(test_views_convert_to_owned);
   RUN(test_optional);
   RUN(test_any_hash_and_equal_match_the_runtime_maps);
+  RUN(test_byte_array_pointer_views);
+  RUN(test_any_unsafe_moves_and_raw_access);
   return CHECK_MAIN_RESULT();
 }

@@ -176,6 +176,7 @@ class AnyView {
  private:
   TVMFFIAny data_;
   friend class Any;
+  friend struct detail::AnyUnsafe;
 };
 
 /*! \brief An owned value: objects inside hold one strong reference. */
@@ -261,7 +262,7 @@ static_assert(std::is_trivially_copyable_v<AnyView>, "AnyView is passed like the
 
 namespace detail {
 /*! \brief Moves between Any and raw TVMFFIAny without touching reference counts. */
-struct AnyUnsafe {
+struct AnyUnsafe : ObjectUnsafe {
   static TVMFFIAny MoveAnyToTVMFFIAny(Any&& any) noexcept {
     TVMFFIAny out = any.data_;
     ClearAny(&any.data_);
@@ -273,7 +274,41 @@ struct AnyUnsafe {
     ClearAny(data);
     return out;
   }
+  /*! \brief Adopts a raw value whose reference the caller hands over (no slot to clear). */
+  static Any MoveTVMFFIAnyRawToAny(TVMFFIAny raw) noexcept {
+    Any out;
+    out.data_ = raw;
+    return out;
+  }
   static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& any) noexcept { return &any.data_; }
+  /*! \brief CheckAnyStrict on a borrowed value (no reference taken). */
+  template <typename T>
+  static bool CheckAnyViewStrict(const AnyView& view) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return true;
+    } else {
+      return TypeTraitsNoCR<T>::CheckAnyStrict(&view.data_);
+    }
+  }
+  template <typename T>
+  static T MoveFromAnyAfterCheck(Any&& any) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return std::move(any);
+    } else {
+      T out = TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(&any.data_);
+      any.reset();
+      return out;
+    }
+  }
+  /*! \brief The object an Any/AnyView known to hold a TObject points at (no reference taken). */
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyAfterCheck(const Any& any) noexcept {
+    return RawObjectPtrFromUnowned<TObject>(any.data_.v_obj);
+  }
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyViewAfterCheck(const AnyView& view) noexcept {
+    return RawObjectPtrFromUnowned<TObject>(view.data_.v_obj);
+  }
   template <typename T>
   static std::string GetMismatchTypeInfo(const Any& any) {
     return TypeTraitsNoCR<T>::GetMismatchTypeInfo(&any.data_);

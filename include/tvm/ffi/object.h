@@ -349,6 +349,28 @@ struct ObjectUnsafe {
   static void IncRefObjectHandle(TVMFFIObjectHandle handle) noexcept {
     if (handle != nullptr) ObjectIncRef(static_cast<TVMFFIObject*>(handle));
   }
+  /*! \brief The object a handle points at, as T*, with no reference taken. */
+  template <typename T>
+  static T* RawObjectPtrFromUnowned(TVMFFIObject* raw) noexcept {
+    return static_cast<T*>(reinterpret_cast<Object*>(raw));  // through Object: T may lay out apart
+  }
+  static Object* RawObjectPtrFromObjectRef(const ObjectRef& ref) noexcept { return ref.data_.data_; }
+  /*! \brief The reference's pointer as ObjectPtr<T> (shared, or moved out of an rvalue). */
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(const ObjectRef& ref) noexcept {
+    return ObjectPtrFromUnowned<T>(ref.data_.data_);
+  }
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(ObjectRef&& ref) noexcept {
+    Object* raw = ref.data_.data_;
+    ref.data_.data_ = nullptr;
+    return ObjectPtrFromOwned<T>(raw);
+  }
+  /*! \brief The allocation header placed just before an object made by the runtime allocator. */
+  static TVMFFIObjectAllocHeader* GetObjectAllocHeaderFromPtr(void* ptr) noexcept {
+    return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(ptr) -
+                                                      sizeof(TVMFFIObjectAllocHeader));
+  }
   static void DecRefObjectHandle(TVMFFIObjectHandle handle) noexcept {
     if (handle != nullptr) ObjectDecRef(static_cast<TVMFFIObject*>(handle));
   }

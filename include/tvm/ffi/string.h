@@ -319,6 +319,34 @@ struct TypeTraits<const char*> : TypeTraitsBase {
   static std::string TypeStr() { return "const char*"; }
   static std::string TypeSchema() { return "{\"type\":\"const char*\"}"; }
 };
+/*! \brief TVMFFIByteArray*: a raw view of bytes in arguments; stored values become Bytes. */
+template <>
+struct TypeTraits<TVMFFIByteArray*> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIByteArrayPtr;
+  static constexpr bool storage_enabled = false;
+  static void CopyToAnyView(TVMFFIByteArray* v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIByteArrayPtr;
+    r->zero_padding = 0;
+    r->v_int64 = 0;
+    r->v_ptr = v;
+  }
+  static void MoveToAny(TVMFFIByteArray* v, TVMFFIAny* r) {
+    TypeTraits<Bytes>::MoveToAny(Bytes(v->data, v->size), r);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index == TypeIndex::kTVMFFIByteArrayPtr;
+  }
+  static TVMFFIByteArray* CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return static_cast<TVMFFIByteArray*>(s->v_ptr);
+  }
+  static std::optional<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIByteArrayPtr; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIByteArrayPtr); }
+};
+
 template <>
 struct TypeTraits<char*> : TypeTraits<const char*> {};
 template <int N>

@@ -269,9 +269,9 @@ def make_converter(schema: TypeSchema) -> Converter | None:
         return None if inner is None else _optional(inner)
     if origin == "Union":
         return _union(schema, [make_converter(a) or (lambda v: v) for a in args])
-    if origin in ("Array", "List"):
+    if origin in ("Array", "List", "list"):  # "list": Python's spelling of a List
         return _sequence(schema, make_converter(args[0]) if args else None, Array if origin == "Array" else List)
-    if origin in ("Map", "Dict"):
+    if origin in ("Map", "Dict", "dict"):
         key = make_converter(args[0]) if args else None
         value = make_converter(args[1]) if args else None
         return _mapping(schema, key, value, Map if origin == "Map" else Dict)

@@ -62,8 +62,10 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
     ctor: Any = cls.__dict__.get("__ffi_init__")  # the reflected constructor, bound by bind_reflection
     props = [(name, prop.func) for klass in reversed(cls.__mro__)
              for name, prop in klass.__dict__.get("__tvm_ffi_init_properties__", ())]
+    signature = signature_of(info)
     if _post_init_of(cls) is None and not props:
         cls.__init__ = ctor  # type: ignore[misc]
+        ctor.__signature__ = init_signature(signature)
     else:
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             if self.__chandle__() == 0:
@@ -73,8 +75,15 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
                 if _post_init_of(cls) is not None:
                     self.__post_init__()
 
+        __init__.__signature__ = init_signature(signature)  # type: ignore[attr-defined]
         _set(cls, "__init__", __init__)
-    cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
+    cls.__signature__ = signature  # type: ignore[attr-defined]
+
+
+def init_signature(signature: inspect.Signature) -> inspect.Signature:
+    """The signature of ``__init__`` for a class called with ``signature``: ``self`` first."""
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return signature.replace(parameters=[this, *signature.parameters.values()])
 
 
 def _set(cls: type, name: str, func: Callable[..., Any]) -> None:

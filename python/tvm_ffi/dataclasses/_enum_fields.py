@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .. import _core
 from ._converter import describe
+from ._dunder import init_signature
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -161,7 +162,7 @@ def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
     __init__.__wrapped__ = original  # type: ignore[attr-defined]
     __init__._tvm_ffi_generated = True  # type: ignore[attr-defined]
     if signature is not None:
-        __init__.__signature__ = signature  # type: ignore[attr-defined]
+        __init__.__signature__ = init_signature(signature)  # type: ignore[attr-defined]
     cls.__init__ = __init__  # type: ignore[misc]
 
 

@@ -3,41 +3,60 @@ from its reflection)."""
 
 from __future__ import annotations
 
-import warnings
+import typing
 from typing import Any, TypeVar
 
 from .. import _core
 from .._class_binding import _find_init, make_no_init
 from .._reflection import _type_info_of_index
-from ..registry import register_object
-from ._dunder import install_dunders, signature_of
+from ..registry import _warn_missing_field_annotations, register_object
+from ._dunder import init_signature, install_dunders, signature_of
 from ._enum_fields import install_enum_field_normalizers
-from .field import MISSING, Field
+from ._transform import dataclass_transform, note_field_converter
+from .field import MISSING, Field, _identity, field
 from .py_class import _PY_KEYS
 
 _T = TypeVar("_T", bound=type)
 
 
-def _synthesise_fields(cls: type, type_key: str) -> None:
-    info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
-    annotations = cls.__dict__.get("__annotations__", {})
-    unannotated = []
-    for tf in info.fields or ():
-        if type_key in _PY_KEYS and tf.dataclass_field is not None:
-            continue  # a py_class's own field keeps the Field its class declared
-        if tf.name not in annotations:
-            unannotated.append(tf.name)
+def _resolved_hints(cls: type) -> dict[str, Any]:
+    """The class's annotations evaluated (string annotations included); {} when they cannot be."""
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # an undefined name, a bad forward reference: no types rather than an error
+        return {}
+
+
+def _attach_field_objects(cls: type, type_info: Any, *, frozen: bool = False) -> None:
+    """Give every own reflected field of ``type_info`` a :class:`Field` (``fields()`` reads it).
+
+    ``Field.type`` is the class's resolved annotation of the field, None when it has none. Fields
+    of parent types belong to the parents' type infos. ``frozen`` marks every field read-only.
+    """
+    hints = _resolved_hints(cls)
+    for tf in type_info.fields or ():
+        if frozen:
+            tf.frozen = True
         f = Field(tf.name, tf.ty, default=tf.c_default, default_factory=tf.c_default_factory,
                   frozen=tf.frozen, init=tf.c_init, repr=tf.c_repr, hash=tf.c_hash, compare=tf.c_compare,
                   kw_only=tf.c_kw_only, structural_eq=tf.c_structural_eq, doc=tf.doc)
-        f.type = annotations.get(tf.name)
+        f.type = hints.get(tf.name)
         tf.dataclass_field = f
-    if unannotated:
-        warnings.warn(f"@c_class({type_key!r}): class `{cls.__name__}` does not annotate the following "
-                      f"reflected field(s): {', '.join(unannotated)}. Add type annotations for them.",
-                      UserWarning, stacklevel=3)
 
 
+def _synthesise_fields(cls: type, type_key: str) -> None:
+    info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
+    _warn_missing_field_annotations(cls, info, stacklevel=3)
+    # A py_class's own fields keep the Fields its class declared.
+    kept = {tf.name: tf.dataclass_field for tf in info.fields or ()
+            if type_key in _PY_KEYS and tf.dataclass_field is not None}
+    _attach_field_objects(cls, info)
+    for tf in info.fields or ():
+        if tf.name in kept:
+            tf.dataclass_field = kept[tf.name]
+
+
+@dataclass_transform(eq_default=False, order_default=False, field_specifiers=(Field, field))
 def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True,  # noqa: A002
             eq: bool = False, order: bool = False, unsafe_hash: bool = False, match_args: bool = True) -> Any:
     """Bind a C/C++-registered object type to the decorated class as a dataclass.
@@ -108,6 +127,9 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         elif init and _find_init(info) is not None:
             # Both the generated init and explicit C++ inits take the reflected init fields.
             cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
+            ctor = cls.__dict__.get("__init__")
+            if isinstance(ctor, _core.ConstructorInit):
+                ctor.__signature__ = init_signature(cls.__signature__)  # type: ignore[attr-defined]
         else:
             cls.__init__ = make_no_init(cls)  # type: ignore[misc]
         # Last: the init wrapper maps positional arguments to fields by the signature above.
@@ -116,5 +138,7 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
 
     return decorator
 
+
+note_field_converter(c_class, _identity)
 
 __all__ = ["MISSING", "c_class"]

@@ -24,7 +24,8 @@ from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
 from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
-from .field import MISSING, Field, field, init_property
+from ._transform import dataclass_transform, note_field_converter
+from .field import MISSING, Field, _identity, field, init_property
 
 # TVMFFIFieldFlagBitMask
 _WRITABLE, _HAS_DEFAULT, _SEQ_IGNORE, _DEF_PATTERN, _FROM_FACTORY = 1, 2, 8, 16, 32
@@ -35,6 +36,7 @@ _FIELD_SEQ = {None: 0, "ignore": _SEQ_IGNORE, "def": _DEF_PATTERN, "def-pattern"
 _KINDS = {"tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
 
 
+@dataclass_transform(eq_default=False, order_default=False, field_specifiers=(Field, field))
 def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, frozen: bool = False,
              init: bool = True, repr: bool = True, eq: bool = False, order: bool = False,  # noqa: A002
              unsafe_hash: bool = False, match_args: bool = True, kw_only: bool = False,
@@ -115,6 +117,8 @@ def py_class(cls_or_type_key: Any = None, /, *, type_key: str | None = None, fro
 
     return decorator
 
+
+note_field_converter(py_class, _identity)
 
 def _parent_info(cls: type) -> TypeInfo:
     for base in cls.__mro__[1:]:

@@ -7,11 +7,13 @@
  * and are remembered before their children are visited, so sharing and cycles through them are
  * kept. Array and Map copies are built once their children are copied; a child that refers back
  * to an Array/Map still being copied holds the original for a moment and is patched to the copy
- * in a final pass.
+ * in a final pass. A map key that is such an original is patched by re-inserting the map's
+ * entries in their order (keys hash by identity, so a key cannot be swapped in place).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../container/container_internal.h"
 #include "structural.h"
 
 #define PENDING ((uint64_t)1) /* an Array/Map whose copy is not built yet */
@@ -32,7 +34,7 @@ typedef struct {
   int64_t index;        /* sequence position, or -1 */
   TVMFFIAny key;        /* map key (owned), or None */
   const TVMFFIFieldInfo* field;
-  TVMFFIObject* orig; /* the Array/Map whose copy goes there */
+  TVMFFIObject* orig; /* the Array/Map whose copy goes there; NULL: target's keys hold some */
 } Patch;
 
 typedef struct {
@@ -183,10 +185,13 @@ static int finish_frame(Copier* c, Frame* f) {
     }
   } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
     if (t == kTVMFFIMap) rc = ffi_map_new_empty(kTVMFFIMap, &f->copy);
+    bool pending_key = false;
     for (size_t i = 0; rc == 0 && i + 1 < f->count; i += 2) {
+      pending_key = pending_key || r[i].mark;
       if (r[i + 1].mark) rc = add_patch(c, f->copy, -1, &r[i].value, NULL, r[i + 1].value.v_obj);
       if (rc == 0) rc = ffi_map_set(f->copy, ffi_any_retain(&r[i].value), ffi_any_retain(&r[i + 1].value));
     }
+    if (rc == 0 && pending_key) rc = add_patch(c, f->copy, -1, NULL, NULL, NULL);
   } else {
     for (size_t i = 0; rc == 0 && i < f->count; ++i) {
       if (r[i].mark) {
@@ -228,9 +233,46 @@ static int run(Copier* c) {
   return 0;
 }
 
+/* The finished copy of `key` when it is an Array/Map original left as a placeholder, else NULL. */
+static TVMFFIObject* copy_of_placeholder(Copier* c, const TVMFFIAny* key) {
+  if (key->type_index != kTVMFFIArray && key->type_index != kTVMFFIMap) return NULL;
+  uint64_t* memo = ffi_ptr_map_find(&c->memo, (uint64_t)(uintptr_t)key->v_obj);
+  return memo == NULL || *memo == PENDING ? NULL : (TVMFFIObject*)(uintptr_t)*memo;
+}
+
+/* Re-inserts a copied map's entries in order, each placeholder key replaced by its copy. */
+static int rekey_map(Copier* c, TVMFFIObject* map) {
+  int64_t n = ffi_map_size(map);
+  TVMFFIAny* entries = (TVMFFIAny*)malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof(TVMFFIAny));
+  if (entries == NULL) return ffi_raise("MemoryError", "out of memory in DeepCopy");
+  uint64_t cursor = 0;
+  TVMFFIAny *key, *value;
+  int64_t count = 0;
+  while (count < n && ffi_map_next(map, &cursor, &key, &value)) {
+    TVMFFIObject* copy = copy_of_placeholder(c, key);
+    if (copy != NULL) ffi_incref(copy);
+    entries[2 * count] = copy != NULL ? ffi_any_from_object(copy) : ffi_any_retain(key);
+    entries[2 * count + 1] = ffi_any_retain(value);
+    ++count;
+  }
+  int rc = ffi_map_clear(map);
+  for (int64_t i = 0; i < count; ++i) {
+    if (rc == 0) {
+      rc = ffi_map_set(map, entries[2 * i], entries[2 * i + 1]);
+    } else {
+      ffi_any_release(&entries[2 * i]);
+      ffi_any_release(&entries[2 * i + 1]);
+    }
+  }
+  free(entries);
+  return rc;
+}
+
 static int apply_patches(Copier* c) {
+  /* Values first: their patches find their entries under the keys as first inserted. */
   for (size_t i = 0; i < c->patches.size; ++i) {
     Patch* p = (Patch*)ffi_vec_at(&c->patches, i);
+    if (p->orig == NULL) continue;
     uint64_t* memo = ffi_ptr_map_find(&c->memo, (uint64_t)(uintptr_t)p->orig);
     if (memo == NULL || *memo == PENDING) continue;
     TVMFFIObject* copy = (TVMFFIObject*)(uintptr_t)*memo;
@@ -250,6 +292,10 @@ static int apply_patches(Copier* c) {
         *slot = value;
       }
     }
+  }
+  for (size_t i = 0; i < c->patches.size; ++i) {
+    Patch* p = (Patch*)ffi_vec_at(&c->patches, i);
+    if (p->orig == NULL && rekey_map(c, p->target) != 0) return -1;
   }
   return 0;
 }
