@@ -119,6 +119,8 @@ from ._core import (
 )
 from ._core import (
     _convert_to_ffi_func as _convert_to_ffi_func,
+)
+from ._core import (
     _convert_to_ffi_func_in_framework as _convert_to_ffi_func_in_framework,
 )
 from ._core import (
