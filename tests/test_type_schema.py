@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import types
+from typing import Any
 
 import pytest
 import tvm_ffi
+import tvm_ffi.testing
 from tvm_ffi import core
 
 TypeSchema = core.TypeSchema
@@ -159,3 +161,71 @@ def test_from_annotation() -> None:
         TypeSchema.from_annotation(types.GenericAlias(tvm_ffi.Array, (int, int)))
     with pytest.raises(TypeError, match="dict requires 0 or 2 type arguments, got 1"):
         TypeSchema.from_annotation(dict[str])
+
+
+def test_convert_keeps_ffi_containers_whose_elements_already_match() -> None:
+    arr = tvm_ffi.Array([1, 2, 3])
+    assert core._to_py_class_value(TypeSchema.from_annotation(tuple[int, ...]).convert(arr)).same_as(arr)
+    lst = tvm_ffi.List([1, 2])
+    assert core._to_py_class_value(TypeSchema.from_annotation(list[int]).convert(lst)).same_as(lst)
+    d = tvm_ffi.Dict({"a": 1})
+    assert core._to_py_class_value(TypeSchema.from_annotation(dict[str, int]).convert(d)).same_as(d)
+    # An element that converts (int -> float) makes a new container.
+    floats = core._to_py_class_value(TypeSchema.from_annotation(list[float]).convert(lst))
+    assert not floats.same_as(lst) and list(floats) == [1.0, 2.0]
+
+
+def test_protocol_failures_are_type_errors_naming_the_protocol() -> None:
+    class BrokenObject:
+        def __tvm_ffi_object__(self) -> Any:
+            raise RuntimeError("broken")
+
+    class BrokenConvertible(tvm_ffi.ObjectConvertible):
+        def asobject(self) -> Any:
+            raise RuntimeError("broken asobject")
+
+    class BrokenValue:
+        def __tvm_ffi_value__(self) -> Any:
+            raise RuntimeError("broken")
+
+    class SelfValue:
+        def __tvm_ffi_value__(self) -> Any:
+            return self
+
+    with pytest.raises(TypeError, match=r"__tvm_ffi_object__\(\) failed: RuntimeError: broken"):
+        TypeSchema("Any").check_value(BrokenObject())
+    with pytest.raises(TypeError, match=r"asobject\(\) failed: RuntimeError: broken asobject"):
+        TypeSchema("Object").check_value(BrokenConvertible())
+    with pytest.raises(TypeError, match="expected int, got .*BrokenValue"):  # judged as itself
+        TypeSchema("int").check_value(BrokenValue())
+    with pytest.raises(TypeError, match="expected int, got .*SelfValue"):
+        TypeSchema("int").check_value(SelfValue())
+    with pytest.raises(TypeError, match="failed to convert Any from .*SelfValue"):
+        TypeSchema("Any").convert(SelfValue())
+
+
+def test_registered_integrals_convert_through_int() -> None:
+    import numbers
+
+    class Broken:
+        def __int__(self) -> int:
+            raise OverflowError("too big")
+
+    class Seven:
+        def __int__(self) -> int:
+            return 7
+
+    numbers.Integral.register(Broken)
+    numbers.Integral.register(Seven)
+    assert core._to_py_class_value(TypeSchema("int").convert(Seven())) == 7
+    with pytest.raises(TypeError, match="OverflowError: too big"):
+        TypeSchema("int").convert(Broken())
+
+
+def test_payload_enums_convert_from_their_payload() -> None:
+    level = tvm_ffi.testing._TestCxxIntEnum
+    schema = TypeSchema.from_annotation(level)
+    assert core._to_py_class_value(schema.convert(level.high.value)).same_as(level.high)
+    assert core._to_py_class_value(schema.convert(level.low)).same_as(level.low)
+    with pytest.raises(TypeError, match="expected"):
+        schema.check_value(123456)

@@ -9,9 +9,11 @@ on construction, so values are converted exactly once, where they are assigned.
 from __future__ import annotations
 
 import ctypes
+import numbers
 from typing import Any, Callable
 
 from .. import _core
+from .._object_convertible import ObjectConvertible
 from .._type_schema import TypeSchema, install_schema_converter
 from ..container import Array, Dict, List, Map
 from ._c_registry import _PY_KEYS
@@ -64,7 +66,18 @@ def _fail(schema: TypeSchema, value: Any) -> _Mismatch:
     return _Mismatch(f"expected {hint(schema)}, got {describe(value)}")
 
 
+def _integral(schema: TypeSchema, v: Any, as_type: type) -> Any:
+    """A registered ``numbers.Integral`` that is not an int, read through ``int()``/``bool()``;
+    what that raises is part of the message."""
+    try:
+        return as_type(v)
+    except Exception as err:  # noqa: BLE001 -- any failure of the user's __int__/__bool__
+        raise _Mismatch(f"expected {hint(schema)}, got {describe(v)} ({type(err).__name__}: {err})") from None
+
+
 def _int(schema: TypeSchema, v: Any) -> Any:
+    if not isinstance(v, int) and isinstance(v, numbers.Integral):
+        v = _integral(schema, v, int)
     if isinstance(v, int):
         if not _INT64_MIN <= v <= _INT64_MAX:
             raise _Mismatch(f"integer {int(v)} out of int64 range [{_INT64_MIN}, {_INT64_MAX}]")
@@ -81,6 +94,8 @@ def _float(schema: TypeSchema, v: Any) -> Any:
 def _bool(schema: TypeSchema, v: Any) -> Any:
     if isinstance(v, int):
         return bool(v)
+    if isinstance(v, numbers.Integral):
+        return _integral(schema, v, bool)
     raise _fail(schema, v)
 
 
@@ -171,14 +186,17 @@ def _sequence(schema: TypeSchema, item: Converter | None, make: type) -> Convert
         if not isinstance(v, (Array, List, list, tuple)):
             raise _fail(schema, v)
         if item is None:
-            return v if type(v) is make else make(list(v))
+            return v if isinstance(v, make) else make(list(v))
         out = []
+        changed = not isinstance(v, make)
         for i, x in enumerate(v):
             try:
-                out.append(item(x))
+                y = item(x)
             except _Mismatch as err:
                 raise _Mismatch(f"element [{i}]: {err}") from None
-        return make(out)
+            changed = changed or y is not x
+            out.append(y)
+        return make(out) if changed else v  # nothing to change: the container itself (no copy)
 
     return convert
 
@@ -188,18 +206,21 @@ def _mapping(schema: TypeSchema, key: Converter | None, value: Converter | None,
         if not isinstance(v, (Map, Dict, dict)):
             raise _fail(schema, v)
         if key is None and value is None:
-            return v if type(v) is make else make(dict(v.items()))
+            return v if isinstance(v, make) else make(dict(v.items()))
         out = {}
+        changed = not isinstance(v, make)
         for k, x in v.items():
             try:
                 k2 = k if key is None else key(k)
             except _Mismatch as err:
                 raise _Mismatch(f"key {k!r}: {err}") from None
             try:
-                out[k2] = x if value is None else value(x)
+                x2 = x if value is None else value(x)
             except _Mismatch as err:
                 raise _Mismatch(f"value for key {k!r}: {err}") from None
-        return make(out)
+            changed = changed or k2 is not k or x2 is not x
+            out[k2] = x2
+        return make(out) if changed else v  # nothing to change: the container itself (no copy)
 
     return convert
 
@@ -256,6 +277,16 @@ _SCALARS: dict[str, Callable[[TypeSchema, Any], Any]] = {
 }
 
 
+# Converters for object types with a special input form (payload enums take their payload),
+# registered by the modules that know them: factory(cls, schema) -> Converter | None.
+_OBJECT_CONVERTER_FACTORIES: list[Callable[[Any, TypeSchema], Converter | None]] = []
+
+
+def register_object_converter(factory: Callable[[Any, TypeSchema], Converter | None]) -> None:
+    """Let ``factory`` make the converter of the object types it knows (None: not one of them)."""
+    _OBJECT_CONVERTER_FACTORIES.append(factory)
+
+
 def make_converter(schema: TypeSchema) -> Converter | None:
     """The converter of ``schema``; ``None`` when every value is accepted unchanged (``Any``)."""
     origin, args = schema.origin, list(schema.args or ())
@@ -285,11 +316,17 @@ def make_converter(schema: TypeSchema) -> Converter | None:
         return _instance_of(tvm_ffi.Tensor if origin == "Tensor" else tvm_ffi.Function, schema)
     index = schema.origin_type_index
     if index >= 64:
-        return _object_of(_core._class_for_type_index(index), schema)
+        cls = _core._class_for_type_index(index)
+        for factory in _OBJECT_CONVERTER_FACTORIES:
+            special = factory(cls, schema)
+            if special is not None:
+                return special
+        return _object_of(cls, schema)
     raise TypeError(f"unknown TypeSchema origin: {origin!r}")
 
 
 _UNWRAP_LIMIT = 64
+_CONVERTIBLE_PROTOCOL = ObjectConvertible.__tvm_ffi_object__
 
 
 def _unwrap_protocols(v: Any) -> Any:
@@ -299,12 +336,21 @@ def _unwrap_protocols(v: Any) -> Any:
     for _ in range(_UNWRAP_LIMIT):
         if isinstance(v, (_core.Object, *_PY_PRIMITIVES)) or v is None:
             return v
-        if hasattr(v, "__tvm_ffi_object__"):
-            v = v.__tvm_ffi_object__()
-        elif hasattr(v, "asobject") and callable(v.asobject):
-            v = v.asobject()
+        object_protocol = getattr(type(v), "__tvm_ffi_object__", None)
+        convertible = isinstance(v, ObjectConvertible) and object_protocol is _CONVERTIBLE_PROTOCOL
+        if object_protocol is not None and not convertible:
+            v = _call_protocol(v, "__tvm_ffi_object__")
+        elif callable(getattr(v, "asobject", None)) and not hasattr(v, "__tvm_ffi_value__"):
+            # ObjectConvertible (or its duck type); a value protocol wins over it
+            v = _call_protocol(v, "asobject")
         elif hasattr(v, "__tvm_ffi_value__"):
-            v = v.__tvm_ffi_value__()
+            try:
+                stands_for = v.__tvm_ffi_value__()
+            except Exception:  # noqa: BLE001 -- no value to stand for: the value itself is judged
+                return v
+            if stands_for is v:  # stands for itself: judged as it is
+                return v
+            v = stands_for
         elif hasattr(v, "__tvm_ffi_int__"):
             return int(v.__tvm_ffi_int__())
         elif hasattr(v, "__tvm_ffi_float__"):
@@ -313,7 +359,14 @@ def _unwrap_protocols(v: Any) -> Any:
             return v.item()  # np.int32(3) -> 3, np.float32(.5) -> 0.5
         else:
             return v
-    raise _Mismatch("infinite __tvm_ffi_value__ cycle detected")
+    raise _Mismatch(f"__tvm_ffi_value__ cycle: no FFI value after {_UNWRAP_LIMIT} steps from {describe(v)}")
+
+
+def _call_protocol(v: Any, name: str) -> Any:
+    try:
+        return getattr(v, name)()
+    except Exception as err:  # noqa: BLE001 -- a broken protocol is a conversion failure
+        raise _Mismatch(f"{name}() failed: {type(err).__name__}: {err}") from None
 
 
 def _is_numpy_scalar(v: Any) -> bool:
@@ -364,7 +417,13 @@ def _convert_to_schema(schema: TypeSchema, value: object, what: str) -> Any:
     """``TypeSchema.convert``/``check_value``: ``value`` as ``schema``'s type, or TypeError after ``what``."""
     converter = make_converter(schema)  # TypeError for an unknown origin
     if converter is None:
-        return value
+        try:  # Any: what the value stands for (a protocol may fail or never settle)
+            unwrapped = _unwrap_protocols(value)
+            if hasattr(unwrapped, "__tvm_ffi_value__") and not isinstance(unwrapped, _core.Object):
+                raise _Mismatch(f"failed to convert Any from {describe(unwrapped)}")
+            return unwrapped
+        except _Mismatch as err:
+            raise TypeError(f"{what} for {schema.repr()}: {err}") from None
     try:
         return convert_direct(converter, value)
     except _Mismatch as err:

@@ -13,7 +13,8 @@ import numbers
 from typing import Any, Callable
 
 from .. import _core
-from ._converter import describe
+from ._converter import _Mismatch as Mismatch
+from ._converter import describe, register_object_converter
 from ._dunder import init_signature
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -99,6 +100,24 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
                         f"{describe(value)}{_convert_detail(type_index, value)}")
 
     return normalize
+
+
+def _payload_converter(cls: Any, schema: Any) -> Normalizer | None:
+    """TypeSchema conversion to a payload enum: its members, or a payload naming one."""
+    normalize = make_normalizer(cls, schema.origin, schema.origin_type_index) if cls is not None else None
+    if normalize is None:
+        return None
+
+    def convert(value: Any) -> Any:
+        try:
+            return normalize(value)
+        except TypeError as err:  # "type conversion failed for K: <detail>" -> the detail
+            raise Mismatch(str(err).split(": ", 1)[-1]) from None
+
+    return convert
+
+
+register_object_converter(_payload_converter)
 
 
 def _field_normalizer(field: Any) -> Normalizer | None:
