@@ -342,3 +342,29 @@ class SuperUser(Point):
 
 def test_zero_argument_super_in_body_methods() -> None:
     assert SuperUser(1, 2, 3).describe() == "super:dc_test.SuperUser(x=1, y=2, z=3)"
+
+
+
+@py_class("dc_pytest.SuperBase")
+class SuperBase(tvm_ffi.Object):
+    tag: int = 5
+
+
+@py_class("dc_pytest.SuperChild", init=False)
+class SuperChild(SuperBase):
+    name: str
+    items: list  # type: ignore[type-arg]
+
+    def __init__(self, name: str) -> None:
+        super().__init__(tag=7)
+        self.name = name
+        self.items = [name] * 8
+
+
+def test_super_init_of_a_parent_keeps_the_subclass_storage() -> None:
+    # A custom __init__ whose instance is made as the subclass: the parent's generated
+    # constructor sets the parent's fields on it rather than swapping in a smaller object.
+    for _ in range(200):  # writes past a parent-sized object would corrupt the heap
+        child = SuperChild("x")
+        assert (child.tag, child.name, len(child.items)) == (7, "x", 8)
+    assert type(child).__tvm_ffi_type_info__.type_key == "dc_pytest.SuperChild"  # type: ignore[attr-defined]

@@ -126,6 +126,61 @@ typedef struct {
 
 static PyObject* g_kwargs_marker = NULL; /* _core.KWARGS, fetched on first use */
 
+/* Whether an object of type `derived` is a strict descendant of type `base`. */
+static int is_strict_subtype(int32_t derived, int32_t base) {
+  const TVMFFITypeInfo* d = TVMFFIGetTypeInfo(derived);
+  const TVMFFITypeInfo* b = TVMFFIGetTypeInfo(base);
+  return d != NULL && b != NULL && d->type_depth > b->type_depth &&
+         d->type_ancestors[b->type_depth]->type_index == base;
+}
+
+static int set_field(const TVMFFIFieldInfo* f, void* addr, const TVMFFIAny* value) {
+  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2];
+    args[0].type_index = kTVMFFIOpaquePtr;
+    args[0].zero_padding = 0;
+    args[0].v_ptr = addr;
+    args[1] = *value;
+    TVMFFIAny ignored = {0};
+    int rc = TVMFFIFunctionCall(f->setter, args, 2, &ignored);
+    if (rc == 0 && ignored.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(ignored.v_obj);
+    return rc;
+  }
+  return ((TVMFFIFieldSetter)f->setter)(addr, value);
+}
+
+/* `super().__init__(...)` reaching a parent type's constructor on an instance already made as a
+ * subclass (a py_class __init__ that allocated the right type first): the parent's constructor
+ * built a separate, smaller object. Adopting it would drop the subclass's storage and let later
+ * field writes run past it; its fields are copied into the instance instead. */
+static int copy_parent_fields(PyObject* self, TVMFFIObjectHandle dst, TVMFFIObjectHandle src) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(TVMFFIObjectGetTypeIndex(src));
+  for (int32_t depth = 0; depth <= info->type_depth; ++depth) {
+    const TVMFFITypeInfo* level = depth < info->type_depth ? info->type_ancestors[depth] : info;
+    for (int32_t i = 0; i < level->num_fields; ++i) {
+      const TVMFFIFieldInfo* f = &level->fields[i];
+      if (f->setter == NULL) {
+        PyErr_Format(PyExc_TypeError,
+                     "cannot run the constructor of `%.*s` on a `%s` instance: its field `%.*s` is "
+                     "read-only", (int)level->type_key.size, level->type_key.data,
+                     Py_TYPE(self)->tp_name, (int)f->name.size, f->name.data);
+        return -1;
+      }
+      TVMFFIAny value = {0};
+      int rc = f->getter((char*)src + f->offset, &value);
+      if (rc == 0) rc = set_field(f, (char*)dst + f->offset, &value);
+      if (value.type_index >= kTVMFFIStaticObjectBegin && value.v_obj != NULL) {
+        TVMFFIObjectDecRef(value.v_obj);
+      }
+      if (rc != 0) {
+        core_raise_from_rc(rc);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 static int adopt_result(PyObject* self, TVMFFIAny* result) {
   if (result->type_index < kTVMFFIStaticObjectBegin || result->v_obj == NULL) {
     PyObject* got = core_any_to_py(result);
@@ -135,6 +190,11 @@ static int adopt_result(PyObject* self, TVMFFIAny* result) {
     return -1;
   }
   TVMFFIObjectHandle old = ((CoreObject*)self)->chandle;
+  if (old != NULL && is_strict_subtype(TVMFFIObjectGetTypeIndex(old), result->type_index)) {
+    int rc = copy_parent_fields(self, old, result->v_obj);
+    TVMFFIObjectDecRef(result->v_obj);
+    return rc;
+  }
   ((CoreObject*)self)->chandle = result->v_obj;
   if (old != NULL) TVMFFIObjectDecRef(old);
   return 0;
