@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import inspect
 import pickle
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import tvm_ffi
@@ -368,3 +368,36 @@ def test_super_init_of_a_parent_keeps_the_subclass_storage() -> None:
         child = SuperChild("x")
         assert (child.tag, child.name, len(child.items)) == (7, "x", 8)
     assert type(child).__tvm_ffi_type_info__.type_key == "dc_pytest.SuperChild"  # type: ignore[attr-defined]
+
+
+@py_class("dc_pytest.PlainBaseNode")
+class PlainBaseNode(tvm_ffi.Object):
+    x: int
+
+
+class PlainBinOp(PlainBaseNode):  # not registered: its annotations are fields of subclasses
+    lhs: int
+    rhs: int
+
+
+class PlainMixin:
+    tag: str
+
+
+@py_class("dc_pytest.PlainAdd")
+class PlainAdd(PlainMixin, PlainBinOp):
+    kind: ClassVar[str] = "add"
+    scale: int
+
+    def __init__(self, x: int, lhs: int, rhs: int, tag: str, scale: int) -> None:
+        """Make an addition."""
+        self.__ffi_init__(x, lhs, rhs, tag, scale)  # type: ignore[attr-defined]
+
+
+def test_fields_of_plain_parents_classvars_and_user_init_metadata() -> None:
+    add = PlainAdd(0, 1, 2, "t", 3)
+    assert (add.x, add.lhs, add.rhs, add.tag, add.scale) == (0, 1, 2, "t", 3)
+    assert [f.name for f in fields(PlainAdd)] == ["x", "lhs", "rhs", "tag", "scale"]
+    assert PlainAdd.kind == "add"  # a ClassVar stays a class attribute, not a field
+    assert PlainAdd.__init__.__doc__ == "Make an addition."
+    assert str(inspect.signature(PlainAdd.__init__)).startswith("(self, x: 'int'")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from typing import Any, Callable
 
@@ -52,8 +53,7 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
                 self.__move_handle_from__(ffi_new())
             user_init(self, *args, **kwargs)
 
-        wrapped.__signature__ = inspect.signature(user_init)  # type: ignore[attr-defined]
-        wrapped.__wrapped__ = user_init  # type: ignore[attr-defined]
+        functools.update_wrapper(wrapped, user_init)  # name, doc, __wrapped__ (so the signature)
         _set(cls, "__init__", wrapped)
         return
     if not init:

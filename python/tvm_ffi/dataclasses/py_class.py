@@ -159,6 +159,24 @@ def _resolve_annotations(cls: type) -> dict[str, Any]:
     return hints
 
 
+def _declared_fields(cls: type, body: dict[str, Any], parent: TypeInfo | None) -> list[tuple[str, Any, dict[str, Any]]]:
+    """(name, annotation, where its default is) of the fields ``cls`` declares: its own and those
+    of plain (unregistered) classes it inherits beside its registered parent, bases first. A name
+    declared again keeps its first position and takes the later declaration."""
+    parent_cls = getattr(parent, "type_cls", None)
+    inherited = {f.name for f in parent.all_fields()} if parent is not None else set()
+    declared: dict[str, tuple[Any, dict[str, Any]]] = {}
+    for klass in reversed(cls.__mro__):
+        plain = (klass is not cls and isinstance(parent_cls, type) and klass not in parent_cls.__mro__
+                 and "__tvm_ffi_type_info__" not in klass.__dict__)  # mixins too
+        if klass is cls or plain:
+            where = body if klass is cls else dict(vars(klass))
+            for name, ann in _resolve_annotations(klass).items():
+                if klass is cls or name not in inherited:
+                    declared[name] = (ann, where)
+    return [(name, ann, where) for name, (ann, where) in declared.items()]
+
+
 def _is_classvar(ann: Any) -> bool:
     return ann is typing.ClassVar or typing.get_origin(ann) is typing.ClassVar
 
@@ -179,18 +197,20 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], in
     # (marker type, owner class, name, index among all fields): the parent's first.
     markers = list(getattr(parent, "_decorator_args", {}).get("field_markers", ()))
     inherited_count = len(parent.all_fields()) if parent is not None else 0
-    for name, ann in _resolve_annotations(cls).items():
+    for name, ann, where in _declared_fields(cls, body, parent):
         if ann is dataclasses.KW_ONLY:
             kw_only_mode = True
             continue
         if _is_classvar(ann):
+            if name in where:  # a class attribute, not a field: it stays on the class
+                setattr(cls, name, where[name])
             continue
         if any(ann is marker for marker in marker_types):
             markers.append((ann, cls, name, inherited_count + len(fields)))
-            if name in body:  # the extension interprets the declared value: it stays
-                setattr(cls, name, body[name])
+            if name in where:  # the extension interprets the declared value: it stays
+                setattr(cls, name, where[name])
             continue
-        value = body.get(name, MISSING)
+        value = where.get(name, MISSING)
         f = value.__copy__() if isinstance(value, Field) else field(default=value)
         f.name, f.type, f._ty_schema = name, ann, from_annotation(ann)
         if f.kw_only is None:
