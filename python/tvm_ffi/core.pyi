@@ -163,6 +163,9 @@ from ._core import (
     _register_object_class as _register_object_class,
 )
 from ._core import (
+    _register_py_class as _register_py_class,
+)
+from ._core import (
     _set_class_device as _set_class_device,
 )
 from ._core import (
@@ -182,6 +185,9 @@ from ._core import (
 )
 from ._core import (
     _to_py_class_value as _to_py_class_value,
+)
+from ._core import (
+    _type_cls_to_type_info as _type_cls_to_type_info,
 )
 from ._core import (
     _type_index_ancestors as _type_index_ancestors,

@@ -101,6 +101,14 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
     return cls
 
 
+def _add_class_attrs(type_cls: type, type_info: Any, type_attr_names: Any = ()) -> type:
+    """Put the type's reflected fields, methods and ``__ffi_init__`` on ``type_cls`` (the step
+    of ``@py_class`` that binds a class, for code that builds classes by hand)."""
+    del type_attr_names  # type attributes are read through the type info on demand
+    bind_reflection(type_cls, type_info, init=False)
+    return type_cls
+
+
 def _warn_missing_field_annotations(cls: type, type_info: Any, *, stacklevel: int = 2) -> None:
     """Warn (UserWarning) when ``cls`` does not annotate some of its type's own reflected fields.
 

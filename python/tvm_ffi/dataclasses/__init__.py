@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .. import _core
 from ..container import Array, Dict, List, Map
+from . import _low_level  # noqa: F401  (the step-by-step py_class names on core and TypeInfo)
 from ._enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 from .c_class import c_class
 from .field import MISSING, Field, field, init_property

@@ -1,0 +1,94 @@
+"""The step-by-step form of ``@py_class``, for code that builds FFI classes by hand.
+
+The reference package exposes these steps under private names that tools and tests call
+directly; they are provided under the same names:
+
+- ``core._type_cls_to_type_info(cls)``: the type info a class is bound to;
+- ``core._register_py_class(parent_info, type_key, cls)``: a new runtime type for ``cls``;
+- ``TypeInfo._register_fields(fields)``: lays out and registers a type's own fields;
+- ``registry._add_class_attrs(cls, info)`` (in registry.py): fields, methods, ``__ffi_init__``;
+- ``_dunder._install_dataclass_dunders(cls, ...)``: ``__init__`` and the dataclass dunders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _core
+from .._class_binding import forget_fallback
+from .._reflection import TypeInfo, _type_info_of_index
+from . import _c_registry
+from ._dunder import install_dunders, make_init
+from .field import Field
+from .py_class import _KINDS, _PY_KEYS, _register_fields
+
+_OBJECT_INDEX = 64
+
+
+def type_cls_to_type_info(cls: Any) -> TypeInfo | None:
+    """The type info ``cls`` is bound to (``Object``'s for ``Object``), or None."""
+    if cls is _core.Object:
+        return _type_info_of_index(_OBJECT_INDEX)
+    info = cls.__dict__.get("__tvm_ffi_type_info__") if isinstance(cls, type) else None
+    return info if isinstance(info, TypeInfo) else None
+
+
+def register_py_class(parent_info: TypeInfo, type_key: str, cls: type) -> TypeInfo:
+    """Allocate the runtime type ``type_key`` under ``parent_info`` and bind ``cls`` to it.
+
+    Raises ValueError when the key is already registered. Fields come next, through
+    ``TypeInfo._register_fields``.
+    """
+    if type_key in _PY_KEYS or _core._object_type_key_to_index(type_key) is not None:
+        raise ValueError(f"Type key {type_key!r} is already registered")
+    index = _c_registry.alloc_type_index(type_key, parent_info.type_index, parent_info.type_depth + 1)
+    info = _type_info_of_index(index)
+    info.type_cls = cls
+    info.fields = None  # until _register_fields
+    cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = type_key, index  # type: ignore[attr-defined]
+    _core._register_object_class(index, cls)
+    forget_fallback(index)
+    _PY_KEYS.add(type_key)
+    return info
+
+
+def register_fields(info: TypeInfo, fields: list[Field], structural_eq: str | None = "tree") -> None:
+    """Lay out and register ``fields`` (named, with ``_ty_schema``) as the type's own fields."""
+    parent = info.parent_type_info
+    if parent is None:
+        raise ValueError(f"{info.type_key}: a type without a parent cannot get fields")
+    for f in fields:
+        if f.name is None or f._ty_schema is None:
+            raise ValueError("each field needs a name and a type schema (_ty_schema)")
+        f.kw_only = bool(f.kw_only)
+        if f.hash is None:
+            f.hash = f.compare
+        f.frozen = bool(f.frozen)
+    total_size = _register_fields(info.type_index, parent, fields)
+    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", False)(info.type_index, total_size)
+    kind = _KINDS.get(structural_eq or "", 0)
+    if kind:
+        _c_registry.register_metadata(info.type_index, total_size, kind)
+    info._refresh()
+    for tf, f in zip(info.fields or (), fields):
+        tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
+
+
+def install_dataclass_dunders(cls: type, *, init: bool, repr: bool, eq: bool, order: bool,  # noqa: A002
+                              unsafe_hash: bool, match_args: bool = True, py_class_mode: bool = False) -> None:
+    """``__init__`` from the reflected constructor and the dataclass dunders (user ones stay)."""
+    del repr, py_class_mode  # objects print through the runtime's repr either way
+    info = type_cls_to_type_info(cls)
+    if info is None:
+        raise TypeError(f"{cls.__name__} is not bound to an FFI type (register it first)")
+    make_init(cls, info, init)
+    install_dunders(cls, info, {"eq": eq, "order": order, "unsafe_hash": unsafe_hash, "match_args": match_args})
+
+
+# The names the reference package gives these steps (declared in _core.pyi).
+_core._type_cls_to_type_info = type_cls_to_type_info
+_core._register_py_class = register_py_class
+TypeInfo._register_fields = register_fields  # type: ignore[attr-defined]
+
+__all__ = ["install_dataclass_dunders", "register_fields", "register_py_class",
+           "type_cls_to_type_info"]

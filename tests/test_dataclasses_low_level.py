@@ -1,0 +1,53 @@
+"""The step-by-step form of ``@py_class`` that code building classes by hand calls:
+``core._register_py_class``, ``TypeInfo._register_fields``, ``registry._add_class_attrs`` and
+``_dunder._install_dataclass_dunders``."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+import tvm_ffi
+from tvm_ffi import core
+from tvm_ffi._dunder import _install_dataclass_dunders
+from tvm_ffi.core import TypeSchema
+from tvm_ffi.dataclasses import MISSING, Field, fields
+from tvm_ffi.registry import _add_class_attrs
+
+_KEYS = itertools.count()
+
+
+def _make(name: str, field_list: list[Field], *, eq: bool = False) -> Any:
+    parent_info = core._type_cls_to_type_info(core.Object)
+    assert parent_info is not None and parent_info.type_key == "ffi.Object"
+    cls = type(name, (core.Object,), {"__slots__": ()})
+    info = core._register_py_class(parent_info, f"low_level_test.{name}_{next(_KEYS)}", cls)
+    assert info.fields is None  # nothing registered yet
+    info._register_fields(field_list)  # type: ignore[attr-defined]
+    cls.__tvm_ffi_type_info__ = info  # type: ignore[attr-defined]
+    _add_class_attrs(cls, info)
+    _install_dataclass_dunders(cls, init=True, repr=True, eq=eq, order=False, unsafe_hash=False)
+    return cls
+
+
+def test_a_class_built_step_by_step_works_like_a_py_class() -> None:
+    Point = _make("Point", [Field(name="x", _ty_schema=TypeSchema("int"), default=MISSING, compare=True),
+                            Field(name="label", _ty_schema=TypeSchema("str"), default="p")], eq=True)
+    p = Point(3)
+    assert (p.x, p.label) == (3, "p")
+    assert p == Point(3, "p") and p != Point(4)
+    assert [f.name for f in fields(Point)] == ["x", "label"]
+    assert core._type_cls_to_type_info(Point) is Point.__tvm_ffi_type_info__
+    # The object crosses the ABI and comes back as the class.
+    assert type(tvm_ffi.get_global_func("testing.echo")(p)) is Point
+
+
+def test_a_key_registers_once() -> None:
+    parent_info = core._type_cls_to_type_info(core.Object)
+    assert parent_info is not None
+    key = f"low_level_test.Once_{next(_KEYS)}"
+    core._register_py_class(parent_info, key, type("First", (core.Object,), {"__slots__": ()}))
+    with pytest.raises(ValueError, match="already registered"):
+        core._register_py_class(parent_info, key, type("Second", (core.Object,), {"__slots__": ()}))
+    assert core._type_cls_to_type_info(int) is None
