@@ -44,3 +44,16 @@ def test_argument_errors(lib_dir: Path) -> None:
         libinfo.load_lib_ctypes("x", "pylayer_kernel", "RTLD_LOCAL", [str(lib_dir)])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="mode must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got 'RTLD_NOW'"):
         libinfo.load_lib_ctypes("x", "pylayer_kernel", "RTLD_NOW", [lib_dir])
+
+
+def test_find_library_by_basename_searches_given_directories(tmp_path: Path) -> None:
+    lib = tmp_path / "libdummy_target.so"
+    lib.write_bytes(b"")
+    found = tvm_ffi.libinfo._find_library_by_basename("no-such-dist", "dummy_target", extra_lib_paths=[tmp_path])
+    assert found == lib.resolve()
+    with pytest.raises(TypeError, match=r"extra_lib_paths\[1\] must be a pathlib\.Path"):
+        tvm_ffi.libinfo._find_library_by_basename("no-such-dist", "dummy_target",
+                                                  extra_lib_paths=[tmp_path, str(tmp_path)])  # type: ignore[list-item]
+    with pytest.raises(RuntimeError, match="Cannot find library"):
+        tvm_ffi.libinfo._find_library_by_basename("no-such-dist", "dummy_target",
+                                                  use_fallback_build_path=False, use_env_path=False)

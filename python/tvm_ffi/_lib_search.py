@@ -62,8 +62,13 @@ def _env_dirs() -> list[Path]:
     return dirs
 
 
-def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | None = None) -> Path:
-    """Resolved path of ``lib<target_name>.so`` for ``package``; ``RuntimeError`` lists where it looked."""
+def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | None = None, *,
+                 use_fallback_build_path: bool = True, use_env_path: bool = True) -> Path:
+    """Resolved path of ``lib<target_name>.so`` for ``package``; ``RuntimeError`` lists where it looked.
+
+    The distribution's own files come first, then ``extra_lib_paths``, then the directories next
+    to the package (``use_fallback_build_path``), then ``LD_LIBRARY_PATH``/``PATH`` (``use_env_path``).
+    """
     if not isinstance(package, str) or not isinstance(target_name, str) or not target_name:
         raise TypeError(f"package and target_name must be strings, got {package!r} and {target_name!r}")
     for i, path in enumerate(extra_lib_paths or ()):
@@ -74,7 +79,8 @@ def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | N
     if found is not None:
         return found
     searched: list[Path] = []
-    for directory in [*(extra_lib_paths or ()), *_package_dirs(package), *_env_dirs()]:
+    fallback = _package_dirs(package) if use_fallback_build_path else []
+    for directory in [*(extra_lib_paths or ()), *fallback, *(_env_dirs() if use_env_path else [])]:
         if directory in searched:
             continue
         searched.append(directory)

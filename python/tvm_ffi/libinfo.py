@@ -260,6 +260,19 @@ def _load_runtime_ctypes(mode: int = ctypes.RTLD_GLOBAL) -> ctypes.CDLL:
         raise RuntimeError(f"cannot load {path}: {err}") from err
 
 
+def _find_library_by_basename(package: str, target_name: str, extra_lib_paths: list[Path] | None = None, *,
+                              use_fallback_build_path: bool = True, use_env_path: bool = True) -> Path:
+    """The resolved path of ``lib<target_name>.so`` of distribution ``package``.
+
+    Searched in order: the distribution's recorded files, ``extra_lib_paths`` (each a
+    ``pathlib.Path``), the directories next to the package (``use_fallback_build_path``), and
+    ``LD_LIBRARY_PATH``/``PATH`` (``use_env_path``). TypeError for a non-Path directory,
+    RuntimeError (listing where it looked) when nothing is found.
+    """
+    return find_library(package, target_name, extra_lib_paths,
+                        use_fallback_build_path=use_fallback_build_path, use_env_path=use_env_path)
+
+
 def load_lib_ctypes(package: str, target_name: str, mode: str,
                     extra_lib_paths: list[Path] | None = None) -> ctypes.CDLL:
     """Load ``lib<target_name>.so`` of an installed package with ctypes.
