@@ -401,3 +401,35 @@ def test_fields_of_plain_parents_classvars_and_user_init_metadata() -> None:
     assert PlainAdd.kind == "add"  # a ClassVar stays a class attribute, not a field
     assert PlainAdd.__init__.__doc__ == "Make an addition."
     assert str(inspect.signature(PlainAdd.__init__)).startswith("(self, x: 'int'")
+
+
+
+def _define_mutual_pair() -> tuple[Any, Any]:
+    """Two classes of one function scope (neither is a module global) naming each other: the
+    first waits for the second, which names the first while it waits."""
+
+    @py_class("dc_pytest.MutualFoo")
+    class MutualFoo(tvm_ffi.Object):
+        value: int
+        bar: MutualBar | None
+
+        def __init__(self, value: int) -> None:  # kept through the wait for MutualBar
+            self.__ffi_init__(value, None)  # type: ignore[attr-defined]
+
+    @py_class("dc_pytest.MutualBar")
+    class MutualBar(tvm_ffi.Object):
+        value: int
+        foo: MutualFoo | None
+
+    return MutualFoo, MutualBar
+
+
+MutualFoo, MutualBar = _define_mutual_pair()
+
+
+def test_classes_in_one_scope_may_refer_to_each_other() -> None:
+    foo = MutualFoo(1)
+    bar = MutualBar(value=2, foo=foo)
+    foo.bar = bar
+    assert (foo.value, foo.bar.value, bar.foo.value) == (1, 2, 1)
+    foo.bar = None  # no cycle left behind

@@ -339,6 +339,7 @@ class _Pending:
     def __init__(self, cls: type, parent: TypeInfo, info: TypeInfo, options: dict[str, Any],
                  body: dict[str, Any]) -> None:
         self.cls, self.parent, self.info, self.options, self.body = cls, parent, info, options, body
+        self.user_init: Any = None  # the class's own __init__, set aside while it waits
 
 
 _PENDING: list[_Pending] = []
@@ -372,18 +373,22 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     forget_fallback(type_index)
     _PY_KEYS.add(key)
     pending = _Pending(cls, parent, info, options, body)
+    # Known by name while it waits, so classes defined after it may refer to it (mutual references).
+    _DEFINED_BY_NAME[cls.__name__] = cls
     try:
         _complete(pending)
     except _Unresolved:
         info.fields = None
         _PENDING.append(pending)
+        pending.user_init = cls.__dict__.get("__init__")
         cls.__init__ = _pending_init(cls)  # type: ignore[misc]
         return cls
     except BaseException:
         _PY_KEYS.discard(key)  # the runtime index stays; a retry gets it again
         info.type_cls = None
+        if _DEFINED_BY_NAME.get(cls.__name__) is cls:
+            del _DEFINED_BY_NAME[cls.__name__]
         raise
-    _DEFINED_BY_NAME[cls.__name__] = cls
     _retry_pending()
     return cls
 
@@ -444,7 +449,10 @@ def _complete(pending: _Pending) -> None:
         tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
     own_init = cls.__dict__.get("__init__")
     if own_init is not None and getattr(own_init, "_tvm_ffi_pending", False):
-        del cls.__init__  # type: ignore[misc]
+        if pending.user_init is not None:
+            cls.__init__ = pending.user_init  # type: ignore[misc]
+        else:
+            del cls.__init__  # type: ignore[misc]
     bind_reflection(cls, info, init=False)
     make_init(cls, info, options["init"])
     install_dunders(cls, info, options)
