@@ -229,3 +229,19 @@ def test_payload_enums_convert_from_their_payload() -> None:
     assert core._to_py_class_value(schema.convert(level.low)).same_as(level.low)
     with pytest.raises(TypeError, match="expected"):
         schema.check_value(123456)
+
+
+def test_core_object_types_convert_through_their_convert_attribute() -> None:
+    for key in ("ffi.Object", "ffi.String", "ffi.Bytes", "ffi.Error", "ffi.Function", "ffi.Shape",
+                "ffi.Tensor", "ffi.Array", "ffi.List", "ffi.Map", "ffi.Dict"):
+        assert core._lookup_type_attr(core._object_type_key_to_index(key), "__ffi_convert__") is not None, key
+    shape = TypeSchema("ffi.Shape")
+    for value in ([1, 2, 3], tvm_ffi.Array([1, 2, 3]), tvm_ffi.List([1, 2, 3])):
+        converted = core._to_py_class_value(shape.convert(value))
+        assert isinstance(converted, tvm_ffi.Shape) and tuple(converted) == (1, 2, 3)
+    with pytest.raises(TypeError, match="Cannot cast from `ffi.Array` to `ffi.Shape`"):
+        shape.convert(["a"])
+    convert_shape = core._lookup_type_attr(core._object_type_key_to_index("ffi.Shape"), "__ffi_convert__")
+    with pytest.raises(TypeError, match="Cannot cast from `ffi.Map` to `ffi.Shape`"):
+        convert_shape(tvm_ffi.Map({"a": 1}))
+    TypeSchema.from_annotation(core.Error).check_value(ValueError("an exception is an ffi.Error"))

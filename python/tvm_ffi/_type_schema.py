@@ -480,6 +480,8 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
             return _container(name, args, name)
         if klass is _core.Function:
             return TypeSchema("Callable")
+        if klass is _core.Error:
+            return TypeSchema("ffi.Error")
         if klass.__name__ in ("Device", "dtype", "DataType") and klass.__module__.startswith("tvm_ffi"):
             return TypeSchema("Device" if klass.__name__ == "Device" else "dtype")
         if issubclass(klass, str):

@@ -1,0 +1,85 @@
+/*
+ * object_convert.c -- the `__ffi_convert__` type attribute of the runtime's own object types.
+ *
+ * A typed consumer (a reflected field's setter, TypeSchema.convert in Python) that is handed a
+ * value of another type asks the target type's `__ffi_convert__` for one. For the core types:
+ *  - a value already of the type (or a subtype) passes as it is;
+ *  - ffi.Object takes any object; ffi.String/ffi.Bytes also take their inline and raw views;
+ *  - ffi.Shape is also made from an Array or List of ints (what a Python list becomes);
+ *  - anything else is a TypeError "Cannot cast from `X` to `Y`".
+ * The function's `self` is the target type index.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "type_registry_internal.h"
+
+static int32_t target_of(void* self) { return (int32_t)(intptr_t)self; }
+
+static int cannot_cast(int32_t from_index, int32_t to_index) {
+  TVMFFIByteArray from = ffi_type_key_of(from_index), to = ffi_type_key_of(to_index);
+  return ffi_raise("TypeError", "Cannot cast from `%.*s` to `%.*s`", (int)from.size, from.data,
+                   (int)to.size, to.data);
+}
+
+/* A Shape of the ints in an Array/List; 1 when an item is not an int (no error raised). */
+static int shape_of_sequence(TVMFFIObject* seq, TVMFFIAny* result) {
+  TVMFFISeqCell* cell = ffi_seq_cell(seq);
+  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
+  int64_t* extents = (int64_t*)malloc((size_t)(cell->size > 0 ? cell->size : 1) * sizeof(int64_t));
+  if (extents == NULL) return ffi_raise("MemoryError", "out of memory converting to ffi.Shape");
+  for (int64_t i = 0; i < cell->size; ++i) {
+    if (items[i].type_index != kTVMFFIInt) {
+      free(extents);
+      return 1;
+    }
+    extents[i] = items[i].v_int64;
+  }
+  TVMFFIObject* shape;
+  int rc = ffi_shape_new(extents, (size_t)cell->size, &shape);
+  free(extents);
+  if (rc == 0) ffi_ret_object(result, shape);
+  return rc;
+}
+
+static int convert_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  int32_t target = target_of(self);
+  if (num_args != 1) {
+    TVMFFIByteArray key = ffi_type_key_of(target);
+    return ffi_raise("TypeError", "%.*s.__ffi_convert__ expects 1 argument, got %d",
+                     (int)key.size, key.data, (int)num_args);
+  }
+  const TVMFFIAny* value = &args[0];
+  int32_t t = value->type_index;
+  bool is_object = ffi_is_object_index(t) && value->v_obj != NULL;
+  if (is_object && (target == kTVMFFIObject || ffi_type_is_instance(t, target))) {
+    return TVMFFIAnyViewToOwnedAny(value, result);
+  }
+  if ((target == kTVMFFIStr && (t == kTVMFFISmallStr || t == kTVMFFIRawStr)) ||
+      (target == kTVMFFIBytes && (t == kTVMFFISmallBytes || t == kTVMFFIByteArrayPtr))) {
+    return TVMFFIAnyViewToOwnedAny(value, result);
+  }
+  if (target == kTVMFFIShape && is_object && (t == kTVMFFIArray || t == kTVMFFIList)) {
+    int rc = shape_of_sequence(value->v_obj, result);
+    if (rc <= 0) return rc;
+  }
+  return cannot_cast(t, target);
+}
+
+void ffi_register_object_convert_attrs(void) {
+  static const int32_t kTargets[] = {kTVMFFIObject, kTVMFFIStr,    kTVMFFIBytes, kTVMFFIError,
+                                     kTVMFFIFunction, kTVMFFIShape, kTVMFFITensor, kTVMFFIArray,
+                                     kTVMFFIMap,    kTVMFFIList,   kTVMFFIDict};
+  static const TVMFFIByteArray kName = {"__ffi_convert__", 15};
+  for (size_t i = 0; i < sizeof(kTargets) / sizeof(kTargets[0]); ++i) {
+    TVMFFIObjectHandle f;
+    if (TVMFFIFunctionCreate((void*)(intptr_t)kTargets[i], convert_call, NULL, &f) != 0) {
+      ffi_fatal("ffi_register_object_convert_attrs", "function for type %d", (int)kTargets[i]);
+    }
+    TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+    if (TVMFFITypeRegisterAttr(kTargets[i], &kName, &v) != 0) {
+      ffi_fatal("ffi_register_object_convert_attrs", "attribute of type %d", (int)kTargets[i]);
+    }
+    ffi_decref((TVMFFIObject*)f);
+  }
+}
