@@ -155,8 +155,6 @@ def test_from_annotation() -> None:
     for bad in (set, complex, object, "int"):
         with pytest.raises(TypeError, match="to TypeSchema"):
             TypeSchema.from_annotation(bad)
-    with pytest.raises(TypeError, match="Too many arguments"):  # Array is Generic[T]: checked on subscripting
-        tvm_ffi.Array[int, int]  # type: ignore[misc]
     with pytest.raises(TypeError, match="Array requires 1 type argument, got 2"):
         TypeSchema.from_annotation(types.GenericAlias(tvm_ffi.Array, (int, int)))
     with pytest.raises(TypeError, match="dict requires 0 or 2 type arguments, got 1"):
@@ -245,3 +243,13 @@ def test_core_object_types_convert_through_their_convert_attribute() -> None:
     with pytest.raises(TypeError, match="Cannot cast from `ffi.Map` to `ffi.Shape`"):
         convert_shape(tvm_ffi.Map({"a": 1}))
     TypeSchema.from_annotation(core.Error).check_value(ValueError("an exception is an ffi.Error"))
+
+
+def test_container_annotations_are_built_as_written_and_checked_by_type_schema() -> None:
+    alias = tvm_ffi.Array[int, str]  # type: ignore[type-arg]
+    assert isinstance(alias, types.GenericAlias)
+    with pytest.raises(TypeError, match="Array requires 1 type argument, got 2"):
+        TypeSchema.from_annotation(alias)
+    with pytest.raises(TypeError, match="Dict requires 2 type arguments, got 1"):
+        TypeSchema.from_annotation(tvm_ffi.Dict[int])  # type: ignore[type-arg]
+    assert str(TypeSchema.from_annotation(tvm_ffi.Map[str, int])) == "Map[str, int]"

@@ -16,6 +16,7 @@ identity. ``hash()`` agrees with ``==`` (List and Dict hash their current conten
 
 from __future__ import annotations
 
+import types
 from collections.abc import (
     Callable,
     Iterable,
@@ -26,7 +27,7 @@ from collections.abc import (
     Sequence,
 )
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeVar, overload
 
 from . import _core, _ffi_api
 from ._container_views import (  # noqa: F401  (the bases and helpers: importable from here, as in the reference)
@@ -124,6 +125,9 @@ class Array(_Seq[_T], Sequence[_T]):
     (3, 'two', 3.0)
     """
 
+    # As collections.abc's: Array[int, str] is built as written; TypeSchema checks the arity.
+    __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
+
     _ffi_ctor = _ffi_api.Array  # called by _core.SeqBase.__init__ with the items
 
     if TYPE_CHECKING:
@@ -142,6 +146,9 @@ class List(_Seq[_T], MutableSequence[_T]):
     >>> lst.append(3); lst[0] = "x"; lst
     ["x", 2, 3]
     """
+
+    # As collections.abc's: Array[int, str] is built as written; TypeSchema checks the arity.
+    __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
 
     _ffi_ctor = _ffi_api.List  # called by _core.SeqBase.__init__ with the items
 
@@ -375,6 +382,9 @@ class Map(_MapReader[_K, _V], Mapping[_K, _V]):
     (1, ['a', 2])
     """
 
+    # As collections.abc's: Array[int, str] is built as written; TypeSchema checks the arity.
+    __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
+
     _ffi_ctor = _ffi_api.Map  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
     _iter_functor: Any = staticmethod(_ffi_api.MapForwardIterFunctor)
     _count: Any = staticmethod(_ffi_api.MapCount)
@@ -396,6 +406,9 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
     >>> d["b"] = 2; del d["a"]; d
     {"b": 2}
     """
+
+    # As collections.abc's: Array[int, str] is built as written; TypeSchema checks the arity.
+    __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
     _iter_functor: Any = staticmethod(_ffi_api.DictForwardIterFunctor)
