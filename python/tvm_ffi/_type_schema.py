@@ -264,20 +264,7 @@ class TypeSchema:
             return f"{origin}[{', '.join(a.repr(ty_map) for a in args)}]"
         return origin
 
-    def output_repr(self, ty_map: Any = None) -> str:
-        """Render the annotation of the values this schema produces (same as :meth:`repr`).
-
-        Parameters
-        ----------
-        ty_map : Callable[[str], str], optional
-            Renames origins.
-
-        Returns
-        -------
-        str
-            The annotation.
-        """
-        return self.repr(ty_map)
+    output_repr = repr  # the annotation of produced values is what repr() renders
 
     def input_repr(self, ty_map: Any = None) -> str:
         """Render the annotation of the values this schema accepts.
