@@ -433,3 +433,12 @@ def test_classes_in_one_scope_may_refer_to_each_other() -> None:
     foo.bar = bar
     assert (foo.value, foo.bar.value, bar.foo.value) == (1, 2, 1)
     foo.bar = None  # no cycle left behind
+
+
+BrokenAnnotation = py_class("dc_pytest.BrokenAnnotation")(type(
+    "BrokenAnnotation", (tvm_ffi.Object,), {"__module__": __name__, "__annotations__": {"bad": "len(1)"}}))
+
+
+def test_an_annotation_that_fails_to_evaluate_is_reported_at_construction() -> None:
+    with pytest.raises(TypeError, match=r"Cannot instantiate BrokenAnnotation: .*bad: len\(1\)"):
+        BrokenAnnotation()

@@ -150,7 +150,7 @@ def _resolve_annotations(cls: type) -> dict[str, Any]:
         try:
             while isinstance(ann, str):  # a quoted annotation under `from __future__ import annotations`
                 ann = eval(ann, globalns, localns)  # noqa: S307 -- annotations are code by design
-        except NameError as err:
+        except Exception as err:  # noqa: BLE001 -- a name defined later, or an annotation that fails: both reported
             unresolved.append(f"{name}: {own[name]} ({err})")
             continue
         hints[name] = ann
