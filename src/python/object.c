@@ -374,3 +374,16 @@ int core_object_add_methods(PyMethodDef* defs) {
   PyType_Modified(&CoreObject_Type);
   return 0;
 }
+
+int core_field_setter_call(void* setter, int setter_is_func, void* addr, const TVMFFIAny* value) {
+  if (!setter_is_func) return ((TVMFFIFieldSetter)setter)(addr, value);
+  TVMFFIAny args[2];
+  args[0].type_index = kTVMFFIOpaquePtr;
+  args[0].zero_padding = 0;
+  args[0].v_ptr = addr;
+  args[1] = *value;
+  TVMFFIAny ignored = {0};
+  int rc = TVMFFIFunctionCall(setter, args, 2, &ignored);
+  if (rc == 0 && ignored.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(ignored.v_obj);
+  return rc;
+}

@@ -37,6 +37,11 @@ PyObject* core_object_new_of_class(PyTypeObject* cls, TVMFFIObjectHandle handle)
 /* Replaces the wrapper's handle with `handle` (stolen), releasing the old one. */
 void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle);
 
+/* Writes `value` (borrowed) into a reflected field at `addr` through the field's setter: a
+ * TVMFFIFieldSetter, or (setter_is_func, TVMFFIFieldInfo's SetterIsFunctionObj flag) a function
+ * called with (the field address as an opaque pointer, value). The C error code; no GIL needed. */
+int core_field_setter_call(void* setter, int setter_is_func, void* addr, const TVMFFIAny* value);
+
 int core_object_init_types(PyObject* module);
 /* Adds methods (a NULL-terminated table) to Object after its PyType_Ready: how files above the
  * call layer give every Object a method without object.c depending on them. */

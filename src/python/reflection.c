@@ -233,22 +233,12 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
   CoreCallContext ctx;
   core_call_context_init(&ctx, self->name, 0);
   TVMFFIByteArray bytes_slot;
-  TVMFFIAny view[2];
-  if (core_convert_arg(value, &view[1], &bytes_slot, &ctx) != 0) {
+  TVMFFIAny view;
+  if (core_convert_arg(value, &view, &bytes_slot, &ctx) != 0) {
     core_call_context_release(&ctx);
     return -1;
   }
-  int rc;
-  if (self->setter_is_func) {
-    view[0].type_index = kTVMFFIOpaquePtr;
-    view[0].zero_padding = 0;
-    view[0].v_ptr = addr;
-    TVMFFIAny ignored = {0};
-    rc = TVMFFIFunctionCall(self->setter, view, 2, &ignored);
-    if (rc == 0 && ignored.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(ignored.v_obj);
-  } else {
-    rc = ((TVMFFIFieldSetter)self->setter)(addr, &view[1]);
-  }
+  int rc = core_field_setter_call(self->setter, self->setter_is_func, addr, &view);
   core_call_context_release(&ctx);
   if (rc != 0) {
     core_raise_from_rc(rc);

@@ -134,21 +134,6 @@ static int is_strict_subtype(int32_t derived, int32_t base) {
          d->type_ancestors[b->type_depth]->type_index == base;
 }
 
-static int set_field(const TVMFFIFieldInfo* f, void* addr, const TVMFFIAny* value) {
-  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
-    TVMFFIAny args[2];
-    args[0].type_index = kTVMFFIOpaquePtr;
-    args[0].zero_padding = 0;
-    args[0].v_ptr = addr;
-    args[1] = *value;
-    TVMFFIAny ignored = {0};
-    int rc = TVMFFIFunctionCall(f->setter, args, 2, &ignored);
-    if (rc == 0 && ignored.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(ignored.v_obj);
-    return rc;
-  }
-  return ((TVMFFIFieldSetter)f->setter)(addr, value);
-}
-
 /* `super().__init__(...)` reaching a parent type's constructor on an instance already made as a
  * subclass (a py_class __init__ that allocated the right type first): the parent's constructor
  * built a separate, smaller object. Adopting it would drop the subclass's storage and let later
@@ -168,7 +153,10 @@ static int copy_parent_fields(PyObject* self, TVMFFIObjectHandle dst, TVMFFIObje
       }
       TVMFFIAny value = {0};
       int rc = f->getter((char*)src + f->offset, &value);
-      if (rc == 0) rc = set_field(f, (char*)dst + f->offset, &value);
+      if (rc == 0) {
+        rc = core_field_setter_call(f->setter, (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) != 0,
+                                    (char*)dst + f->offset, &value);
+      }
       if (value.type_index >= kTVMFFIStaticObjectBegin && value.v_obj != NULL) {
         TVMFFIObjectDecRef(value.v_obj);
       }

@@ -221,18 +221,6 @@ static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args
   return 0;
 }
 
-/* __ffi_convert__: values already of the type pass; nothing else converts. */
-static int convert_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  int32_t t = self_type(self);
-  if (num_args != 1) return arity_error(t, "__ffi_convert__", 1, num_args);
-  if (ffi_is_object_index(args[0].type_index) && ffi_type_is_instance(args[0].type_index, t)) {
-    return TVMFFIAnyViewToOwnedAny(&args[0], result);
-  }
-  TVMFFIByteArray from = ffi_type_key_of(args[0].type_index), to = ffi_type_key_of(t);
-  return ffi_raise("TypeError", "Cannot cast from `%.*s` to `%.*s`", (int)from.size, from.data,
-                   (int)to.size, to.data);
-}
-
 static TVMFFIObject* new_function(int32_t t, TVMFFISafeCallType fn) {
   TVMFFIObjectHandle f;
   if (TVMFFIFunctionCreate((void*)(intptr_t)t, fn, NULL, &f) != 0) {
@@ -314,12 +302,12 @@ void ffi_register_enum_types(void) {
   g_int_enum_index = define_type("ffi.IntEnum", 2, g_enum_index, int_enum_create, unique);
   define_field(g_int_enum_index, "value", "Canonical integer index.", SCHEMA_ATTR(J_INT), alias,
                offsetof(EnumObject, int_index), 8, ffi_field_get_i64, ffi_field_set_i64, kTVMFFIInt);
-  define_attr(g_int_enum_index, "__ffi_convert__", convert_call);
+  ffi_register_convert_attr(g_int_enum_index);
 
   g_str_enum_index = define_type("ffi.StrEnum", 2, g_enum_index, str_enum_create, unique);
   define_field(g_str_enum_index, "value", "Canonical string index.", SCHEMA_ATTR(J_STR), alias,
                offsetof(EnumObject, str_index), 16, get_str, set_str, -1);
-  define_attr(g_str_enum_index, "__ffi_convert__", convert_call);
+  ffi_register_convert_attr(g_str_enum_index);
 }
 
 /* ---- what the structural services ask ---- */

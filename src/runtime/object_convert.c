@@ -7,6 +7,7 @@
  *  - ffi.Object takes any object; ffi.String/ffi.Bytes also take their inline and raw views;
  *  - ffi.Shape is also made from an Array or List of ints (what a Python list becomes);
  *  - anything else is a TypeError "Cannot cast from `X` to `Y`".
+ * Other types that convert only their own values (the enum types) register the same function.
  * The function's `self` is the target type index.
  */
 #include <stdlib.h>
@@ -46,7 +47,9 @@ static int convert_call(void* self, const TVMFFIAny* args, int32_t num_args, TVM
   int32_t target = target_of(self);
   if (num_args != 1) {
     TVMFFIByteArray key = ffi_type_key_of(target);
-    return ffi_raise("TypeError", "%.*s.__ffi_convert__ expects 1 argument, got %d",
+    return ffi_raise("TypeError",
+                     "Mismatched number of arguments when calling: `%.*s.__ffi_convert__`. "
+                     "Expected 1 but got %d arguments",
                      (int)key.size, key.data, (int)num_args);
   }
   const TVMFFIAny* value = &args[0];
@@ -66,20 +69,24 @@ static int convert_call(void* self, const TVMFFIAny* args, int32_t num_args, TVM
   return cannot_cast(t, target);
 }
 
+void ffi_register_convert_attr(int32_t type_index) {
+  static const TVMFFIByteArray kName = {"__ffi_convert__", 15};
+  TVMFFIObjectHandle f;
+  if (TVMFFIFunctionCreate((void*)(intptr_t)type_index, convert_call, NULL, &f) != 0) {
+    ffi_fatal("ffi_register_convert_attr", "function for type %d", (int)type_index);
+  }
+  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+  if (TVMFFITypeRegisterAttr(type_index, &kName, &v) != 0) {
+    ffi_fatal("ffi_register_convert_attr", "attribute of type %d", (int)type_index);
+  }
+  ffi_decref((TVMFFIObject*)f);
+}
+
 void ffi_register_object_convert_attrs(void) {
   static const int32_t kTargets[] = {kTVMFFIObject, kTVMFFIStr,    kTVMFFIBytes, kTVMFFIError,
                                      kTVMFFIFunction, kTVMFFIShape, kTVMFFITensor, kTVMFFIArray,
                                      kTVMFFIMap,    kTVMFFIList,   kTVMFFIDict};
-  static const TVMFFIByteArray kName = {"__ffi_convert__", 15};
   for (size_t i = 0; i < sizeof(kTargets) / sizeof(kTargets[0]); ++i) {
-    TVMFFIObjectHandle f;
-    if (TVMFFIFunctionCreate((void*)(intptr_t)kTargets[i], convert_call, NULL, &f) != 0) {
-      ffi_fatal("ffi_register_object_convert_attrs", "function for type %d", (int)kTargets[i]);
-    }
-    TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
-    if (TVMFFITypeRegisterAttr(kTargets[i], &kName, &v) != 0) {
-      ffi_fatal("ffi_register_object_convert_attrs", "attribute of type %d", (int)kTargets[i]);
-    }
-    ffi_decref((TVMFFIObject*)f);
+    ffi_register_convert_attr(kTargets[i]);
   }
 }

@@ -66,8 +66,13 @@ def _convert_detail(type_index: int, value: Any) -> str:
     return ""
 
 
-def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | None:
-    """Payload-to-member mapping for fields of enum class ``cls`` (None: not a payload enum)."""
+def make_normalizer(cls: type, type_key: str, type_index: int,
+                    fail: Callable[[str], Exception] | None = None) -> Normalizer | None:
+    """Payload-to-member mapping for fields of enum class ``cls`` (None: not a payload enum).
+
+    A value naming no member raises ``fail(detail)``; by default a TypeError
+    ``type conversion failed for <type_key>: <detail>``.
+    """
     payload = _payload_of(cls)
     if payload is None:
         return None
@@ -96,23 +101,25 @@ def make_normalizer(cls: type, type_key: str, type_index: int) -> Normalizer | N
                 else:
                     members[key] = member
                     return member
-        raise TypeError(f"type conversion failed for {type_key}: expected {type_key}, got "
-                        f"{describe(value)}{_convert_detail(type_index, value)}")
+        detail = f"expected {type_key}, got {describe(value)}{_convert_detail(type_index, value)}"
+        raise fail(detail) if fail is not None else TypeError(f"type conversion failed for {type_key}: {detail}")
 
     return normalize
 
 
 def _payload_converter(cls: Any, schema: Any) -> Normalizer | None:
     """TypeSchema conversion to a payload enum: its members, or a payload naming one."""
-    normalize = make_normalizer(cls, schema.origin, schema.origin_type_index) if cls is not None else None
+    normalize = make_normalizer(cls, schema.origin, schema.origin_type_index, Mismatch) if cls is not None else None
     if normalize is None:
         return None
 
     def convert(value: Any) -> Any:
         try:
             return normalize(value)
-        except TypeError as err:  # "type conversion failed for K: <detail>" -> the detail
-            raise Mismatch(str(err).split(": ", 1)[-1]) from None
+        except Mismatch:
+            raise
+        except TypeError as err:  # a payload out of int64 range
+            raise Mismatch(str(err)) from None
 
     return convert
 

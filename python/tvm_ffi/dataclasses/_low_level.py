@@ -20,7 +20,7 @@ from .._reflection import TypeInfo, _type_info_of_index
 from . import _c_registry
 from ._dunder import install_dunders, make_init
 from .field import Field
-from .py_class import _KINDS, _PY_KEYS, _register_fields
+from .py_class import _PY_KEYS, attach_declared_fields, register_layout
 
 _OBJECT_INDEX = 64
 
@@ -64,14 +64,8 @@ def register_fields(info: TypeInfo, fields: list[Field], structural_eq: str | No
         if f.hash is None:
             f.hash = f.compare
         f.frozen = bool(f.frozen)
-    total_size = _register_fields(info.type_index, parent, fields)
-    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", False)(info.type_index, total_size)
-    kind = _KINDS.get(structural_eq or "", 0)
-    if kind:
-        _c_registry.register_metadata(info.type_index, total_size, kind)
-    info._refresh()
-    for tf, f in zip(info.fields or (), fields):
-        tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
+    register_layout(info.type_index, parent, fields, structural_eq)
+    attach_declared_fields(info, fields)
 
 
 def install_dataclass_dunders(cls: type, *, init: bool, repr: bool, eq: bool, order: bool,  # noqa: A002

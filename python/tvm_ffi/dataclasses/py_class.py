@@ -312,6 +312,23 @@ def _exact_index(schema: Any) -> int:
     return schema.origin_type_index if schema.origin_type_index >= 64 and "." in schema.origin else -1
 
 
+def register_layout(type_index: int, parent: TypeInfo, fields: list[Field], structural_eq: str | None) -> None:
+    """Registers the own fields, the generated constructors of that layout and the structural
+    kind (``structural_eq``, one of ``_KINDS`` or None)."""
+    total_size = _register_fields(type_index, parent, fields)
+    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", False)(type_index, total_size)
+    kind = _KINDS.get(structural_eq or "", 0)
+    if kind:
+        _c_registry.register_metadata(type_index, total_size, kind)
+
+
+def attach_declared_fields(info: TypeInfo, fields: list[Field]) -> None:
+    """Reads the registered fields back into ``info``, each carrying the Field it was declared by."""
+    info._refresh()
+    for tf, f in zip(info.fields or (), fields):
+        tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
+
+
 def _register_fields(type_index: int, parent: TypeInfo, fields: list[Field]) -> int:
     """Lays out and registers own fields; returns the instance's total size."""
     make_getter = _core._get_global_func("ffi.MakeFieldGetter", False)
@@ -437,16 +454,10 @@ def _complete(pending: _Pending) -> None:
                   f'"{inherited[f.name].type_key}". Child types should not re-register inherited fields.',
                   file=sys.stderr)
             raise ValueError(f"duplicate parameter name: {f.name!r}")
-    total_size = _register_fields(type_index, parent, fields)
-    _core._get_global_func("ffi._PyClassRegisterTypeAttrColumns", False)(type_index, total_size)
-    kind = _KINDS.get(options["structural_eq"] or "", 0)
-    if kind:
-        _c_registry.register_metadata(type_index, total_size, kind)
+    register_layout(type_index, parent, fields, options["structural_eq"])
     register_methods(cls, type_index)
     register_hooks(cls, type_index)
-    info._refresh()
-    for tf, f in zip(info.fields or (), fields):
-        tf.frozen, tf.ty, tf.dataclass_field = f.frozen, f._ty_schema, f
+    attach_declared_fields(info, fields)
     own_init = cls.__dict__.get("__init__")
     if own_init is not None and getattr(own_init, "_tvm_ffi_pending", False):
         if pending.user_init is not None:
