@@ -20,7 +20,7 @@ from .._reflection import TypeInfo, _type_info_of_index
 from . import _c_registry
 from ._dunder import install_dunders, make_init
 from .field import Field
-from .py_class import _PY_KEYS, attach_declared_fields, register_layout
+from .py_class import _PY_KEYS, _attach_declared_fields, _register_layout
 
 _OBJECT_INDEX = 64
 
@@ -64,8 +64,8 @@ def register_fields(info: TypeInfo, fields: list[Field], structural_eq: str | No
         if f.hash is None:
             f.hash = f.compare
         f.frozen = bool(f.frozen)
-    register_layout(info.type_index, parent, fields, structural_eq)
-    attach_declared_fields(info, fields)
+    _register_layout(info.type_index, parent, fields, structural_eq)
+    _attach_declared_fields(info, fields)
 
 
 def install_dataclass_dunders(cls: type, *, init: bool, repr: bool, eq: bool, order: bool,  # noqa: A002

@@ -312,7 +312,7 @@ def _exact_index(schema: Any) -> int:
     return schema.origin_type_index if schema.origin_type_index >= 64 and "." in schema.origin else -1
 
 
-def register_layout(type_index: int, parent: TypeInfo, fields: list[Field], structural_eq: str | None) -> None:
+def _register_layout(type_index: int, parent: TypeInfo, fields: list[Field], structural_eq: str | None) -> None:
     """Registers the own fields, the generated constructors of that layout and the structural
     kind (``structural_eq``, one of ``_KINDS`` or None)."""
     total_size = _register_fields(type_index, parent, fields)
@@ -322,7 +322,7 @@ def register_layout(type_index: int, parent: TypeInfo, fields: list[Field], stru
         _c_registry.register_metadata(type_index, total_size, kind)
 
 
-def attach_declared_fields(info: TypeInfo, fields: list[Field]) -> None:
+def _attach_declared_fields(info: TypeInfo, fields: list[Field]) -> None:
     """Reads the registered fields back into ``info``, each carrying the Field it was declared by."""
     info._refresh()
     for tf, f in zip(info.fields or (), fields):
@@ -454,10 +454,10 @@ def _complete(pending: _Pending) -> None:
                   f'"{inherited[f.name].type_key}". Child types should not re-register inherited fields.',
                   file=sys.stderr)
             raise ValueError(f"duplicate parameter name: {f.name!r}")
-    register_layout(type_index, parent, fields, options["structural_eq"])
+    _register_layout(type_index, parent, fields, options["structural_eq"])
     register_methods(cls, type_index)
     register_hooks(cls, type_index)
-    attach_declared_fields(info, fields)
+    _attach_declared_fields(info, fields)
     own_init = cls.__dict__.get("__init__")
     if own_init is not None and getattr(own_init, "_tvm_ffi_pending", False):
         if pending.user_init is not None:
