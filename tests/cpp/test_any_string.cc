@@ -7,6 +7,9 @@
 #include <tvm/ffi/string.h>
 
 #include <cstring>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "check.h"
 
@@ -33,7 +36,126 @@ void test_strings_small_and_heap() {
   CHECK(big < small);  // byte-wise: " " sorts before "b"
   CHECK(small + "de" == "abcde");
   CHECK_EQ(std::string(small + big).size(), 35u);
-  CHECK_THROWS(small.at(3), "IndexError", "out of range");
+  // Bounds errors are std::out_of_range, as from std::string (not an ffi::Error).
+  bool thrown = false;
+  try {
+    (void)small.at(3);
+  } catch (const std::out_of_range&) {
+    thrown = true;
+  }
+  CHECK(thrown);
+}
+
+void test_string_search_and_slices() {
+  ffi::String s("hello world");
+  CHECK_EQ(s.find("world"), 6u);
+  CHECK_EQ(s.find("o", 5), 7u);
+  CHECK_EQ(s.find(ffi::String("lo w")), 3u);
+  CHECK_EQ(s.find("xyz"), ffi::String::npos);
+  CHECK_EQ(s.find("", 11), 11u);
+  CHECK_EQ(s.find("", 12), ffi::String::npos);
+  CHECK(s.substr(6) == "world");
+  CHECK(s.substr(0, 5) == "hello");
+  CHECK(s.substr(6, 100) == "world");  // count is clipped to the end
+  CHECK(s.substr(11).empty());
+  bool thrown = false;
+  try {
+    (void)s.substr(12);
+  } catch (const std::out_of_range&) {
+    thrown = true;
+  }
+  CHECK(thrown);
+  CHECK(s.starts_with("hello") && s.starts_with(std::string_view("hell")));
+  CHECK(!s.starts_with("hello world!"));
+  CHECK(s.ends_with(ffi::String("world")) && !s.ends_with("hello"));
+  // The pieces view the string's own bytes: keep the String alive while using them.
+  ffi::String csv("a,,b");
+  std::vector<std::string_view> parts = csv.Split(',');
+  CHECK_EQ(parts.size(), 3u);
+  CHECK(parts[0] == "a" && parts[1].empty() && parts[2] == "b");
+  CHECK_EQ(ffi::String("").Split(',').size(), 1u);
+}
+
+void test_string_compare_is_three_way() {
+  ffi::String s("hello");
+  // Exactly -1, 0 or 1, whatever the other side is.
+  CHECK_EQ(s.compare("hello"), 0);
+  CHECK_EQ(s.compare("hallo"), 1);
+  CHECK_EQ(s.compare(ffi::String("hfllo")), -1);
+  CHECK_EQ(s.compare(std::string("hello world")), -1);
+  CHECK_EQ(s.compare(TVMFFIByteArray{"hell", 4}), 1);
+  // Embedded NULs are content: compared by size, not as C strings.
+  ffi::String with_nul(std::string("ab\0c", 4));
+  CHECK_EQ(with_nul.compare(std::string("ab\0c", 4)), 0);
+  CHECK_EQ(with_nul.compare(std::string("ab", 2)), 1);
+  CHECK_EQ(ffi::Bytes::memncmp("abc", "abd", 3, 3), -1);
+  CHECK(ffi::Bytes::memequal("abc", "abc", 3, 3) && !ffi::Bytes::memequal("abc", "ab", 3, 2));
+}
+
+void test_strings_from_byte_arrays_and_moved_std_strings() {
+  const char raw[] = {'x', '\0', 'y'};
+  TVMFFIByteArray view{raw, 3};
+  ffi::String s(view);  // explicit: the array only borrows its bytes
+  CHECK_EQ(s.size(), 3u);
+  ffi::Bytes b = view;  // implicit for Bytes
+  CHECK_EQ(std::string(b), std::string(raw, 3));
+  CHECK(ffi::ToStringView(view) == std::string_view(raw, 3));
+  // A moved-in std::string hands its buffer to a heap object and is left empty.
+  std::string source = "a string moved into a String";
+  const char* buffer = source.data();
+  ffi::String adopted(std::move(source));
+  CHECK(source.empty());  // NOLINT(bugprone-use-after-move)
+  CHECK(adopted.data() == buffer);
+  CHECK(adopted == "a string moved into a String");
+  CHECK_EQ(adopted.raw().type_index, ffi::TypeIndex::kTVMFFIStr);
+  // Bytes("...") goes through a temporary std::string, hence a heap object too.
+  ffi::Bytes literal = ffi::Bytes("abcd");
+  CHECK_EQ(literal.raw().type_index, ffi::TypeIndex::kTVMFFIBytes);
+  CHECK_EQ(literal.size(), 4u);
+  // And a std::string stored in an Any is a heap str, however short.
+  ffi::Any stored = std::string("ab");
+  CHECK_EQ(stored.type_index(), ffi::TypeIndex::kTVMFFIStr);
+  // Moving out of an owned Any takes its reference and leaves None behind.
+  TVMFFIAny owned = ffi::detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(stored));
+  ffi::String taken = ffi::TypeTraits<ffi::String>::MoveFromAnyAfterCheck(&owned);
+  CHECK_EQ(owned.type_index, ffi::TypeIndex::kTVMFFINone);
+  CHECK(taken == "ab");
+}
+
+void test_std_string_reads_any_text_or_bytes() {
+  std::string text = "bytes or text";
+  TVMFFIByteArray arr{text.data(), text.size()};
+  CHECK_EQ(ffi::AnyView(&arr).cast<std::string>(), text);
+  CHECK_EQ(ffi::Any(ffi::Bytes(text)).cast<std::string>(), text);
+  CHECK_EQ(ffi::Any(ffi::Bytes("ab", 2)).cast<std::string>(), "ab");
+  CHECK_EQ(ffi::AnyView(text).cast<std::string>(), text);
+  CHECK(!ffi::Any(1).try_cast<std::string>().has_value());
+}
+
+void test_string_hashes() {
+  ffi::Bytes short_bytes("a", 1);
+  CHECK_EQ(std::hash<ffi::Bytes>()(short_bytes), std::hash<ffi::Bytes>()(ffi::Bytes(std::string("a"))));
+  CHECK_EQ(std::hash<ffi::String>()(ffi::String("a")), std::hash<std::string_view>()("a"));
+  // The stable content hash does not depend on where the bytes sit.
+  alignas(8) char aligned[24] = "0123456789abcdefghijklm";
+  char unaligned[25];
+  std::memcpy(unaligned + 1, aligned, 23);
+  CHECK_EQ(ffi::detail::StableHashBytes(aligned, 23), ffi::detail::StableHashBytes(unaligned + 1, 23));
+  CHECK_EQ(ffi::detail::StableHashBytes("", 0), 0u);
+  CHECK_EQ(ffi::detail::StableHashBytes("a", 1), 97u);  // one word, 'a' in its low byte
+  CHECK_EQ(ffi::detail::StableHashCombine(0, 1u), 1u + 0x9e3779b9);
+}
+
+void test_escaping_for_json_and_python() {
+  CHECK(ffi::EscapeStringJSON("a\"b\\c/d") == "\"a\\\"b\\\\c\\/d\"");
+  CHECK(ffi::EscapeStringJSON("\n\t\x01\x7f") == "\"\\n\\t\\u0001\\u007f\"");
+  CHECK(ffi::EscapeStringJSON("caf\xc3\xa9") == "\"caf\xc3\xa9\"");  // UTF-8 passes through
+  CHECK(ffi::EscapedStringPy("a\"b\n") == "\"a\\\"b\\n\"");
+  CHECK(ffi::EscapedStringPy("\x01") == "\"\\x01\"");
+  CHECK(ffi::EscapedStringPy("caf\xc3\xa9") == "\"caf\\u00e9\"");
+  CHECK(ffi::EscapedStringPy("\xf0\x9f\x98\x80") == "\"\\U0001f600\"");
+  CHECK(ffi::EscapedStringPy("\xff") == "\"\\xff\"");
+  CHECK(ffi::EscapedStringPy("\x1b[31mred\x1b[0m") == "\"\\x1b[31mred\\x1b[0m\"");
 }
 
 void test_bytes() {
@@ -161,6 +283,12 @@ void test_any_unsafe_moves_and_raw_access() {
 
 int main() {
   RUN(test_strings_small_and_heap);
+  RUN(test_string_search_and_slices);
+  RUN(test_string_compare_is_three_way);
+  RUN(test_strings_from_byte_arrays_and_moved_std_strings);
+  RUN(test_std_string_reads_any_text_or_bytes);
+  RUN(test_string_hashes);
+  RUN(test_escaping_for_json_and_python);
   RUN(test_bytes);
   RUN(test_runtime_made_strings_are_read_the_same);
   RUN(test_pod_values_and_conversions);

@@ -181,10 +181,57 @@ void test_field_traits_and_generated_constructor() {
   CHECK(FindMethod(TVMFFIGetTypeInfo(SealedObj::RuntimeTypeIndex()), "__ffi_init__") == nullptr);
 }
 
+// A type that, like most TVM_FFI_DECLARE_OBJECT_INFO types, has no default constructor but an
+// UnsafeInit one: reflection can still create it (ObjectCreator, __ffi_new__, the generated
+// __ffi_init__), filling fields from values or their defaults.
+class BagObj : public ffi::Object {
+ public:
+  int64_t count;
+  ffi::Array<int64_t> items;
+  explicit BagObj(ffi::UnsafeInit) {}
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Bag", BagObj, ffi::Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<BagObj>()
+      .def_ro("count", &BagObj::count, refl::DefaultValue(int64_t{7}))
+      .def_ro("items", &BagObj::items,
+              refl::DefaultFactory(ffi::Function::FromTyped([]() { return ffi::Array<int64_t>(); })));
+}
+
+void test_field_offsets_from_the_object_header() {
+  // The first field of a class right after the header sits at sizeof(TVMFFIObject).
+  CHECK_EQ(refl::GetFieldByteOffsetToObject(&PointObj::x), int64_t{sizeof(TVMFFIObject)});
+  CHECK_EQ(refl::GetFieldByteOffsetToObject(&PointObj::y), int64_t{sizeof(TVMFFIObject) + 8});
+  // The registered offsets are the same numbers.
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex());
+  CHECK_EQ(FindField(info, "y")->offset, refl::GetFieldByteOffsetToObject(&PointObj::y));
+}
+
+void test_unsafe_init_types_are_creatable_with_fresh_defaults() {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(BagObj::RuntimeTypeIndex());
+  CHECK(info->metadata->creator != nullptr);
+  const TVMFFIFieldInfo* items = FindField(info, "items");
+  CHECK(items->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory);
+  CHECK(HasInitAttr(BagObj::RuntimeTypeIndex()));
+  refl::ObjectCreator make("test.cpp.Bag");
+  ffi::Any a = make(ffi::Map<ffi::String, ffi::Any>{{"count", 3}});
+  ffi::Any b = make(ffi::Map<ffi::String, ffi::Any>());
+  CHECK_EQ(a.as<BagObj>()->count, 3);
+  CHECK_EQ(b.as<BagObj>()->count, 7);
+  // The factory runs once per object: no shared default container.
+  CHECK(a.as<BagObj>()->items.get() != b.as<BagObj>()->items.get());
+  ffi::Any given = make(ffi::Map<ffi::String, ffi::Any>{{"items", ffi::Array<int64_t>{1, 2}}});
+  CHECK_EQ(given.as<BagObj>()->items.size(), 2u);
+}
+
 int main() {
   RUN(test_fields_are_registered_with_offsets_and_accessors);
   RUN(test_methods_and_constructor);
   RUN(test_global_def_metadata);
   RUN(test_field_traits_and_generated_constructor);
+  RUN(test_field_offsets_from_the_object_header);
+  RUN(test_unsafe_init_types_are_creatable_with_fresh_defaults);
   return CHECK_MAIN_RESULT();
 }

@@ -79,6 +79,26 @@ std::optional<T> TryCastFromAny(const TVMFFIAny* src) {
   }
 }
 
+/*! \brief Whether T's traits can move an owned value out of an Any (objects, mostly). */
+template <typename T, typename = void>
+struct HasMoveFromAny : std::false_type {};
+template <typename T>
+struct HasMoveFromAny<T, std::void_t<decltype(TypeTraits<T>::MoveFromAnyAfterCheck(
+                             std::declval<TVMFFIAny*>()))>> : std::true_type {};
+
+/*! \brief Same type index and same 8 payload bytes (identity for objects, bits for PODs). */
+inline bool SameRawValue(const TVMFFIAny* a, const TVMFFIAny* b) noexcept {
+  return a->type_index == b->type_index && a->zero_padding == b->zero_padding &&
+         a->v_int64 == b->v_int64;
+}
+
+template <typename T>
+[[noreturn]] TVM_FFI_NO_INLINE void ThrowCannotTreatAny(const TVMFFIAny* src) {
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(src)
+                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+
 template <typename T>
 auto AsFromAny(const TVMFFIAny* src) {
   if constexpr (std::is_base_of_v<Object, T>) {
@@ -154,6 +174,20 @@ class AnyView {
   auto as() const {
     return detail::AsFromAny<T>(&data_);
   }
+  /*! \brief The value as exactly a T (no conversion), or TypeError "Cannot treat type ...". */
+  template <typename T>
+  T as_or_throw() const {
+    if constexpr (std::is_same_v<T, Any> || std::is_same_v<T, AnyView>) {
+      return T(*this);
+    } else {
+      if (!TypeTraits<T>::CheckAnyStrict(&data_)) detail::ThrowCannotTreatAny<T>(&data_);
+      return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
+    }
+  }
+  /*! \brief Same stored value: the same object, or the same POD bits and type. */
+  bool same_as(const AnyView& other) const noexcept {
+    return detail::SameRawValue(&data_, &other.data_);
+  }
   /*! \brief Same as cast<T>(); reads naturally in `T x = view;` style code. */
   template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::storage_enabled>>
   operator T() const {  // NOLINT(google-explicit-constructor)
@@ -223,7 +257,18 @@ class Any {
   }
 
   template <typename T>
-  T cast() const {
+  T cast() const& {
+    return detail::CastFromAny<T>(&data_);
+  }
+  /*! \brief cast<T>() that moves a held object out (no count traffic), leaving None. */
+  template <typename T>
+  T cast() && {
+    using U = std::remove_cv_t<std::remove_reference_t<T>>;
+    if constexpr (std::is_same_v<U, Any>) {
+      return std::move(*this);
+    } else if constexpr (detail::HasMoveFromAny<U>::value) {
+      if (TypeTraits<U>::CheckAnyStrict(&data_)) return TypeTraits<U>::MoveFromAnyAfterCheck(&data_);
+    }
     return detail::CastFromAny<T>(&data_);
   }
   template <typename T>
@@ -231,12 +276,49 @@ class Any {
     return detail::TryCastFromAny<T>(&data_);
   }
   template <typename T>
-  auto as() const {
+  auto as() const& {
     return detail::AsFromAny<T>(&data_);
+  }
+  /*! \brief as<T>() that moves a held object out when it matches. */
+  template <typename T>
+  auto as() && {
+    if constexpr (!std::is_base_of_v<Object, T> && detail::HasMoveFromAny<T>::value) {
+      std::optional<T> out;
+      if (TypeTraits<T>::CheckAnyStrict(&data_)) out = TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+      return out;
+    } else {
+      return detail::AsFromAny<T>(&data_);
+    }
+  }
+  /*! \brief The value as exactly a T (no conversion), or TypeError "Cannot treat type ...". */
+  template <typename T>
+  T as_or_throw() const& {
+    return AnyView(*this).template as_or_throw<T>();
+  }
+  template <typename T>
+  T as_or_throw() && {
+    if constexpr (std::is_same_v<T, Any>) {
+      return std::move(*this);
+    } else {
+      if (!TypeTraits<T>::CheckAnyStrict(&data_)) detail::ThrowCannotTreatAny<T>(&data_);
+      if constexpr (detail::HasMoveFromAny<T>::value) {
+        return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+      } else {
+        return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
+      }
+    }
   }
   template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::storage_enabled>>
   operator T() const {  // NOLINT(google-explicit-constructor)
     return cast<T>();
+  }
+  /*! \brief Same stored value: the same object, or the same POD bits and type. */
+  bool same_as(const Any& other) const noexcept { return detail::SameRawValue(&data_, &other.data_); }
+  /*! \brief Holds exactly this object (or None, for a null reference). */
+  bool same_as(const ObjectRef& other) const noexcept {
+    if (!other.defined()) return data_.type_index == TypeIndex::kTVMFFINone;
+    return data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           reinterpret_cast<const Object*>(data_.v_obj) == other.get();
   }
 
   int32_t type_index() const noexcept { return data_.type_index; }

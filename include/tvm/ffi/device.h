@@ -38,17 +38,19 @@ inline const char* DLDeviceTypeToCStr(int32_t device_type) {
 inline std::optional<DLDevice> TryStringViewToDLDevice(std::string_view text) {
   size_t colon = text.find(':');
   std::string_view name = text.substr(0, colon);
-  int32_t id = 0;
+  int64_t id = 0;
   if (colon != std::string_view::npos) {
+    // Any id a DLDevice can hold (0 .. INT32_MAX) parses; signs, blanks and overflow do not.
     std::string_view digits = text.substr(colon + 1);
-    if (digits.empty() || digits.size() > 9) return std::nullopt;
+    if (digits.empty() || digits.size() > 10) return std::nullopt;
     for (char c : digits) {
       if (c < '0' || c > '9') return std::nullopt;
       id = id * 10 + (c - '0');
     }
+    if (id > INT32_MAX) return std::nullopt;
   }
   for (const DeviceName& d : kDeviceNames) {
-    if (name.compare(d.name) == 0) return DLDevice{static_cast<DLDeviceType>(d.type), id};
+    if (name.compare(d.name) == 0) return DLDevice{static_cast<DLDeviceType>(d.type), static_cast<int32_t>(id)};
   }
   return std::nullopt;
 }

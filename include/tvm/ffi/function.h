@@ -163,6 +163,26 @@ class Function : public ObjectRef {
     return detail::ObjectUnsafe::ObjectRefFromOwned<Function>(static_cast<TVMFFIObject*>(out));
   }
 
+  /*!
+   * \brief Calls a C safe-call symbol directly, with no Function object in between (e.g. an
+   * exported `__tvm_ffi_<name>` of a statically linked kernel library); errors are thrown.
+   */
+  template <typename... Args>
+  static Any InvokeExternC(void* self, TVMFFISafeCallType safe_call, Args&&... args) {
+    AnyView packed[sizeof...(Args) == 0 ? 1 : sizeof...(Args)];
+    std::array<Any, detail::kNumOwnedArgs<Args...>> owners;
+    detail::PackArgsForCall(packed, owners.data(), std::forward<Args>(args)...);
+    TVMFFIAny result;
+    detail::ClearAny(&result);
+    int ret = safe_call(self, reinterpret_cast<const TVMFFIAny*>(packed),
+                        static_cast<int32_t>(sizeof...(Args)), &result);
+    if (TVM_FFI_PREDICT_FALSE(ret != 0)) {
+      if (ret == -2) throw EnvErrorAlreadySet();
+      throw detail::MoveFromSafeCallRaised();
+    }
+    return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+  }
+
   /*! \brief The global function `name`, or None when not registered. */
   static Optional<Function> GetGlobal(std::string_view name) {
     TVMFFIByteArray key{name.data(), name.size()};

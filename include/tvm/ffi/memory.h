@@ -14,13 +14,34 @@ namespace tvm {
 namespace ffi {
 namespace detail {
 
+/*!
+ * \brief Memory for a T plus `bytes - sizeof(T)` tail bytes. Over-aligned types (alignas(64),
+ * say) take the aligned operator new, and FreeObjectMemory gives it back the same way.
+ */
+template <typename T>
+void* AllocObjectMemory(size_t bytes) {
+  if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    return ::operator new(bytes, std::align_val_t(alignof(T)));
+  } else {
+    return ::operator new(bytes);
+  }
+}
+template <typename T>
+void FreeObjectMemory(void* mem) noexcept {
+  if constexpr (alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    ::operator delete(mem, std::align_val_t(alignof(T)));
+  } else {
+    ::operator delete(mem);
+  }
+}
+
 /*! \brief Deleter of objects made by make_object<T>: destroy on strong, free on weak. */
 template <typename T>
 void ObjectDeleter(void* self, int flags) {
   Object* obj = reinterpret_cast<Object*>(self);
   T* typed = static_cast<T*>(obj);
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) typed->~T();
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) ::operator delete(static_cast<void*>(typed));
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectMemory<T>(static_cast<void*>(typed));
 }
 
 template <typename T>
@@ -35,8 +56,6 @@ ObjectPtr<T> AdoptNewObject(T* typed) {
 template <typename T>
 constexpr void CheckAllocatable() {
   static_assert(std::is_base_of_v<Object, T>, "make_object<T>: T must derive from tvm::ffi::Object");
-  static_assert(alignof(T) <= alignof(std::max_align_t),
-                "make_object<T>: over-aligned object types are not supported");
 }
 }  // namespace detail
 
@@ -44,15 +63,21 @@ constexpr void CheckAllocatable() {
 template <typename T, typename... Args>
 inline ObjectPtr<T> make_object(Args&&... args) {
   detail::CheckAllocatable<T>();
-  void* mem = ::operator new(sizeof(T));
+  void* mem = detail::AllocObjectMemory<T>(sizeof(T));
   T* typed;
   try {
     typed = new (mem) T(std::forward<Args>(args)...);
   } catch (...) {
-    ::operator delete(mem);
+    detail::FreeObjectMemory<T>(mem);
     throw;
   }
   return detail::AdoptNewObject(typed);
+}
+
+/*! \brief make_object<T>, typed as the never-null Arc<T>. */
+template <typename T, typename... Args>
+inline Arc<T> make_arc(Args&&... args) {
+  return detail::ObjectUnsafe::ArcFromObjectPtr(make_object<T>(std::forward<Args>(args)...));
 }
 
 /*!
@@ -63,12 +88,12 @@ template <typename T, typename ElemType, typename... Args>
 inline ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
   detail::CheckAllocatable<T>();
   static_assert(sizeof(T) % alignof(ElemType) == 0, "tail elements would be misaligned");
-  void* mem = ::operator new(sizeof(T) + num_elems * sizeof(ElemType));
+  void* mem = detail::AllocObjectMemory<T>(sizeof(T) + num_elems * sizeof(ElemType));
   T* typed;
   try {
     typed = new (mem) T(std::forward<Args>(args)...);
   } catch (...) {
-    ::operator delete(mem);
+    detail::FreeObjectMemory<T>(mem);
     throw;
   }
   return detail::AdoptNewObject(typed);

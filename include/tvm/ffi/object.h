@@ -8,6 +8,7 @@
 
 #include <tvm/ffi/base_detail.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -186,6 +187,39 @@ class ObjectPtr {
   friend struct detail::ObjectUnsafe;
 };
 
+/*!
+ * \brief An ObjectPtr that is never null: same layout and the same copy, move and upcast rules,
+ * but nothing in its safe API makes an empty one (no default constructor, no reset). Use it
+ * where "always an object" is part of the type, e.g. Array<Arc<T>> rejects None elements.
+ * Only a moved-from Arc, or one made with UnsafeInit, is null; fill it before use.
+ */
+template <typename T>
+class Arc : public ObjectPtr<T> {
+ public:
+  Arc() = delete;
+  Arc(std::nullptr_t) = delete;
+  Arc(const Arc&) = default;
+  Arc(Arc&&) noexcept = default;
+  Arc& operator=(const Arc&) = default;
+  Arc& operator=(Arc&&) noexcept = default;
+  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
+  Arc(const Arc<U>& other)  // NOLINT(google-explicit-constructor)
+      : ObjectPtr<T>(static_cast<const ObjectPtr<U>&>(other)) {}
+  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
+  Arc(Arc<U>&& other)  // NOLINT(google-explicit-constructor)
+      : ObjectPtr<T>(std::move(static_cast<ObjectPtr<U>&>(other))) {}
+  /*! \brief An empty Arc, for code that fills it right after (deserialisers, say). */
+  explicit Arc(UnsafeInit) noexcept : ObjectPtr<T>(nullptr) {}
+
+ private:
+  explicit Arc(ObjectPtr<T> ptr) noexcept : ObjectPtr<T>(std::move(ptr)) {}
+  using ObjectPtr<T>::reset;
+  using ObjectPtr<T>::swap;
+  template <typename>
+  friend class Arc;
+  friend struct detail::ObjectUnsafe;
+};
+
 /*! \brief Non-owning pointer that can be promoted back to an ObjectPtr while the object lives. */
 template <typename T>
 class WeakObjectPtr {
@@ -206,6 +240,14 @@ class WeakObjectPtr {
   void reset() noexcept {
     if (data_ != nullptr) detail::ObjectDecWeakRef(Header());
     data_ = nullptr;
+  }
+  WeakObjectPtr(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
+  void swap(WeakObjectPtr& other) noexcept { std::swap(data_, other.data_); }
+  /*! \brief Strong references left (0 once the object is destroyed or for a null pointer). */
+  int32_t use_count() const noexcept {
+    if (data_ == nullptr) return 0;
+    return static_cast<int32_t>(
+        __atomic_load_n(&Header()->combined_ref_count, __ATOMIC_RELAXED) & 0xFFFFFFFFu);
   }
   /*! \brief A strong pointer, or null once the object has been destroyed. */
   ObjectPtr<T> lock() const noexcept {
@@ -255,16 +297,62 @@ class ObjectRef {
     }
     return nullptr;
   }
+  /*!
+   * \brief This reference as a RefType when its object is one (RefType's full type check, so
+   * typed containers check their elements), else nullopt. A null reference gives a null
+   * RefType when RefType is nullable. The rvalue form moves the reference out.
+   * as_or_throw raises TypeError "Cannot treat type `A` as type `B`" instead of nullopt.
+   * Defined in type_traits.h, next to the checks they use.
+   */
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  std::optional<RefType> as() const&;
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  std::optional<RefType> as() &&;
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  RefType as_or_throw() const&;
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  RefType as_or_throw() &&;
 
   using ContainerType = Object;
   static constexpr bool _type_is_nullable = true;
+  /*! \brief Whether every object of ContainerType (and only those) fits this reference type. */
+  static constexpr bool _type_container_is_exact = true;
 
  protected:
   ObjectPtr<Object> data_;
   friend struct detail::ObjectUnsafe;
 };
 
+/*! \brief Whether T is an object type (specialise it for a type still incomplete at use). */
+template <typename T>
+inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
+
+/*!
+ * \brief Whether every ObjectType object fits RefType with no run-time check: true when
+ * RefType's container type is exact and ObjectType derives from it. A reference type that
+ * accepts several unrelated object types specialises this to say which.
+ */
+namespace detail {
+/*! \brief Reference-like types: ObjectRef subclasses, and Optional of one (same fields). */
+template <typename T, typename = void>
+struct IsRefWithContainer : std::false_type {};
+template <typename T>
+struct IsRefWithContainer<T, std::void_t<decltype(T::_type_container_is_exact),
+                                         typename T::ContainerType>>
+    : std::is_base_of<Object, typename T::ContainerType> {};
+}  // namespace detail
+
+template <typename RefType, typename ObjectType,
+          typename = std::enable_if_t<detail::IsRefWithContainer<RefType>::value &&
+                                      std::is_base_of_v<Object, ObjectType>>>
+inline constexpr bool object_ref_contains_v =
+    RefType::_type_container_is_exact &&
+    std::is_base_of_v<typename RefType::ContainerType, ObjectType>;
+
 /*! \brief Hash and equality of references by identity (for std containers). */
+template <typename... V>
+class Variant;
+
 struct ObjectPtrHash {
   size_t operator()(const ObjectRef& a) const noexcept {
     return reinterpret_cast<size_t>(a.get());
@@ -273,6 +361,9 @@ struct ObjectPtrHash {
   size_t operator()(const ObjectPtr<T>& a) const noexcept {
     return reinterpret_cast<size_t>(a.get());
   }
+  /*! \brief For a Variant of object references (defined in container/variant.h). */
+  template <typename... V>
+  size_t operator()(const Variant<V...>& a) const noexcept;
 };
 struct ObjectPtrEqual {
   bool operator()(const ObjectRef& a, const ObjectRef& b) const noexcept { return a.same_as(b); }
@@ -280,6 +371,8 @@ struct ObjectPtrEqual {
   bool operator()(const ObjectPtr<T>& a, const ObjectPtr<T>& b) const noexcept {
     return a == b;
   }
+  template <typename... V>
+  bool operator()(const Variant<V...>& a, const Variant<V...>& b) const noexcept;
 };
 
 namespace detail {
@@ -301,6 +394,11 @@ struct ObjectUnsafe {
   template <typename T>
   static ObjectPtr<T> ObjectPtrFromOwned(TVMFFIObject* raw) noexcept {
     return ObjectPtrFromOwned<T>(reinterpret_cast<Object*>(raw));
+  }
+  /*! \brief Wraps a pointer known to be non-null as an Arc. */
+  template <typename T>
+  static Arc<T> ArcFromObjectPtr(ObjectPtr<T>&& ptr) noexcept {
+    return Arc<T>(std::move(ptr));
   }
   template <typename T>
   static ObjectPtr<T> ObjectPtrFromUnowned(Object* raw) noexcept {
@@ -467,6 +565,21 @@ inline ObjectPtr<ObjType> GetObjectPtr(const ObjectRef& ref) {
   static constexpr int32_t _type_child_slots [[maybe_unused]] = 0;       \
   static constexpr bool _type_final [[maybe_unused]] = true;             \
   TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
+
+// A C++ view of an object type that another library registers: only looks the key up (at first
+// use; tvm::ffi::TypeKeyToIndex from function.h, which throws when the key is unknown) and never
+// allocates a type index. TypeDepth is the type's depth in the registered hierarchy.
+#define TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP(RegisteredKey, TypeDepth)               \
+  static constexpr const char* _type_key = RegisteredKey;                          \
+  static constexpr int32_t _type_depth = TypeDepth;                                \
+  static constexpr bool _type_mutable = true;                                      \
+  static constexpr bool _type_final = false;                                       \
+  static constexpr uint32_t _type_child_slots = 0;                                 \
+  static constexpr bool _type_child_slots_can_overflow = true;                     \
+  static int32_t RuntimeTypeIndex() {                                              \
+    static const int32_t type_index = ::tvm::ffi::TypeKeyToIndex(RegisteredKey);   \
+    return type_index;                                                             \
+  }
 
 // Reference-class boilerplate: constructors, operator->/get() typed as ObjectName.
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName)           \

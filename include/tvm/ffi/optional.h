@@ -14,9 +14,84 @@ namespace tvm {
 namespace ffi {
 
 template <typename T, typename = void>
-class Optional {
+class Optional;
+
+template <typename T>
+inline constexpr bool is_optional_type_v = false;
+template <typename T>
+inline constexpr bool is_optional_type_v<Optional<T>> = true;
+
+namespace detail {
+/*!
+ * \brief The comparisons every Optional layout shares. Empty equals only empty; two values
+ * compare with T's own operator, so `Optional<String>("a") == "a"` compares text and a
+ * symbolic expression type may return its own result type (hence `auto`). Identical object
+ * references are equal without asking T.
+ */
+template <typename Derived, typename T>
+class OptionalComparisons {
+ public:
+  auto operator==(const Derived& other) const {
+    using R = decltype(std::declval<const T&>() == std::declval<const T&>());
+    if (Identical(other)) return R(true);
+    if (self().has_value() && other.has_value()) return R(*self() == *other);
+    return R(self().has_value() == other.has_value());
+  }
+  auto operator!=(const Derived& other) const {
+    using R = decltype(std::declval<const T&>() != std::declval<const T&>());
+    if (Identical(other)) return R(false);
+    if (self().has_value() && other.has_value()) return R(*self() != *other);
+    return R(self().has_value() != other.has_value());
+  }
+  auto operator==(const std::optional<T>& other) const {
+    using R = decltype(std::declval<const T&>() == std::declval<const T&>());
+    if (self().has_value() && other.has_value()) return R(*self() == *other);
+    return R(self().has_value() == other.has_value());
+  }
+  auto operator!=(const std::optional<T>& other) const {
+    using R = decltype(std::declval<const T&>() != std::declval<const T&>());
+    if (self().has_value() && other.has_value()) return R(*self() != *other);
+    return R(self().has_value() != other.has_value());
+  }
+  /*! \brief Against a plain value: an empty Optional equals no value. */
+  template <typename U, typename = std::enable_if_t<!is_optional_type_v<std::decay_t<U>> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
+  auto operator==(const U& other) const {
+    using R = decltype(std::declval<const T&>() == other);
+    if (!self().has_value()) return R(false);
+    return R(*self() == other);
+  }
+  template <typename U, typename = std::enable_if_t<!is_optional_type_v<std::decay_t<U>> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
+  auto operator!=(const U& other) const {
+    using R = decltype(std::declval<const T&>() != other);
+    if (!self().has_value()) return R(true);
+    return R(*self() != other);
+  }
+  bool operator==(std::nullopt_t) const noexcept { return !self().has_value(); }
+  bool operator!=(std::nullopt_t) const noexcept { return self().has_value(); }
+  bool operator==(std::nullptr_t) const noexcept { return !self().has_value(); }
+  bool operator!=(std::nullptr_t) const noexcept { return self().has_value(); }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+  bool Identical(const Derived& other) const {
+    if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      return self().unsafe_ref().same_as(other.unsafe_ref());
+    } else {
+      return false;
+    }
+  }
+};
+}  // namespace detail
+
+template <typename T, typename>
+class Optional : public detail::OptionalComparisons<Optional<T>, T> {
  public:
   using ContainerType = void;
+  using value_type = T;
   Optional() = default;
   Optional(std::nullopt_t) noexcept {}                   // NOLINT
   Optional(std::nullptr_t) noexcept {}                   // NOLINT
@@ -46,11 +121,8 @@ class Optional {
     return data_.has_value() ? *data_ : T(std::forward<U>(fallback));
   }
   const T& operator*() const& { return *data_; }
+  T operator*() && { return std::move(*data_); }
   const T* operator->() const { return &*data_; }
-  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
-  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
 
  private:
   std::optional<T> data_;
@@ -71,9 +143,11 @@ inline constexpr bool kOptionalInAny = std::is_arithmetic_v<T> || std::is_same_v
  * field. Values are returned by copy.
  */
 template <typename T>
-class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>> {
+class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
  public:
   using ContainerType = void;
+  using value_type = T;
   Optional() = default;
   Optional(std::nullopt_t) noexcept {}   // NOLINT
   Optional(std::nullptr_t) noexcept {}   // NOLINT
@@ -104,10 +178,6 @@ class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>> {
     return has_value() ? data_.cast<T>() : T(std::forward<U>(fallback));
   }
   T operator*() const { return data_.cast<T>(); }
-  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
-  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
 
  private:
   Any data_;
@@ -115,9 +185,12 @@ class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>> {
 
 /*! \brief Optional of an object reference: the null reference means None. */
 template <typename T>
-class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>>
+    : public detail::OptionalComparisons<Optional<T>, T> {
  public:
   using ContainerType = typename T::ContainerType;
+  using value_type = T;
+  static constexpr bool _type_container_is_exact = T::_type_container_is_exact;
   Optional() : data_(UnsafeInit{}) {}
   Optional(std::nullopt_t) : data_(UnsafeInit{}) {}  // NOLINT
   Optional(std::nullptr_t) : data_(UnsafeInit{}) {}  // NOLINT
@@ -147,13 +220,13 @@ class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
   }
   T value_or(T fallback) const { return data_.defined() ? data_ : fallback; }
   const T& operator*() const& { return data_; }
+  /*! \brief Moves the reference out, leaving this Optional empty. */
+  T operator*() && { return std::move(data_); }
   auto operator->() const { return data_.operator->(); }
   auto get() const { return data_.get(); }
   bool same_as(const ObjectRef& other) const { return data_.same_as(other); }
-  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
-  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
-  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
+  bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
+  int32_t use_count() const noexcept { return data_.use_count(); }
   /*! \brief The (possibly null) reference itself. */
   const T& unsafe_ref() const noexcept { return data_; }
 
@@ -178,6 +251,17 @@ struct TypeTraits<Optional<T>> : TypeTraitsBase {
   static Optional<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
     if (s->type_index == TypeIndex::kTVMFFINone) return Optional<T>();
     return Inner::CopyFromAnyViewAfterCheck(s);
+  }
+  /*! \brief Moves a held object out of `s` (left None) when T's traits can. */
+  static Optional<T> MoveFromAnyAfterCheck(TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return Optional<T>();
+    if constexpr (detail::HasMoveFromAny<T>::value) {
+      return Inner::MoveFromAnyAfterCheck(s);
+    } else {
+      Optional<T> out = Inner::CopyFromAnyViewAfterCheck(s);
+      detail::AnyUnsafe::MoveTVMFFIAnyToAny(s);  // drops the value `s` held
+      return out;
+    }
   }
   static std::optional<Optional<T>> TryCastFromAnyView(const TVMFFIAny* s) {
     if (s->type_index == TypeIndex::kTVMFFINone) return Optional<T>();

@@ -132,12 +132,57 @@ struct TypeTraits<bool> : TypeTraitsBase {
   static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIBool); }
 };
 
+/*!
+ * \brief A bool that only a bool converts to: where `bool` would also take every int, a
+ * StrictBool parameter (or fallback type) rejects ints, so an int overload or fallback can
+ * see them instead.
+ */
+class StrictBool {
+ public:
+  StrictBool(bool value) : value_(value) {}  // NOLINT(google-explicit-constructor)
+  operator bool() const { return value_; }   // NOLINT(google-explicit-constructor)
+
+ private:
+  bool value_;
+};
+
+template <>
+struct TypeTraits<StrictBool> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIBool;
+  static void CopyToAnyView(StrictBool v, TVMFFIAny* r) {
+    detail::SetPOD(r, TypeIndex::kTVMFFIBool, static_cast<bool>(v));
+  }
+  static void MoveToAny(StrictBool v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFIBool; }
+  static StrictBool CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return s->v_int64 != 0; }
+  static StrictBool MoveFromAnyAfterCheck(TVMFFIAny* s) { return CopyFromAnyViewAfterCheck(s); }
+  static std::optional<StrictBool> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIBool; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIBool); }
+};
+
+namespace detail {
+[[noreturn]] TVM_FFI_NO_INLINE inline void ThrowUnsignedOverflow(uint64_t value) {
+  TVM_FFI_THROW(OverflowError) << "Integer value " << value
+                               << " is too large to fit in int64_t. Cast it to int64_t first "
+                                  "if the wrap-around is intended.";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace detail
+
 /*! \brief Integers (and enums): stored as kTVMFFIInt; bools convert. */
 template <typename Int>
 struct TypeTraits<Int, std::enable_if_t<(std::is_integral_v<Int> && !std::is_same_v<Int, bool>) ||
                                         std::is_enum_v<Int>>> : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIInt;
   static void CopyToAnyView(Int v, TVMFFIAny* r) {
+    if constexpr (std::is_unsigned_v<Int> && sizeof(Int) >= sizeof(int64_t)) {
+      // A 64-bit unsigned value above INT64_MAX would silently turn negative.
+      if (v > static_cast<Int>(INT64_MAX)) detail::ThrowUnsignedOverflow(static_cast<uint64_t>(v));
+    }
     detail::SetPOD(r, TypeIndex::kTVMFFIInt, static_cast<int64_t>(v));
   }
   static void MoveToAny(Int v, TVMFFIAny* r) { CopyToAnyView(v, r); }
@@ -207,14 +252,13 @@ struct TypeTraits<void*> : TypeTraitsBase {
 };
 
 /*!
- * \brief Every ObjectRef subclass: the value is an object whose type is the reference's
- * ContainerType (or a subclass); None is accepted for nullable references.
+ * \brief The traits of an ObjectRef subclass: the value is an object whose type is the
+ * reference's ContainerType (or a subclass); None is accepted for nullable references.
+ * A reference with its own conversions derives its TypeTraits from this base (or from
+ * ObjectRefWithFallbackTraitsBase below) and marks use_default_type_traits_v false.
  */
 template <typename TRef>
-struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
-                                         !std::is_base_of_v<Error, TRef> &&
-                                         !detail::HasCustomTraits<TRef>::value &&
-                                         use_default_type_traits_v<TRef>>> : TypeTraitsBase {
+struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   using ContainerType = typename TRef::ContainerType;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const TRef& v, TVMFFIAny* r) {
@@ -242,13 +286,148 @@ struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
     }
     return detail::ObjectUnsafe::ObjectRefFromUnowned<TRef>(s->v_obj);
   }
+  /*! \brief Takes the reference out of `s`, leaving None behind (no count traffic). */
+  static TRef MoveFromAnyAfterCheck(TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) {
+      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TRef>(ObjectPtr<Object>());
+    }
+    TRef out = detail::ObjectUnsafe::ObjectRefFromObjectPtr<TRef>(
+        detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(s->v_obj));
+    detail::ClearAny(s);
+    return out;
+  }
   static std::optional<TRef> TryCastFromAnyView(const TVMFFIAny* s) {
-    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    if (ObjectRefTypeTraitsBase::CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
     return std::nullopt;
   }
   static std::string TypeStr() { return ContainerType::_type_key; }
   static std::string TypeSchema() { return detail::QuoteTypeSchema(ContainerType::_type_key); }
 };
+
+/*! \brief Every ObjectRef subclass without traits of its own. */
+template <typename TRef>
+struct TypeTraits<TRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TRef> &&
+                                         !std::is_base_of_v<Error, TRef> &&
+                                         !detail::HasCustomTraits<TRef>::value &&
+                                         use_default_type_traits_v<TRef>>>
+    : ObjectRefTypeTraitsBase<TRef> {};
+
+/*!
+ * \brief Traits for a reference that can also be made from plain values (an expression type
+ * built from a number, say). The specialisation derives from this base and defines
+ * `static TRef ConvertFallbackValue(F)` for each fallback type F; a value that is not already
+ * a TRef converts through the first fallback type that accepts it, in the order listed.
+ */
+template <typename TRef, typename... FallbackTypes>
+struct ObjectRefWithFallbackTraitsBase : ObjectRefTypeTraitsBase<TRef> {
+  static std::optional<TRef> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (std::optional<TRef> ref = ObjectRefTypeTraitsBase<TRef>::TryCastFromAnyView(s)) return ref;
+    return TryFallbackTypes<FallbackTypes...>(s);
+  }
+  template <typename First, typename... Rest>
+  static std::optional<TRef> TryFallbackTypes(const TVMFFIAny* s) {
+    // bool would also take every int (ints convert to bool); StrictBool takes only bools.
+    static_assert(!std::is_same_v<First, bool>, "use tvm::ffi::StrictBool as a fallback, not bool");
+    if (std::optional<First> value = TypeTraits<First>::TryCastFromAnyView(s)) {
+      return TypeTraits<TRef>::ConvertFallbackValue(*std::move(value));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallbackTypes<Rest...>(s);
+    } else {
+      return std::nullopt;
+    }
+  }
+};
+
+namespace detail {
+/*! \brief An unqualified object type, complete or declared object via is_object_subclass_v. */
+template <typename T>
+inline constexpr bool kPlainObjectType =
+    is_object_subclass_v<T> && std::is_same_v<T, std::remove_cv_t<T>>;
+}  // namespace detail
+
+/*!
+ * \brief ObjectPtr<T> as a value: an object that is a T (by runtime ancestry), or None for a
+ * null pointer. Its schema is therefore Optional<T's key>.
+ */
+template <typename TObject>
+struct TypeTraits<ObjectPtr<TObject>, std::enable_if_t<detail::kPlainObjectType<TObject>>>
+    : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
+  static void CopyToAnyView(const ObjectPtr<TObject>& v, TVMFFIAny* r) {
+    if (v == nullptr) return detail::ClearAny(r);
+    TVMFFIObject* obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectPtr(v);
+    r->type_index = obj->type_index;
+    r->zero_padding = 0;
+    r->v_obj = obj;
+  }
+  static void MoveToAny(ObjectPtr<TObject> v, TVMFFIAny* r) {
+    if (v == nullptr) return detail::ClearAny(r);
+    TVMFFIObject* obj = detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(v));
+    r->type_index = obj->type_index;
+    r->zero_padding = 0;
+    r->v_obj = obj;
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return true;
+    return s->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           detail::IsObjectInstance<TObject>(s->type_index);
+  }
+  static ObjectPtr<TObject> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return nullptr;
+    return detail::ObjectUnsafe::ObjectPtrFromUnowned<TObject>(s->v_obj);
+  }
+  static ObjectPtr<TObject> MoveFromAnyAfterCheck(TVMFFIAny* s) {
+    if (s->type_index == TypeIndex::kTVMFFINone) return nullptr;
+    ObjectPtr<TObject> out = detail::ObjectUnsafe::ObjectPtrFromOwned<TObject>(s->v_obj);
+    detail::ClearAny(s);
+    return out;
+  }
+  static std::optional<ObjectPtr<TObject>> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return TObject::_type_key; }
+  static std::string TypeSchema() {
+    return "{\"type\":\"Optional\",\"args\":[" + detail::QuoteTypeSchema(TObject::_type_key) + "]}";
+  }
+};
+
+/*! \brief Arc<T> as a value: like ObjectPtr<T>, but None is not a T. */
+template <typename TObject>
+struct TypeTraits<Arc<TObject>, std::enable_if_t<detail::kPlainObjectType<TObject>>>
+    : TypeTraitsBase {
+  using PtrTraits = TypeTraits<ObjectPtr<TObject>>;
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
+  static void CopyToAnyView(const Arc<TObject>& v, TVMFFIAny* r) { PtrTraits::CopyToAnyView(v, r); }
+  static void MoveToAny(Arc<TObject> v, TVMFFIAny* r) { PtrTraits::MoveToAny(std::move(v), r); }
+  static bool CheckAnyStrict(const TVMFFIAny* s) {
+    return s->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           detail::IsObjectInstance<TObject>(s->type_index);
+  }
+  static Arc<TObject> CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ArcFromObjectPtr(PtrTraits::CopyFromAnyViewAfterCheck(s));
+  }
+  static Arc<TObject> MoveFromAnyAfterCheck(TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ArcFromObjectPtr(PtrTraits::MoveFromAnyAfterCheck(s));
+  }
+  static std::optional<Arc<TObject>> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return TObject::_type_key; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(TObject::_type_key); }
+};
+
+/*! \brief Pointer storage is shared when the pointee types are (Arc never holds None). */
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, ObjectPtr<Derived>> =
+    std::is_base_of_v<Base, Derived>;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<Arc<Base>, Arc<Derived>> = std::is_base_of_v<Base, Derived>;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, Arc<Derived>> =
+    std::is_base_of_v<Base, Derived>;
 
 /*! \brief Error is an ObjectRef too, but never null. */
 template <>
@@ -371,6 +550,87 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
   static std::string TypeStr() { return "std::optional<" + detail::Type2Str<T>::v() + ">"; }
   static std::string TypeSchema() { return "{\"type\":\"std::optional\",\"args\":[" + TypeTraitsNoCR<T>::TypeSchema() + "]}"; }
 };
+
+
+/*!
+ * \brief Runtime type index of T's values (the static index for POD values, the registered
+ * index for object references); `TypeToRuntimeTypeIndex<T>::v()`.
+ */
+template <typename T, typename = void>
+struct TypeToRuntimeTypeIndex {
+  static int32_t v() { return TypeTraitsNoCR<T>::field_static_type_index; }
+};
+template <typename T>
+struct TypeToRuntimeTypeIndex<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
+  static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
+};
+template <typename TObject>
+struct TypeToRuntimeTypeIndex<ObjectPtr<TObject>,
+                              std::enable_if_t<detail::kPlainObjectType<TObject>>> {
+  static int32_t v() { return TObject::RuntimeTypeIndex(); }
+};
+template <typename TObject>
+struct TypeToRuntimeTypeIndex<Arc<TObject>, std::enable_if_t<detail::kPlainObjectType<TObject>>> {
+  static int32_t v() { return TObject::RuntimeTypeIndex(); }
+};
+
+namespace detail {
+/*! \brief An object viewed as an Any, so ObjectRef::as can run the reference type's check. */
+inline TVMFFIAny ObjectAsAnyView(const Object* obj) noexcept {
+  TVMFFIAny view;
+  view.type_index = obj->type_index();
+  view.zero_padding = 0;
+  view.v_obj = ObjectUnsafe::GetHeader(obj);
+  return view;
+}
+template <typename RefType>
+[[noreturn]] TVM_FFI_NO_INLINE void ThrowCannotTreatAs(const Object* obj) {
+  TVMFFIAny view;
+  if (obj != nullptr) {
+    view = ObjectAsAnyView(obj);
+  } else {
+    ClearAny(&view);
+  }
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<RefType>::GetMismatchTypeInfo(&view)
+                           << "` as type `" << TypeTraits<RefType>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace detail
+
+template <typename RefType, typename>
+std::optional<RefType> ObjectRef::as() const& {
+  if (data_ == nullptr) {
+    if constexpr (RefType::_type_is_nullable) return RefType(UnsafeInit{});
+    return std::nullopt;
+  }
+  TVMFFIAny view = detail::ObjectAsAnyView(data_.get());
+  if (!TypeTraits<RefType>::CheckAnyStrict(&view)) return std::nullopt;
+  return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
+}
+
+template <typename RefType, typename>
+std::optional<RefType> ObjectRef::as() && {
+  if (data_ == nullptr) {
+    if constexpr (RefType::_type_is_nullable) return RefType(UnsafeInit{});
+    return std::nullopt;
+  }
+  TVMFFIAny view = detail::ObjectAsAnyView(data_.get());
+  if (!TypeTraits<RefType>::CheckAnyStrict(&view)) return std::nullopt;
+  return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(std::move(data_));
+}
+
+template <typename RefType, typename>
+RefType ObjectRef::as_or_throw() const& {
+  std::optional<RefType> ref = as<RefType>();
+  if (!ref.has_value()) detail::ThrowCannotTreatAs<RefType>(data_.get());
+  return *std::move(ref);
+}
+
+template <typename RefType, typename>
+RefType ObjectRef::as_or_throw() && {
+  if (std::optional<RefType> ref = std::move(*this).template as<RefType>()) return *std::move(ref);
+  detail::ThrowCannotTreatAs<RefType>(data_.get());
+}
 
 }  // namespace ffi
 }  // namespace tvm

@@ -41,11 +41,35 @@ class Dict : public ObjectRef {
   explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Dict)
+  /*!
+   * \brief Another handle on a Dict<KU, VU> whose keys and values are valid K and V values:
+   * the same object, so mutations through either are seen by both.
+   */
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict(const Dict<KU, VU>& other) : ObjectRef(other) {}  // NOLINT
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other)) {}  // NOLINT
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict& operator=(const Dict<KU, VU>& other) {
+    ObjectRef::operator=(other);
+    return *this;
+  }
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict& operator=(Dict<KU, VU>&& other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
   DictObj* get() const noexcept {
     return const_cast<DictObj*>(static_cast<const DictObj*>(data_.get()));
   }
   DictObj* operator->() const noexcept { return get(); }
   using ContainerType = DictObj;
+  // a typed container also checks its elements, so being a DictObj is not enough
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
   size_t size() const noexcept { return get()->size(); }
@@ -54,18 +78,26 @@ class Dict : public ObjectRef {
     return detail::RuntimeGlobal("ffi.DictCount")(*this, key).template cast<int64_t>();
   }
   V at(const K& key) const {
-    Optional<V> v = Get(key);
+    std::optional<V> v = Get(key);
     if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Dict";
     return *std::move(v);
   }
   V operator[](const K& key) const { return at(key); }
-  Optional<V> Get(const K& key) const {
+  /*! \brief The value for `key`, or std::nullopt when absent. */
+  std::optional<V> Get(const K& key) const {
     Any v = detail::RuntimeGlobal("ffi.DictGetItemOrMissing")(*this, key);
-    if (detail::IsMissing(v)) return Optional<V>();
+    if (detail::IsMissing(v)) return std::nullopt;
     return detail::ElementAs<V>(v);
   }
+  /*! \brief Iteration walks a snapshot of the items taken by begin(). */
   iterator begin() const { return iterator(detail::MapItems(*this, true), 0); }
   iterator end() const { return iterator(Array<Any>(), static_cast<int64_t>(size())); }
+  /*! \brief The item with `key`, or end(). */
+  iterator find(const K& key) const {
+    Array<Any> items = detail::MapItems(*this, true);
+    int64_t pos = detail::FindItem(items, key);
+    return pos < 0 ? end() : iterator(std::move(items), pos);
+  }
 
   /*! \brief Inserts or replaces in place. */
   void Set(const K& key, const V& value) {
@@ -80,6 +112,11 @@ class Dict : public ObjectRef {
  private:
   void Adopt(Any made) { detail::AdoptMapObject(std::move(made), &data_); }
 };
+
+/*! \brief Dict<K, V> can share a Dict<KU, VU>'s object when K, V can share KU, VU's storage. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
 
 template <typename K, typename V>
 struct TypeTraits<Dict<K, V>> : detail::MapLikeTypeTraits<Dict<K, V>, K, V, true> {};

@@ -8,6 +8,7 @@
 
 #include <tvm/ffi/container/array.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -24,12 +25,23 @@ class ListObj : public SeqBaseObj {
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIList, ListObj, Object);
 
+  /*! \brief Room a list grows to first, and the growth factor after that. */
+  static constexpr int64_t kInitSize = 4;
+  static constexpr int64_t kIncFactor = 2;
+
   static void FreeBuffer(void* data) { std::free(data); }
 
   /*! \brief An empty list with a malloc'ed buffer of `capacity` elements. */
-  static ObjectPtr<ListObj> Empty(int64_t capacity) {
+  static ObjectPtr<ListObj> Empty(int64_t capacity = 0) {
+    if (capacity < 0) TVM_FFI_THROW(ValueError) << "cannot construct a List of negative size";
     ObjectPtr<ListObj> p = make_object<ListObj>();
     p->Reserve(capacity);
+    return p;
+  }
+  /*! \brief `n` copies of `value`. */
+  static ObjectPtr<ListObj> CreateRepeated(int64_t n, const Any& value) {
+    ObjectPtr<ListObj> p = Empty(n);
+    for (int64_t i = 0; i < n; ++i) p->Append(value);
     return p;
   }
   /*! \brief Grows the buffer to at least `capacity`, moving the elements bitwise. */
@@ -47,11 +59,34 @@ class ListObj : public SeqBaseObj {
     TVMFFISeqCell::capacity = capacity;
   }
   void Append(Any value) {
-    if (TVMFFISeqCell::size == TVMFFISeqCell::capacity) {
-      Reserve(TVMFFISeqCell::capacity < 4 ? 4 : 2 * TVMFFISeqCell::capacity);
-    }
+    EnsureRoom(1);
     new (begin() + TVMFFISeqCell::size) Any(std::move(value));
     ++TVMFFISeqCell::size;
+  }
+  // A list grows its own buffer, so unlike SeqBaseObj's these never run out of room.
+  using SeqBaseObj::insert;
+  void insert(int64_t idx, Any item) {
+    CheckInsertAt(idx);
+    EnsureRoom(1);
+    SeqBaseObj::insert(idx, std::move(item));
+  }
+  template <typename IterType>
+  void insert(int64_t idx, IterType first, IterType last) {
+    CheckInsertAt(idx);
+    EnsureRoom(static_cast<int64_t>(std::distance(first, last)));
+    SeqBaseObj::insert(idx, first, last);
+  }
+  void resize(int64_t n) {
+    if (n > TVMFFISeqCell::size) EnsureRoom(n - TVMFFISeqCell::size);
+    SeqBaseObj::resize(n);
+  }
+
+  /*! \brief Room for `extra` more elements, growing geometrically. */
+  void EnsureRoom(int64_t extra) {
+    int64_t need = TVMFFISeqCell::size + extra;
+    if (need <= TVMFFISeqCell::capacity) return;
+    int64_t cap = std::max<int64_t>(kInitSize, TVMFFISeqCell::capacity * kIncFactor);
+    Reserve(std::max(cap, need));
   }
 };
 
@@ -61,6 +96,7 @@ class List : public ObjectRef {
   using value_type = T;
   using iterator = detail::SeqIterator<T>;
   using const_iterator = iterator;
+  using reverse_iterator = detail::ReverseIterAdapter<detail::SeqValueConverter<T>, const Any*>;
   using _ffi_custom_traits_tag = void;
 
   List() : ObjectRef(ListObj::Empty(0)) {}
@@ -68,74 +104,119 @@ class List : public ObjectRef {
   template <typename It, typename = decltype(*std::declval<It>()),
             typename = std::enable_if_t<!std::is_integral_v<It>>>
   List(It first, It last) : ObjectRef(ListObj::Empty(0)) {
-    for (It it = first; it != last; ++it) Obj()->Append(Any(T(*it)));
+    Assign(first, last);
   }
   template <typename Container, typename = decltype(std::declval<const Container&>().begin()),
             typename = std::enable_if_t<!std::is_base_of_v<ObjectRef, Container>>>
   List(const Container& values) : List(values.begin(), values.end()) {}  // NOLINT
+  /*! \brief `n` copies of `value`. */
+  explicit List(size_t n, const T& value)
+      : ObjectRef(ListObj::CreateRepeated(static_cast<int64_t>(n), Any(value))) {}
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit List(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(List)
+  /*!
+   * \brief Another handle on a List<U> whose elements are valid T values (List<Any> from
+   * List<int>): the same object, so mutations through either are seen by both.
+   */
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List(const List<U>& other) : ObjectRef(other) {}  // NOLINT
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List(List<U>&& other) : ObjectRef(std::move(other)) {}  // NOLINT
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List& operator=(const List<U>& other) {
+    ObjectRef::operator=(other);
+    return *this;
+  }
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List& operator=(List<U>&& other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
+
   ListObj* get() const noexcept { return Obj(); }
   ListObj* operator->() const noexcept { return Obj(); }
+  ListObj* GetListObj() const noexcept { return Obj(); }
   using ContainerType = ListObj;
+  // a typed container also checks its elements, so being a ListObj is not enough
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
-  size_t size() const noexcept { return Obj()->size(); }
+  size_t size() const noexcept { return data_ == nullptr ? 0 : Obj()->size(); }
+  size_t capacity() const noexcept { return data_ == nullptr ? 0 : Obj()->capacity(); }
   bool empty() const noexcept { return size() == 0; }
-  T operator[](int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
-  T at(int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
-  T front() const { return at(0); }
-  T back() const { return at(static_cast<int64_t>(size()) - 1); }
-  iterator begin() const noexcept { return iterator(Obj()->begin()); }
-  iterator end() const noexcept { return iterator(Obj()->end()); }
+  T operator[](int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
+  T at(int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
+  T front() const { return detail::ElementAs<T>(Checked()->front()); }
+  T back() const { return detail::ElementAs<T>(Checked()->back()); }
+  iterator begin() const { return iterator(Checked()->begin()); }
+  iterator end() const { return iterator(Checked()->end()); }
+  reverse_iterator rbegin() const { return reverse_iterator(Checked()->end() - 1); }
+  reverse_iterator rend() const { return reverse_iterator(Checked()->begin() - 1); }
 
-  void push_back(const T& value) { Obj()->Append(Any(value)); }
+  void push_back(const T& value) { Ensured()->Append(Any(value)); }
   template <typename... Args>
   void emplace_back(Args&&... args) {
     push_back(T(std::forward<Args>(args)...));
   }
-  void pop_back() {
-    if (empty()) TVM_FFI_THROW(IndexError) << "pop_back on an empty List";
-    ListObj* p = Obj();
-    p->begin()[p->TVMFFISeqCell::size - 1].~Any();
-    --p->TVMFFISeqCell::size;
-  }
-  void Set(int64_t i, T value) { Checked(i) = Any(std::move(value)); }
+  void pop_back() { Checked()->pop_back(); }
+  void Set(int64_t i, T value) { Checked()->SetItem(i, Any(std::move(value))); }
   void insert(iterator pos, const T& value) {
     int64_t at = pos - begin();
-    ListObj* p = Obj();
-    p->Append(Any(value));
-    Any* items = p->begin();
-    for (int64_t i = p->TVMFFISeqCell::size - 1; i > at; --i) items[i].swap(items[i - 1]);
+    Checked()->insert(at, Any(value));
   }
-  void erase(iterator pos) {
+  /*! \brief Inserts [first, last) before `pos` (each element converted to T). */
+  template <typename It, typename = decltype(*std::declval<It>())>
+  void insert(iterator pos, It first, It last) {
+    if (first == last) return;
     int64_t at = pos - begin();
-    Checked(at);
-    Any* items = Obj()->begin();
-    for (int64_t i = at; i + 1 < static_cast<int64_t>(size()); ++i) items[i].swap(items[i + 1]);
-    pop_back();
+    Array<T> items(first, last);  // a snapshot, so inserting this list's own range is safe
+    Checked()->insert(at, items.GetArrayObj()->begin(), items.GetArrayObj()->end());
+  }
+  void erase(iterator pos) { Checked()->erase(pos - begin()); }
+  /*! \brief Removes [first, last). */
+  void erase(iterator first, iterator last) {
+    if (first == last) return;
+    Checked()->erase(first - begin(), last - begin());
   }
   void clear() {
-    while (!empty()) pop_back();
+    if (data_ != nullptr) Obj()->clear();
   }
-  void reserve(int64_t n) { Obj()->Reserve(n); }
+  void reserve(int64_t n) { Ensured()->Reserve(n); }
+  /*! \brief Truncates, or pads with None (ValueError for a negative size). */
   void resize(int64_t n) {
-    while (static_cast<int64_t>(size()) > n) pop_back();
-    while (static_cast<int64_t>(size()) < n) Obj()->Append(Any());
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize a List to negative size";
+    Ensured()->resize(n);
+  }
+  /*! \brief Replaces the contents with [first, last), in the same (shared) object. */
+  template <typename It>
+  void Assign(It first, It last) {
+    int64_t n = static_cast<int64_t>(std::distance(first, last));
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot construct a List of negative size";
+    ListObj* p = Ensured();
+    p->clear();
+    p->Reserve(n);
+    for (; first != last; ++first) p->Append(Any(T(*first)));
   }
 
  private:
   ListObj* Obj() const noexcept {
     return const_cast<ListObj*>(static_cast<const ListObj*>(data_.get()));
   }
-  Any& Checked(int64_t i) {
-    if (i < 0 || static_cast<size_t>(i) >= size()) {
-      TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds " << size();
-    }
-    return Obj()->begin()[i];
+  ListObj* Checked() const {
+    if (data_ == nullptr) TVM_FFI_THROW(IndexError) << "cannot index a null list";
+    return Obj();
+  }
+  /*! \brief The list object, made first for a null (UnsafeInit) handle. */
+  ListObj* Ensured() {
+    if (data_ == nullptr) data_ = ListObj::Empty(0);
+    return Obj();
   }
 };
+
+/*! \brief List<T> can share a List<U>'s object when T can share U's storage. */
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
 
 template <typename T>
 struct TypeTraits<List<T>> : TypeTraitsBase {

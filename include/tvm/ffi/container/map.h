@@ -47,9 +47,30 @@ class Map : public ObjectRef {
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Map)
+  /*! \brief Shares a Map<KU, VU> whose keys and values are already valid K and V values. */
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Map(const Map<KU, VU>& other) : ObjectRef(other) {}  // NOLINT
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Map(Map<KU, VU>&& other) : ObjectRef(std::move(other)) {}  // NOLINT
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Map& operator=(const Map<KU, VU>& other) {
+    ObjectRef::operator=(other);
+    return *this;
+  }
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Map& operator=(Map<KU, VU>&& other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
   const MapObj* get() const noexcept { return static_cast<const MapObj*>(data_.get()); }
   const MapObj* operator->() const noexcept { return get(); }
   using ContainerType = MapObj;
+  // a typed container also checks its elements, so being a MapObj is not enough
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
   size_t size() const noexcept { return get()->size(); }
@@ -59,27 +80,24 @@ class Map : public ObjectRef {
   }
   /*! \brief The value for `key`; KeyError when absent. */
   V at(const K& key) const {
-    Optional<V> v = Get(key);
+    std::optional<V> v = Get(key);
     if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Map";
     return *std::move(v);
   }
   V operator[](const K& key) const { return at(key); }
-  /*! \brief The value for `key`, or None. */
-  Optional<V> Get(const K& key) const {
+  /*! \brief The value for `key`, or std::nullopt when absent. */
+  std::optional<V> Get(const K& key) const {
     Any v = detail::RuntimeGlobal("ffi.MapGetItemOrMissing")(*this, key);
-    if (detail::IsMissing(v)) return Optional<V>();
+    if (detail::IsMissing(v)) return std::nullopt;
     return detail::ElementAs<V>(v);
   }
   iterator begin() const { return iterator(detail::MapItems(*this, false), 0); }
   iterator end() const { return iterator(Array<Any>(), static_cast<int64_t>(size())); }
+  /*! \brief The item with `key`, or end(). */
   iterator find(const K& key) const {
     Array<Any> items = detail::MapItems(*this, false);
-    for (size_t i = 0; i < items.size(); i += 2) {
-      if (AnyEqual()(items.GetArrayObj()->at(static_cast<int64_t>(i)), Any(key))) {
-        return iterator(items, static_cast<int64_t>(i / 2));
-      }
-    }
-    return end();
+    int64_t pos = detail::FindItem(items, key);
+    return pos < 0 ? end() : iterator(std::move(items), pos);
   }
 
   /*! \brief Copy-on-write insert or replace. */
@@ -101,6 +119,18 @@ class Map : public ObjectRef {
  private:
   void Adopt(Any made) { detail::AdoptMapObject(std::move(made), &data_); }
 };
+
+/*! \brief Map<K, V> can share a Map<KU, VU>'s object when K, V can share KU, VU's storage. */
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
+
+/*! \brief rhs's items set into lhs (rhs wins on a shared key); copy-on-write, like Set. */
+template <typename K, typename V>
+inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
+  for (const auto& item : rhs) lhs.Set(item.first, item.second);
+  return lhs;
+}
 
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : detail::MapLikeTypeTraits<Map<K, V>, K, V, false> {};

@@ -102,7 +102,10 @@ inline Array<Any> MapItems(AnyView map, bool /*is_dict*/) {
   return out;
 }
 
-/*! \brief Iterator over a snapshot of the items, yielding std::pair<K, V>. */
+/*!
+ * \brief Iterator over a snapshot of the items, yielding std::pair<K, V> by value (so there is
+ * no operator->: read `(*it).second`, as with the reference).
+ */
 template <typename K, typename V>
 class MapIterator {
  public:
@@ -110,17 +113,33 @@ class MapIterator {
   using difference_type = std::ptrdiff_t;
   using reference = value_type;
   using pointer = void;
-  using iterator_category = std::forward_iterator_tag;
+  using iterator_category = std::bidirectional_iterator_tag;
 
   MapIterator(Array<Any> items, int64_t pos) : items_(std::move(items)), pos_(pos) {}
   value_type operator*() const {
     return value_type(ElementAs<K>(items_.GetArrayObj()->at(2 * pos_)),
                       ElementAs<V>(items_.GetArrayObj()->at(2 * pos_ + 1)));
   }
+  void operator->() const = delete;
   MapIterator& operator++() noexcept {
     ++pos_;
     return *this;
   }
+  MapIterator operator++(int) noexcept {
+    MapIterator before = *this;
+    ++pos_;
+    return before;
+  }
+  MapIterator& operator--() noexcept {
+    --pos_;
+    return *this;
+  }
+  MapIterator operator--(int) noexcept {
+    MapIterator before = *this;
+    --pos_;
+    return before;
+  }
+  // Only the position counts: end() carries no snapshot, and the items are in a fixed order.
   bool operator==(const MapIterator& o) const noexcept { return pos_ == o.pos_; }
   bool operator!=(const MapIterator& o) const noexcept { return pos_ != o.pos_; }
 
@@ -128,6 +147,18 @@ class MapIterator {
   Array<Any> items_;
   int64_t pos_;
 };
+
+/*! \brief The position of `key` among the flattened items (runtime key equality), or -1. */
+template <typename K>
+inline int64_t FindItem(const Array<Any>& items, const K& key) {
+  Any probe(key);
+  for (size_t i = 0; i < items.size(); i += 2) {
+    if (AnyEqual()(items.GetArrayObj()->at(static_cast<int64_t>(i)), probe)) {
+      return static_cast<int64_t>(i / 2);
+    }
+  }
+  return -1;
+}
 
 /*! \brief Checks (and converts) every key and value of a Map/Dict value. */
 template <typename K, typename V>

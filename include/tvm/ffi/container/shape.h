@@ -6,9 +6,12 @@
 #define TVM_FFI_CONTAINER_SHAPE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/memory.h>
 
 #include <initializer_list>
+#include <ostream>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -66,7 +69,10 @@ inline bool operator!=(ShapeView a, ShapeView b) noexcept { return !(a == b); }
 /*! \brief The ffi.Shape object: header, {data, size}, then the elements. */
 class ShapeObj : public Object, public TVMFFIShapeCell {
  public:
+  using index_type = int64_t;
   ShapeObj() : TVMFFIShapeCell{nullptr, 0} {}
+  /*! \brief Product of the extents (1 for an empty shape). */
+  int64_t Product() const noexcept { return ShapeView(data, size).Product(); }
   static constexpr int32_t _type_index = TypeIndex::kTVMFFIShape;
   static constexpr int32_t _type_child_slots = 0;
   static constexpr bool _type_child_slots_can_overflow = false;
@@ -74,21 +80,32 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIShape, ShapeObj, Object);
 };
 
+namespace detail {
+/*! \brief A shape object of `n` extents stored inline after it, left for the caller to fill. */
+inline ObjectPtr<ShapeObj> MakeInlineShape(size_t n, int64_t** extents) {
+  ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
+  int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+  obj->data = tail;
+  obj->size = n;
+  *extents = tail;
+  return obj;
+}
+}  // namespace detail
+
 /*! \brief An immutable shape (never null: the default is the empty shape). */
 class Shape : public ObjectRef {
  public:
+  using index_type = ShapeObj::index_type;
+
   Shape() : Shape(ShapeView()) {}
   Shape(std::initializer_list<int64_t> values)  // NOLINT
       : Shape(ShapeView(values.begin(), values.size())) {}
-  Shape(ShapeView values) : ObjectRef(UnsafeInit{}) {  // NOLINT
-    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(values.size());
-    int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
-    for (size_t i = 0; i < values.size(); ++i) tail[i] = values[i];
-    obj->data = tail;
-    obj->size = values.size();
-    data_ = std::move(obj);
-  }
-  /*! \brief From any container of integers with begin()/end() (std::vector<int64_t>, ...). */
+  Shape(ShapeView values) : Shape(values.begin(), values.end()) {}  // NOLINT
+  /*! \brief The extents of an Array<int64_t> (this is also how an Array converts to Shape). */
+  Shape(const Array<int64_t>& values) : Shape(values.begin(), values.end()) {}  // NOLINT
+  Shape(const std::vector<int64_t>& values)  // NOLINT
+      : Shape(values.data(), values.data() + values.size()) {}
+  /*! \brief From any other container of integers with begin()/end(). */
   template <typename Container,
             typename = decltype(std::declval<const Container&>().begin()),
             typename = std::enable_if_t<!std::is_convertible_v<const Container&, ShapeView> &&
@@ -98,13 +115,21 @@ class Shape : public ObjectRef {
   Shape(It first, It last) : ObjectRef(UnsafeInit{}) {
     size_t n = 0;
     for (It it = first; it != last; ++it) ++n;
-    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
-    int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
-    size_t i = 0;
-    for (It it = first; it != last; ++it) tail[i++] = static_cast<int64_t>(*it);
-    obj->data = tail;
-    obj->size = n;
+    int64_t* extents = nullptr;
+    ObjectPtr<ShapeObj> obj = detail::MakeInlineShape(n, &extents);
+    for (It it = first; it != last; ++it) *extents++ = static_cast<int64_t>(*it);
     data_ = std::move(obj);
+  }
+  /*! \brief The compact (row-major) strides of `shape`, in elements. */
+  static Shape StridesFromShape(ShapeView shape) {
+    int64_t* strides = nullptr;
+    ObjectPtr<ShapeObj> obj = detail::MakeInlineShape(shape.size(), &strides);
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i > 0; --i) {
+      strides[i - 1] = stride;
+      stride *= shape[i - 1];
+    }
+    return Shape(std::move(obj));
   }
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Shape, ObjectRef, ShapeObj);
 
@@ -120,6 +145,9 @@ class Shape : public ObjectRef {
   int64_t front() const { return view().front(); }
   int64_t back() const { return view().back(); }
   int64_t Product() const noexcept { return view().Product(); }
+
+ private:
+  explicit Shape(ObjectPtr<ShapeObj> obj) : ObjectRef(std::move(obj)) {}
 };
 
 namespace detail {
@@ -135,6 +163,47 @@ inline MessageStream& operator<<(MessageStream& os, const Shape& shape) {
   return os << shape.view();
 }
 }  // namespace detail
+
+/*! \brief Prints "[2, 3]". */
+inline std::ostream& operator<<(std::ostream& os, const Shape& shape) {
+  os << '[';
+  for (size_t i = 0; i < shape.size(); ++i) os << (i != 0 ? ", " : "") << shape[i];
+  return os << ']';
+}
+
+/*!
+ * \brief A Shape value is an ffi.Shape object; an Array or List of integers also converts
+ * (into a new Shape), but a Shape never converts to an Array.
+ */
+template <>
+inline constexpr bool use_default_type_traits_v<Shape> = false;
+template <>
+struct TypeTraits<Shape> : TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIShape;
+  static void CopyToAnyView(const Shape& v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIShape;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
+  }
+  static void MoveToAny(Shape v, TVMFFIAny* r) {
+    r->type_index = TypeIndex::kTVMFFIShape;
+    r->zero_padding = 0;
+    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFIShape; }
+  static Shape CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
+    return detail::ObjectUnsafe::ObjectRefFromUnowned<Shape>(s->v_obj);
+  }
+  static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* s) {
+    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
+    if (std::optional<Array<int64_t>> items = TypeTraits<Array<int64_t>>::TryCastFromAnyView(s)) {
+      return Shape(*items);
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIShape; }
+  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIShape); }
+};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -24,6 +24,8 @@ template <typename... Types>
 class Tuple : public ObjectRef {
  public:
   using _ffi_custom_traits_tag = void;
+  /*! \brief Element types are checked too: ArrayObj alone does not make a Tuple. */
+  static constexpr bool _type_container_is_exact = false;
   static constexpr size_t kSize = sizeof...(Types);
 
   Tuple() : Tuple(Types()...) {}
@@ -92,10 +94,29 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     if (cell->size != static_cast<int64_t>(sizeof...(Types))) return std::nullopt;
     return ConvertAt(static_cast<const TVMFFIAny*>(cell->data), std::index_sequence_for<Types...>{});
   }
+  /*! \brief "Array[size=3]" for a wrong length, "Array[index 1: float]" for a bad element. */
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* s) {
+    if (s->type_index != TypeIndex::kTVMFFIArray) return TypeTraitsBase::GetMismatchTypeInfo(s);
+    const TVMFFISeqCell* cell = detail::SeqCellOf<Any>(s);
+    if (cell->size != static_cast<int64_t>(sizeof...(Types))) {
+      return "Array[size=" + std::to_string(cell->size) + "]";
+    }
+    std::string out;
+    MismatchAt(static_cast<const TVMFFIAny*>(cell->data), &out, std::index_sequence_for<Types...>{});
+    return out.empty() ? TypeTraitsBase::GetMismatchTypeInfo(s) : out;
+  }
   static std::string TypeStr() { return detail::ContainerTypeStr<Types...>("Tuple"); }
   static std::string TypeSchema() { return detail::ContainerTypeSchema<Types...>("ffi.Tuple"); }
 
  private:
+  template <size_t... Is>
+  static void MismatchAt(const TVMFFIAny* items, std::string* out, std::index_sequence<Is...>) {
+    ((out->empty() && !detail::TryCastFromAny<Types>(items + Is).has_value()
+          ? void(*out = "Array[index " + std::to_string(Is) + ": " +
+                        TypeTraitsNoCR<Types>::GetMismatchTypeInfo(items + Is) + "]")
+          : void()),
+     ...);
+  }
   template <size_t... Is>
   static bool StrictAt(const TVMFFIAny* items, std::index_sequence<Is...>) {
     return (TypeTraits<Types>::CheckAnyStrict(items + Is) && ...);
@@ -109,7 +130,28 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   }
 };
 
+/*! \brief Tuples of equal arity whose elements subsume element-wise share storage. */
+template <typename... T, typename... U>
+inline constexpr bool
+    type_subsumes_v<Tuple<T...>, Tuple<U...>, std::enable_if_t<sizeof...(T) == sizeof...(U)>> =
+        (type_subsumes_v<T, U> && ...);
+
+/*! \brief `get<I>(t)` found by argument-dependent lookup, as for std::tuple. */
+template <size_t I, typename... Types>
+auto get(const Tuple<Types...>& t) -> std::tuple_element_t<I, std::tuple<Types...>> {
+  return t.template get<I>();
+}
+
 }  // namespace ffi
 }  // namespace tvm
+
+// Structured bindings: `auto [a, b] = tuple;`
+template <typename... Types>
+struct std::tuple_size<::tvm::ffi::Tuple<Types...>>
+    : std::integral_constant<size_t, sizeof...(Types)> {};
+template <size_t I, typename... Types>
+struct std::tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
+  using type = std::tuple_element_t<I, std::tuple<Types...>>;
+};
 
 #endif  // TVM_FFI_CONTAINER_TUPLE_H_

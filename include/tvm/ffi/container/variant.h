@@ -16,6 +16,8 @@ class Variant {
   static_assert(sizeof...(V) >= 1, "Variant needs at least one alternative");
 
  public:
+  /*! \brief A Variant's value may be any alternative: no single exact container type. */
+  static constexpr bool _type_container_is_exact = false;
   template <typename T>
   static constexpr bool kIsAlternative = (std::is_same_v<std::decay_t<T>, V> || ...);
 
@@ -29,7 +31,7 @@ class Variant {
 
   /*! \brief The value as T (one of the alternatives); TypeError when it holds another. */
   template <typename T>
-  T get() const {
+  T get() const& {
     static_assert(kIsAlternative<T>, "Variant::get<T>: T is not one of the alternatives");
     return data_.cast<T>();
   }
@@ -42,6 +44,15 @@ class Variant {
   std::optional<T> try_cast() const {
     return data_.try_cast<T>();
   }
+  /*! \brief The value as T, moved out of this Variant (which is left None). */
+  template <typename T>
+  T get() && {
+    static_assert(kIsAlternative<T>, "Variant::get<T>: T is not one of the alternatives");
+    return std::move(data_).template cast<T>();
+  }
+  /*! \brief Same stored value: identical object, or equal POD bits. */
+  bool same_as(const Variant& other) const noexcept { return data_.same_as(other.data_); }
+  std::string GetTypeKey() const { return data_.GetTypeKey(); }
   const Any& as_any() const noexcept { return data_; }
   int32_t type_index() const noexcept { return data_.type_index(); }
 
@@ -65,11 +76,15 @@ struct TypeTraits<Variant<V...>> : TypeTraitsBase {
   using Self = Variant<V...>;
   static void CopyToAnyView(const Self& v, TVMFFIAny* r) { *r = v.as_any().CopyToTVMFFIAny(); }
   static void MoveToAny(Self v, TVMFFIAny* r) {
-    TypeTraits<Any>::MoveToAny(v.as_any(), r);
+    *r = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(v.data_));
   }
   static bool CheckAnyStrict(const TVMFFIAny* s) { return (TypeTraits<V>::CheckAnyStrict(s) || ...); }
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
     return Self(Any(AnyView::CopyFromTVMFFIAny(*s)), UnsafeInit{});
+  }
+  /*! \brief Takes the value out of `s` (left None): no reference count traffic. */
+  static Self MoveFromAnyAfterCheck(TVMFFIAny* s) {
+    return Self(detail::AnyUnsafe::MoveTVMFFIAnyToAny(s), UnsafeInit{});
   }
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* s) {
     if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
@@ -88,6 +103,35 @@ struct TypeTraits<Variant<V...>> : TypeTraitsBase {
     }
   }
 };
+
+/*! \brief A Variant stores, unchanged, any value one of its alternatives stores unchanged. */
+template <typename... V, typename T>
+inline constexpr bool type_subsumes_v<Variant<V...>, T> = (type_subsumes_v<V, T> || ...);
+
+namespace detail {
+/*!
+ * \brief Identity hash and equality of a Variant whose alternatives are all object references
+ * (so std::unordered_map<Variant<A, B>, V, ObjectPtrHash, ObjectPtrEqual> works).
+ */
+template <typename... V>
+struct VariantObjectIdentity {
+  static_assert((std::is_base_of_v<ObjectRef, V> && ...),
+                "ObjectPtrHash/ObjectPtrEqual on a Variant need every alternative to be an ObjectRef");
+  static const void* Of(const Variant<V...>& v) noexcept {
+    const TVMFFIAny* raw = detail::AnyUnsafe::TVMFFIAnyPtrFromAny(v.as_any());
+    return raw->type_index >= TypeIndex::kTVMFFIStaticObjectBegin ? raw->v_obj : nullptr;
+  }
+};
+}  // namespace detail
+
+template <typename... V>
+size_t ObjectPtrHash::operator()(const Variant<V...>& a) const noexcept {
+  return reinterpret_cast<size_t>(detail::VariantObjectIdentity<V...>::Of(a));
+}
+template <typename... V>
+bool ObjectPtrEqual::operator()(const Variant<V...>& a, const Variant<V...>& b) const noexcept {
+  return detail::VariantObjectIdentity<V...>::Of(a) == detail::VariantObjectIdentity<V...>::Of(b);
+}
 
 }  // namespace ffi
 }  // namespace tvm

@@ -53,10 +53,15 @@ struct DefaultValue {
 };
 inline DefaultValue default_value(Any value) { return DefaultValue(std::move(value)); }
 
-/*! \brief Field extra: the default comes from calling `factory()` each time. */
-struct default_factory {
-  explicit default_factory(Function factory) : factory(std::move(factory)) {}
+/*! \brief Field extra: the default comes from calling `factory()` each time (a fresh value
+ * per object, for mutable defaults such as containers). `default_factory` is the same thing
+ * spelled as in Python. */
+struct DefaultFactory {
+  explicit DefaultFactory(Function factory) : factory(std::move(factory)) {}
   Function factory;
+};
+struct default_factory : public DefaultFactory {
+  using DefaultFactory::DefaultFactory;
 };
 
 /*! \brief Field extras that set TVMFFIFieldFlagBitMask bits (names and meaning as in the
@@ -95,6 +100,22 @@ struct AttachFieldFlag {
   int64_t FieldFlags() const { return flag; }
   int64_t flag;
 };
+
+/*!
+ * \brief Byte offset of the member `field_ptr` from the start of the object header
+ * (TVMFFIObject) of a Class, the offset TVMFFIFieldInfo records; e.g. sizeof(TVMFFIObject) for
+ * the first field of an object without other bases.
+ */
+template <typename Class, typename T>
+inline int64_t GetFieldByteOffsetToObject(T Class::*field_ptr) {
+  static_assert(std::is_base_of_v<Object, Class>, "the field must belong to an Object subclass");
+  // Measured on static, suitably aligned storage that is never constructed: only addresses are
+  // taken, no member is read.
+  alignas(Class) static unsigned char storage[sizeof(Class)];
+  Class* probe = reinterpret_cast<Class*>(storage);
+  const char* header = reinterpret_cast<const char*>(static_cast<Object*>(probe));
+  return reinterpret_cast<const char*>(&(probe->*field_ptr)) - header;
+}
 
 namespace detail {
 using ::tvm::ffi::detail::ObjectUnsafe;
@@ -138,6 +159,41 @@ int ObjectCreatorDefault(TVMFFIObjectHandle* result) {
   TVM_FFI_SAFE_CALL_BEGIN();
   *result = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<Class>());
   TVM_FFI_SAFE_CALL_END();
+}
+
+/*! \brief The native creator of a type without a default constructor but with the
+ * `explicit T(UnsafeInit)` one that TVM_FFI_DECLARE_OBJECT_INFO types use for reflection. */
+template <typename Class>
+int ObjectCreatorUnsafeInit(TVMFFIObjectHandle* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<Class>(UnsafeInit{}));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/*! \brief Whether ObjectDef<Class> registers a native creator (and so `__ffi_new__` and the
+ * generated `__ffi_init__`): a default constructor, or else an UnsafeInit one. */
+template <typename Class>
+constexpr bool kHasNativeCreator =
+    std::is_default_constructible_v<Class> || std::is_constructible_v<Class, UnsafeInit>;
+
+/*! \brief The native creator ObjectDef<Class> registers (null when there is none). */
+template <typename Class>
+constexpr TVMFFIObjectCreator NativeCreatorOf() {
+  if constexpr (std::is_default_constructible_v<Class>) {
+    return &ObjectCreatorDefault<Class>;
+  } else if constexpr (std::is_constructible_v<Class, UnsafeInit>) {
+    return &ObjectCreatorUnsafeInit<Class>;
+  } else {
+    return nullptr;
+  }
+}
+
+/*! \brief `__ffi_new__`: an empty object from the native creator. */
+template <typename Class>
+ObjectRef NewViaNativeCreator() {
+  TVMFFIObjectHandle handle = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(NativeCreatorOf<Class>()(&handle));
+  return ObjectRef(ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
 }
 
 /*! \brief The doc string among the extras (the first const char* / std::string), if any. */
@@ -284,12 +340,10 @@ class ObjectDef {
     meta.doc = detail::Bytes(doc);
     meta.total_size = static_cast<int32_t>(sizeof(Class));
     meta.structural_eq_hash_kind = Class::_type_s_eq_hash_kind;
-    if constexpr (std::is_default_constructible_v<Class>) {
-      meta.creator = &detail::ObjectCreatorDefault<Class>;
-    }
+    meta.creator = detail::NativeCreatorOf<Class>();
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &meta));
-    if constexpr (std::is_default_constructible_v<Class>) {
-      RegisterAttr("__ffi_new__", Function::FromTyped([]() { return ObjectRef(make_object<Class>()); },
+    if constexpr (detail::kHasNativeCreator<Class>) {
+      RegisterAttr("__ffi_new__", Function::FromTyped(&detail::NewViaNativeCreator<Class>,
                                                       std::string(Class::_type_key) + ".__ffi_new__"));
     }
     if constexpr (std::is_copy_constructible_v<Class>) {
@@ -301,11 +355,11 @@ class ObjectDef {
   }
   ObjectDef(const ObjectDef&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
-  /*! \brief Once all fields are known: a default-constructible type without an explicit
-   * constructor gets the runtime-generated `__ffi_init__` over its fields (keyword arguments,
-   * defaults), as with the reference headers. */
+  /*! \brief Once all fields are known: a type with a native creator (default or UnsafeInit
+   * constructor) and no explicit constructor gets the runtime-generated `__ffi_init__` over its
+   * fields (keyword arguments, defaults), as with the reference headers. */
   ~ObjectDef() noexcept(false) {
-    if constexpr (std::is_default_constructible_v<Class>) {
+    if constexpr (detail::kHasNativeCreator<Class>) {
       if (!has_init_) {
         Optional<Function> make_init = Function::GetGlobal("ffi._RegisterFFIInit");
         if (make_init.has_value()) make_init.value()(type_index_);
@@ -415,7 +469,7 @@ class ObjectDef {
       if constexpr (std::is_same_v<E, DefaultValue>) {
         default_value = e.value;
         info.flags |= kTVMFFIFieldFlagBitMaskHasDefault;
-      } else if constexpr (std::is_same_v<E, default_factory>) {
+      } else if constexpr (std::is_base_of_v<DefaultFactory, E>) {
         default_value = e.factory;
         info.flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
       } else if constexpr (detail::HasFieldFlags<E>::value) {
@@ -427,13 +481,10 @@ class ObjectDef {
     info.default_value_or_factory = default_value.CopyToTVMFFIAny();
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
   }
-  /*! \brief Byte offset of a field from the object header (computed on an aligned dummy). */
+  /*! \brief Byte offset of a field (possibly of a base class) from Class's object header. */
   template <typename T, typename Base>
   static int64_t FieldOffset(T Base::*field) {
-    alignas(Class) static unsigned char storage[sizeof(Class)];
-    Class* probe = reinterpret_cast<Class*>(storage);
-    const char* header = reinterpret_cast<const char*>(static_cast<Object*>(probe));
-    return reinterpret_cast<const char*>(&(static_cast<Base*>(probe)->*field)) - header;
+    return GetFieldByteOffsetToObject<Class, T>(field);
   }
 
   int32_t type_index_;

@@ -1,0 +1,161 @@
+// test_value_api.cc -- value semantics kernels rely on: Any identity (same_as), moving casts
+// and strict as_or_throw, Optional comparisons and moves, Variant identity, Tuple structured
+// bindings and mismatch text, reference types built from plain values
+// (ObjectRefWithFallbackTraitsBase, StrictBool), 64-bit unsigned overflow, device strings,
+// and calling a C safe-call symbol directly (Function::InvokeExternC).
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/container/variant.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/tvm_ffi.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "check.h"
+
+namespace ffi = tvm::ffi;
+
+class ExprObj : public ffi::Object {
+ public:
+  ExprObj(std::string k, double v) : kind(std::move(k)), value(v) {}
+  std::string kind;
+  double value;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.value.Expr", ExprObj, ffi::Object);
+};
+
+class Expr : public ffi::ObjectRef {
+ public:
+  Expr(std::string kind, double value) : Expr(ffi::make_object<ExprObj>(std::move(kind), value)) {}
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Expr, ffi::ObjectRef, ExprObj);
+};
+
+// Expr arguments also accept bools, ints and floats, which become constant expressions.
+namespace tvm {
+namespace ffi {
+template <>
+inline constexpr bool use_default_type_traits_v<Expr> = false;
+template <>
+struct TypeTraits<Expr> : ObjectRefWithFallbackTraitsBase<Expr, StrictBool, int64_t, double> {
+  static Expr ConvertFallbackValue(StrictBool v) { return Expr("bool", v ? 1.0 : 0.0); }
+  static Expr ConvertFallbackValue(int64_t v) { return Expr("int", static_cast<double>(v)); }
+  static Expr ConvertFallbackValue(double v) { return Expr("float", v); }
+};
+}  // namespace ffi
+}  // namespace tvm
+
+void test_references_built_from_plain_values() {
+  CHECK_EQ(ffi::Any(true).cast<Expr>()->kind, std::string("bool"));  // StrictBool before int
+  CHECK_EQ(ffi::Any(7).cast<Expr>()->kind, std::string("int"));
+  CHECK_EQ(ffi::Any(0.5).cast<Expr>()->value, 0.5);
+  Expr e("var", 1.0);
+  CHECK(ffi::Any(e).cast<Expr>().same_as(e));  // an Expr stays itself
+  CHECK(!ffi::Any("text").try_cast<Expr>().has_value());
+  ffi::Function add = ffi::Function::FromTyped([](Expr a, Expr b) { return a->value + b->value; });
+  CHECK_EQ(add(e, 2).cast<double>(), 3.0);
+}
+
+void test_any_identity_and_moves() {
+  Expr e("var", 1.0);
+  ffi::Any a = e;
+  ffi::Any b = e;
+  CHECK(a.same_as(b) && a.same_as(e));
+  CHECK(!a.same_as(ffi::Any(Expr("var", 1.0))));
+  CHECK(ffi::Any(3).same_as(ffi::Any(3)) && !ffi::Any(3).same_as(ffi::Any(3.0)));
+  CHECK(ffi::AnyView(a).same_as(ffi::AnyView(e)));
+  // Moving a cast out of an Any hands over its reference: no copy is left behind.
+  Expr taken = std::move(a).cast<Expr>();
+  CHECK(a == nullptr);  // NOLINT(bugprone-use-after-move)
+  CHECK_EQ(taken.use_count(), 3);  // e, b, taken
+  CHECK_EQ(std::move(b).as_or_throw<Expr>().use_count(), 3);
+  CHECK_THROWS(ffi::Any(1).as_or_throw<double>(), "TypeError", "Cannot treat type `int` as type `float`");
+  CHECK_EQ(ffi::AnyView(2.5).as_or_throw<double>(), 2.5);
+}
+
+void test_unsigned_values_that_do_not_fit_int64() {
+  uint64_t too_big = static_cast<uint64_t>(INT64_MAX) + 1;
+  CHECK_THROWS(ffi::Any{too_big}, "OverflowError", "is too large to fit in int64_t");
+  CHECK_EQ(ffi::Any(static_cast<uint64_t>(INT64_MAX)).cast<int64_t>(), INT64_MAX);
+}
+
+void test_device_strings() {
+  DLDevice max_id = ffi::AnyView("cuda:2147483647").cast<DLDevice>();
+  CHECK_EQ(max_id.device_id, 2147483647);
+  CHECK(!ffi::AnyView("cuda:2147483648").try_cast<DLDevice>().has_value());
+  CHECK(!ffi::AnyView("cuda:-1").try_cast<DLDevice>().has_value());
+}
+
+void test_optional_comparisons_and_moves() {
+  ffi::Optional<double> half = 0.5;
+  ffi::Optional<double> none;
+  CHECK(half == 0.5 && half != 1.0);
+  CHECK(none != 0.5 && !(none == 0.5));
+  CHECK(none == ffi::Optional<double>() && half != none);
+  ffi::Optional<ffi::String> name = ffi::String("abc");
+  CHECK(name == "abc" && name == ffi::String("abc") && name != "abd");
+  ffi::Optional<Expr> expr = Expr("var", 1.0);
+  CHECK_EQ(expr.use_count(), 1);
+  Expr out = *std::move(expr);
+  CHECK(!expr.has_value());  // NOLINT(bugprone-use-after-move)
+  ffi::Any held = ffi::Optional<Expr>(out);
+  ffi::Optional<Expr> back = std::move(held).cast<ffi::Optional<Expr>>();
+  CHECK_EQ(back.use_count(), 2);  // out and back: the Any's reference moved over
+}
+
+void test_variant_identity() {
+  Expr e("var", 1.0);
+  ffi::Variant<Expr, ffi::Array<Expr>> one = e;
+  ffi::Variant<Expr, ffi::Array<Expr>> same = e;
+  CHECK(one.same_as(same));
+  std::unordered_map<ffi::Variant<Expr, ffi::Array<Expr>>, int, ffi::ObjectPtrHash,
+                     ffi::ObjectPtrEqual>
+      seen;
+  seen[one] = 1;
+  CHECK_EQ(seen.count(same), 1u);
+  Expr moved = std::move(one).get<Expr>();
+  CHECK_EQ(moved.use_count(), 4);  // e, same, the map key, moved (one gave its reference up)
+  static_assert(ffi::type_subsumes_v<ffi::Variant<int64_t, double>, int64_t>);
+}
+
+void test_tuple_bindings_and_mismatch_text() {
+  ffi::Tuple<int64_t, ffi::String> pair(1, "one");
+  auto [number, word] = pair;
+  CHECK_EQ(number, 1);
+  CHECK(word == "one");
+  CHECK_EQ(ffi::get<1>(pair), ffi::String("one"));
+  using Pair = ffi::Tuple<int64_t, ffi::String>;
+  ffi::Any short_list = ffi::Array<ffi::Any>{1};
+  TVMFFIAny raw = short_list.CopyToTVMFFIAny();
+  CHECK_EQ(ffi::TypeTraits<Pair>::GetMismatchTypeInfo(&raw), std::string("Array[size=1]"));
+  ffi::Function take = ffi::Function::FromTyped([](Pair p) { return ffi::get<0>(p); });
+  CHECK_THROWS(take(ffi::Array<ffi::Any>{1.5, "x"}), "TypeError", "but got `Array[index 0: float]`");
+}
+
+static int AddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (num_args != 1 || args[0].type_index != ffi::TypeIndex::kTVMFFIInt) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one takes one int");
+    return -1;
+  }
+  result->type_index = ffi::TypeIndex::kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = args[0].v_int64 + 1;
+  return 0;
+}
+
+void test_invoke_extern_c() {
+  CHECK_EQ(ffi::Function::InvokeExternC(nullptr, AddOne, 41).cast<int>(), 42);
+  CHECK_THROWS(ffi::Function::InvokeExternC(nullptr, AddOne, "x"), "TypeError", "takes one int");
+}
+
+int main() {
+  RUN(test_references_built_from_plain_values);
+  RUN(test_any_identity_and_moves);
+  RUN(test_unsigned_values_that_do_not_fit_int64);
+  RUN(test_device_strings);
+  RUN(test_optional_comparisons_and_moves);
+  RUN(test_variant_identity);
+  RUN(test_tuple_bindings_and_mismatch_text);
+  RUN(test_invoke_extern_c);
+  return CHECK_MAIN_RESULT();
+}
