@@ -30,6 +30,14 @@ class Counter(tvm_ffi.Object):
         return f"<Counter {self.n}>"
 
 
+@py_class("dc_hooks.Plain")
+class Plain(tvm_ffi.Object):
+    x: int
+
+    def __ffi_custom_op__(self) -> int:  # an unknown __ffi_ name stays Python-only
+        return self.x
+
+
 def test_methods_are_registered_in_runtime() -> None:
     info = Counter.__tvm_ffi_type_info__
     names = {m.name: m for m in info.methods}
@@ -46,6 +54,18 @@ def test_repr_hook_is_a_type_attribute() -> None:
     assert _core._lookup_type_attr(Counter.__tvm_ffi_type_info__.type_index, "__ffi_repr__") is not None
     assert repr(Counter(7)) == "<Counter 7>"
     assert repr(tvm_ffi.Array([Counter(1)])) == "(<Counter 1>,)"
+
+
+def test_collected_body_members_are_hooks_and_marked_methods_only() -> None:
+    from tvm_ffi.dataclasses.py_class import _collect_py_methods
+
+    collected = _collect_py_methods(Counter)
+    assert collected is not None
+    assert {name: is_static for name, _, is_static in collected} == {
+        "add": False, "make": True, "__ffi_repr__": False}
+    assert dict((name, fn) for name, fn, _ in collected)["make"] is Counter.make  # unwrapped
+    assert _collect_py_methods(Plain) is None
+    assert Plain.__tvm_ffi_type_info__.methods == []
 
 
 def test_method_decorator_errors() -> None:

@@ -54,13 +54,33 @@ def method_schema(func: Callable[..., Any], owner: type, is_static: bool) -> dic
 
 def register_methods(cls: type, type_index: int) -> None:
     """Registers the ``@tvm_ffi.method`` functions of the class body as type methods."""
+    hooks = _hook_names(cls)
+    for name, target, is_static in collect_py_methods(cls) or ():
+        if name in hooks:
+            continue  # a marked hook is still a type attribute (register_hooks)
+        metadata = {"type_schema": method_schema(target, cls, is_static)}
+        _c_registry.register_method(type_index, name, target.__doc__, metadata, _convert(target), is_static)
+
+
+def collect_py_methods(cls: type) -> list[tuple[str, Any, bool]] | None:
+    """What the class body hands to the runtime besides fields, as ``(name, function or value,
+    is_static)``: its hook members (type attributes) and its ``@tvm_ffi.method`` functions.
+    Other members, ``__ffi_*`` names included, stay Python-only. None when there is nothing."""
+    hooks = _hook_names(cls)
+    out: list[tuple[str, Any, bool]] = []
     for name, value in cls.__dict__.items():
         is_static = isinstance(value, staticmethod)
         target = value.__func__ if is_static else value
-        if not getattr(target, "__tvm_ffi_method__", False):
+        if name not in hooks and not getattr(target, "__tvm_ffi_method__", False):
             continue
-        metadata = {"type_schema": method_schema(target, cls, is_static)}
-        _c_registry.register_method(type_index, name, target.__doc__, metadata, _convert(target), is_static)
+        if isinstance(value, classmethod):
+            raise TypeError(
+                f"@py_class({cls.__name__!r}): {name!r} is wrapped by @classmethod, which is incompatible "
+                "with FFI registration — the cls-first arg breaks the packed-call convention. Use "
+                "@staticmethod or a plain instance method. If you wrote ``@classmethod @method``, swap to "
+                "``@staticmethod @method`` (or drop @classmethod).")
+        out.append((name, target, is_static))
+    return out or None
 
 
 # Parent type attributes a py_class child gets copied unless __ffi_inherit_type_attrs__ says
@@ -77,24 +97,21 @@ def _name_list(cls: type, attr: str, default: tuple[str, ...]) -> tuple[str, ...
     return tuple(value)
 
 
+def _hook_names(cls: type) -> dict[str, None]:
+    """The names registered as type attributes when the body defines them (ordered set)."""
+    extra = _name_list(cls, "__ffi_type_attr_names__", ())
+    inherited = _name_list(cls, "__ffi_inherit_type_attrs__", DEFAULT_INHERIT_TYPE_ATTRS)
+    return dict.fromkeys((*HOOK_NAMES, *extra, *inherited))
+
+
 def register_hooks(cls: type, type_index: int) -> None:
     """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes,
     then copies the parent's values of ``__ffi_inherit_type_attrs__`` the body does not define."""
-    extra = _name_list(cls, "__ffi_type_attr_names__", ())
+    hooks = _hook_names(cls)
+    for name, value, _ in collect_py_methods(cls) or ():
+        if name in hooks:
+            _c_registry.register_type_attr(type_index, name, _convert(value))
     inherited = _name_list(cls, "__ffi_inherit_type_attrs__", DEFAULT_INHERIT_TYPE_ATTRS)
-    for name in dict.fromkeys((*HOOK_NAMES, *extra, *inherited)):
-        if name not in cls.__dict__:
-            continue
-        value = cls.__dict__[name]
-        if isinstance(value, classmethod):
-            raise TypeError(
-                f"@py_class({cls.__name__!r}): {name!r} is wrapped by @classmethod, which is incompatible "
-                "with FFI registration — the cls-first arg breaks the packed-call convention. Use "
-                "@staticmethod or a plain instance method. If you wrote ``@classmethod @method``, swap to "
-                "``@staticmethod @method`` (or drop @classmethod).")
-        if isinstance(value, staticmethod):
-            value = value.__func__
-        _c_registry.register_type_attr(type_index, name, _convert(value))
     info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
     for name in inherited:
         if name in cls.__dict__:

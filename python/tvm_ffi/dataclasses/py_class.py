@@ -22,6 +22,7 @@ from ._c_registry import _PY_KEYS as _PY_KEYS  # re-exported: c_class.py and _en
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
+from ._hooks import collect_py_methods as _collect_py_methods  # noqa: F401  (reference's private name)
 from ._hooks import register_hooks, register_methods
 from ._schema import from_annotation, storage_of
 from ._transform import dataclass_transform, note_field_converter
