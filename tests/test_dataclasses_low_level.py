@@ -51,3 +51,15 @@ def test_a_key_registers_once() -> None:
     with pytest.raises(ValueError, match="already registered"):
         core._register_py_class(parent_info, key, type("Second", (core.Object,), {"__slots__": ()}))
     assert core._type_cls_to_type_info(int) is None
+
+
+def test_a_multi_line_conversion_error_keeps_its_nesting_under_the_field() -> None:
+    Sized = _make("Sized", [Field(name="shape", _ty_schema=TypeSchema("ffi.Shape"), default=MISSING)])
+    with pytest.raises(TypeError) as err:
+        Sized(shape=[1, "x"])
+    message = str(err.value)
+    assert message.startswith("low_level_test.Sized_")
+    assert message.endswith(".__ffi_init__() field 'shape':\n"
+                            "  expected ffi.Shape, got ffi.Array\n"
+                            "    __ffi_convert__ failed:\n"
+                            "      Cannot cast from `ffi.Array` to `ffi.Shape`")

@@ -332,6 +332,19 @@ def test_init_property_computed_once_after_init() -> None:
                                                                                   "ignore")
 
 
+@py_class("dc_test.Square")
+class Square(Rect):
+    @init_property
+    def area(self) -> int:  # a new computation for the inherited init_property field
+        """w * w, computed once."""
+        return self.w * self.w
+
+
+def test_init_property_redefined_in_a_subclass_replaces_the_computation() -> None:
+    assert Square(3, 5).area == 9  # only the subclass's function runs
+    assert [f.name for f in fields(Square)] == ["w", "h", "area"]  # still one field
+
+
 @py_class("dc_test.SuperUser")
 class SuperUser(Point):
     z: int = 0
@@ -394,6 +407,27 @@ class PlainAdd(PlainMixin, PlainBinOp):
         self.__ffi_init__(x, lhs, rhs, tag, scale)  # type: ignore[attr-defined]
 
 
+class PlainOptions(PlainBaseNode):  # field() options written in a plain parent
+    lhs: int
+    hidden: int = field(default=99, init=False)
+    _: KW_ONLY
+    rhs: int
+
+
+@py_class("dc_pytest.PlainOptionsAdd")
+class PlainOptionsAdd(PlainOptions):
+    scale: int
+
+
+def test_field_options_of_a_plain_parent_apply_and_its_defaults_are_read_per_instance() -> None:
+    obj = PlainOptionsAdd(0, 1, rhs=3, scale=2)
+    assert (obj.x, obj.lhs, obj.hidden, obj.rhs, obj.scale) == (0, 1, 99, 3, 2)
+    obj.hidden = 5  # the instance's field, not the plain class's field() object
+    assert obj.hidden == 5 and PlainOptionsAdd(0, 1, rhs=3, scale=2).hidden == 99
+    with pytest.raises(TypeError):
+        PlainOptionsAdd(0, 1, 2, rhs=3)  # type: ignore[misc]  # rhs is keyword-only
+
+
 def test_fields_of_plain_parents_classvars_and_user_init_metadata() -> None:
     add = PlainAdd(0, 1, 2, "t", 3)
     assert (add.x, add.lhs, add.rhs, add.tag, add.scale) == (0, 1, 2, "t", 3)
@@ -442,3 +476,4 @@ BrokenAnnotation = py_class("dc_pytest.BrokenAnnotation")(type(
 def test_an_annotation_that_fails_to_evaluate_is_reported_at_construction() -> None:
     with pytest.raises(TypeError, match=r"Cannot instantiate BrokenAnnotation: .*bad: len\(1\)"):
         BrokenAnnotation()
+

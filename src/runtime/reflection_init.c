@@ -44,16 +44,36 @@ static bool has_default(const TVMFFIFieldInfo* f) {
   return (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
 }
 
-/* Re-raises the pending error as "<T>.__ffi_init__() <what> '<name>':\n  <message>", where
- * `what` is "field" (a given value) or "default for field" (the field's default). */
+/* `text` with two spaces after each newline (malloc'ed; NULL when out of memory), so a
+ * multi-line cause keeps its own nesting under the line that introduces it. */
+static char* indent_lines(TVMFFIByteArray text, size_t* out_size) {
+  size_t newlines = 0;
+  for (size_t i = 0; i < text.size; ++i) newlines += text.data[i] == '\n';
+  char* out = (char*)malloc(text.size + 2 * newlines + 1);
+  if (out == NULL) return NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < text.size; ++i) {
+    out[n++] = text.data[i];
+    if (text.data[i] == '\n') out[n++] = ' ', out[n++] = ' ';
+  }
+  *out_size = n;
+  return out;
+}
+
+/* Re-raises the pending error as "<T>.__ffi_init__() <what> '<name>':\n  <message>", every
+ * line of the message indented, where `what` is "field" (a given value) or "default for field"
+ * (the field's default). */
 static int field_error(const TVMFFITypeInfo* info, const TVMFFIFieldInfo* f, const char* what) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   TVMFFIByteArray message = {"", 0};
   if (err != NULL) message = TVMFFIErrorGetCellPtr(err)->message;
+  size_t size = message.size;
+  char* indented = indent_lines(message, &size);
   int rc = ffi_raise("TypeError", "%.*s.__ffi_init__() %s '%.*s':\n  %.*s",
                      (int)info->type_key.size, info->type_key.data, what, (int)f->name.size,
-                     f->name.data, (int)message.size, message.data);
+                     f->name.data, (int)size, indented != NULL ? indented : message.data);
+  free(indented);
   if (err != NULL) ffi_decref((TVMFFIObject*)err);
   return rc;
 }

@@ -109,6 +109,10 @@ void test_fields_are_registered_with_offsets_and_accessors() {
   CHECK_EQ(reinterpret_cast<TVMFFIFieldSetter>(y->setter)(base + y->offset, &value), 0);
   CHECK_EQ(p->y, 4.0);
   const TVMFFIFieldInfo* label = FindField(info, "label");
+  // A String field is a 16-byte Any-layout cell: runtimes (the reference's included) read
+  // field_static_type_index >= kTVMFFIStaticObjectBegin as an 8-byte object pointer, so it says Any.
+  CHECK_EQ(label->field_static_type_index, ffi::TypeIndex::kTVMFFIAny);
+  CHECK_EQ(label->size, 16);
   value.type_index = kTVMFFIRawStr, value.v_c_str = "a label longer than seven";
   CHECK_EQ(reinterpret_cast<TVMFFIFieldSetter>(label->setter)(base + label->offset, &value), 0);
   CHECK(p->label == "a label longer than seven");

@@ -476,6 +476,14 @@ struct BytesTraitsBase : TypeTraitsBase {
     return s->type_index == kSmallIndex || s->type_index == kObjIndex;
   }
 };
+
+/*! \brief Takes a String/Bytes cell out of an owned Any (left None): no count traffic. */
+template <typename Ref>
+Ref MoveOwnedCell(TVMFFIAny* s) {
+  Ref out = Ref::FromOwnedAny(*s);
+  ClearAny(s);
+  return out;
+}
 }  // namespace detail
 
 template <>
@@ -487,13 +495,7 @@ struct TypeTraits<String>
   static void MoveToAny(String v, TVMFFIAny* r) { *r = v.MoveToTVMFFIAny(); }
   static String CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return String::CopyFromView(s); }
   /*! \brief Takes over the reference of an owned Any (left None), no count traffic. */
-  static String MoveFromAnyAfterCheck(TVMFFIAny* s) {
-    String out = String::FromOwnedAny(*s);
-    s->type_index = TypeIndex::kTVMFFINone;
-    s->zero_padding = 0;
-    s->v_int64 = 0;
-    return out;
-  }
+  static String MoveFromAnyAfterCheck(TVMFFIAny* s) { return detail::MoveOwnedCell<String>(s); }
   static std::optional<String> TryCastFromAnyView(const TVMFFIAny* s) {
     if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
     if (s->type_index == TypeIndex::kTVMFFIRawStr) return String(s->v_c_str);
@@ -511,13 +513,7 @@ struct TypeTraits<Bytes>
   static void MoveToAny(Bytes v, TVMFFIAny* r) { *r = v.MoveToTVMFFIAny(); }
   static Bytes CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return Bytes::CopyFromView(s); }
   /*! \brief Takes over the reference of an owned Any (left None), no count traffic. */
-  static Bytes MoveFromAnyAfterCheck(TVMFFIAny* s) {
-    Bytes out = Bytes::FromOwnedAny(*s);
-    s->type_index = TypeIndex::kTVMFFINone;
-    s->zero_padding = 0;
-    s->v_int64 = 0;
-    return out;
-  }
+  static Bytes MoveFromAnyAfterCheck(TVMFFIAny* s) { return detail::MoveOwnedCell<Bytes>(s); }
   static std::optional<Bytes> TryCastFromAnyView(const TVMFFIAny* s) {
     if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
     if (s->type_index == TypeIndex::kTVMFFIByteArrayPtr) {

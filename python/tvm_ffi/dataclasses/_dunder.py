@@ -60,8 +60,11 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
         cls.__init__ = make_no_init(cls)  # type: ignore[misc]
         return
     ctor: Any = cls.__dict__.get("__ffi_init__")  # the reflected constructor, bound by bind_reflection
-    props = [(name, prop.func) for klass in reversed(cls.__mro__)
-             for name, prop in klass.__dict__.get("__tvm_ffi_init_properties__", ())]
+    computed: dict[str, Callable[..., Any]] = {}  # by name: a subclass's computation replaces its base's
+    for klass in reversed(cls.__mro__):
+        for name, prop in klass.__dict__.get("__tvm_ffi_init_properties__", ()):
+            computed[name] = prop.func
+    props = list(computed.items())
     signature = signature_of(info)
     if _post_init_of(cls) is None and not props:
         cls.__init__ = ctor  # type: ignore[misc]

@@ -220,7 +220,10 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], in
             f.hash = f.compare
         f.frozen = bool(f.frozen or options["frozen"])
         fields.append(f)
+    overridden = {name for klass in cls.__mro__[1:] for name, _ in _init_properties(klass)}
     for name, prop in _init_properties(cls):
+        if name in overridden:
+            continue  # a new computation for an ancestor's init_property: its field stays
         ann = _resolve_return(cls, prop.func)
         f = field(init=False, repr=False, compare=False, hash=False, structural_eq="ignore", doc=prop.__doc__)
         f.name, f.type, f._ty_schema, f.kw_only = name, ann, from_annotation(ann), False
@@ -466,10 +469,20 @@ def _complete(pending: _Pending) -> None:
         else:
             del cls.__init__  # type: ignore[misc]
     bind_reflection(cls, info, init=False)
+    _shadow_plain_base_defaults(cls, info)
     make_init(cls, info, options["init"])
     install_dunders(cls, info, options)
     install_enum_field_normalizers(cls, info)
     rebuild_fallbacks_under(type_index)
+
+
+def _shadow_plain_base_defaults(cls: type, info: TypeInfo) -> None:
+    """A field declared in a plain (unregistered) base keeps its default or ``field(...)`` there
+    as a class attribute; the field's accessor goes on ``cls`` so instances read their value."""
+    bases = [klass for klass in cls.__mro__[1:] if "__tvm_ffi_type_info__" not in klass.__dict__]
+    for tf in info.fields or ():
+        if tf.name not in cls.__dict__ and any(tf.name in klass.__dict__ for klass in bases):
+            setattr(cls, tf.name, tf.as_property(cls))
 
 
 def method(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -178,31 +178,9 @@ inline std::ostream& operator<<(std::ostream& os, const Shape& shape) {
 template <>
 inline constexpr bool use_default_type_traits_v<Shape> = false;
 template <>
-struct TypeTraits<Shape> : TypeTraitsBase {
+struct TypeTraits<Shape> : ObjectRefWithFallbackTraitsBase<Shape, Array<int64_t>> {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIShape;
-  static void CopyToAnyView(const Shape& v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIShape;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
-  }
-  static void MoveToAny(Shape v, TVMFFIAny* r) {
-    r->type_index = TypeIndex::kTVMFFIShape;
-    r->zero_padding = 0;
-    r->v_obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
-  }
-  static bool CheckAnyStrict(const TVMFFIAny* s) { return s->type_index == TypeIndex::kTVMFFIShape; }
-  static Shape CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
-    return detail::ObjectUnsafe::ObjectRefFromUnowned<Shape>(s->v_obj);
-  }
-  static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* s) {
-    if (CheckAnyStrict(s)) return CopyFromAnyViewAfterCheck(s);
-    if (std::optional<Array<int64_t>> items = TypeTraits<Array<int64_t>>::TryCastFromAnyView(s)) {
-      return Shape(*items);
-    }
-    return std::nullopt;
-  }
-  static std::string TypeStr() { return StaticTypeKey::kTVMFFIShape; }
-  static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIShape); }
+  static Shape ConvertFallbackValue(Array<int64_t> items) { return Shape(std::move(items)); }
 };
 
 }  // namespace ffi
