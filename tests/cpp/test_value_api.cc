@@ -1,7 +1,8 @@
 // test_value_api.cc -- value semantics kernels rely on: Any identity (same_as), moving casts
 // and strict as_or_throw, Optional comparisons and moves, Variant identity, Tuple structured
-// bindings and mismatch text, reference types built from plain values
-// (ObjectRefWithFallbackTraitsBase, StrictBool), 64-bit unsigned overflow, device strings,
+// bindings, deduction and mismatch text, reference types built from plain values
+// (ObjectRefWithFallbackTraitsBase, StrictBool), 64-bit unsigned overflow, device strings and
+// equality, tensor PyTorch spellings and strided views, global function listing and removal,
 // and calling a C safe-call symbol directly (Function::InvokeExternC).
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/container/variant.h>
@@ -9,9 +10,12 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/tvm_ffi.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "check.h"
 
@@ -132,6 +136,11 @@ void test_tuple_bindings_and_mismatch_text() {
   CHECK_THROWS(take(ffi::Array<ffi::Any>{1.5, "x"}), "TypeError", "but got `Array[index 0: float]`");
 }
 
+struct MallocAlloc {
+  void AllocData(DLTensor* t) { t->data = std::malloc(ffi::GetDataSize(*t)); }
+  void FreeData(DLTensor* t) { std::free(t->data); }
+};
+
 static int AddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   if (num_args != 1 || args[0].type_index != ffi::TypeIndex::kTVMFFIInt) {
     TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one takes one int");
@@ -148,6 +157,55 @@ void test_invoke_extern_c() {
   CHECK_THROWS(ffi::Function::InvokeExternC(nullptr, AddOne, "x"), "TypeError", "takes one int");
 }
 
+void test_tensor_torch_spellings_and_strided_views() {
+  std::vector<float> data{0, 1, 2, 3, 4, 5};
+  int64_t shape[2] = {2, 3};
+  int64_t strides[2] = {3, 1};
+  DLTensor dl{data.data(), DLDevice{kDLCPU, 0}, 2, DLDataType{kDLFloat, 32, 1}, shape, strides, 0};
+  ffi::TensorView view(&dl);
+  CHECK_EQ(view.dim(), 2);
+  CHECK_EQ(view.sizes()[1], 3);
+  CHECK(view.is_contiguous());
+  // The second column as a 1-d view: 2 elements, stride 3, starting one element in.
+  int64_t col_shape[1] = {2};
+  int64_t col_strides[1] = {3};
+  ffi::TensorView column = view.as_strided(ffi::ShapeView(col_shape, 1), ffi::ShapeView(col_strides, 1), 1);
+  CHECK_EQ(static_cast<float*>(column.data_ptr())[column.stride(0)], 4.0f);
+  CHECK(!column.is_contiguous());
+  CHECK_THROWS(view.as_strided(ffi::ShapeView(col_shape, 1), ffi::ShapeView(strides, 2)), "ValueError",
+               "strides has 2");
+  // A Tensor view copies shape and strides and keeps the source alive.
+  ffi::Tensor column_tensor;
+  {
+    ffi::Tensor owner = ffi::Tensor::FromNDAlloc(MallocAlloc(), {2, 3}, DLDataType{kDLFloat, 32, 1},
+                                                 DLDevice{kDLCPU, 0});
+    for (int i = 0; i < 6; ++i) static_cast<float*>(owner.data_ptr())[i] = static_cast<float>(i);
+    int64_t tmp_shape[1] = {2};
+    int64_t tmp_strides[1] = {3};
+    column_tensor = owner.as_strided(ffi::ShapeView(tmp_shape, 1), ffi::ShapeView(tmp_strides, 1), 2);
+    tmp_shape[0] = 99;  // copied: the view does not see this
+  }
+  CHECK_EQ(column_tensor.size(0), 2);
+  CHECK_EQ(static_cast<float*>(column_tensor.data_ptr())[3], 5.0f);  // the owner is still alive
+}
+
+void test_device_equality_yields_to_user_operators() {
+  DLDevice a{kDLCPU, 0};
+  CHECK(a == (DLDevice{kDLCPU, 0}) && a != (DLDevice{kDLCUDA, 0}));
+}
+
+void test_global_function_names_and_removal() {
+  ffi::Function::SetGlobal("test.value.temp", ffi::Function::FromTyped([]() { return 1; }));
+  std::vector<ffi::String> names = ffi::Function::ListGlobalNames();
+  CHECK(std::find(names.begin(), names.end(), ffi::String("test.value.temp")) != names.end());
+  ffi::Function::RemoveGlobal("test.value.temp");
+  CHECK(!ffi::Function::GetGlobal("test.value.temp").has_value());
+  CHECK_EQ(ffi::Object::TypeIndex2Key(ffi::TypeIndex::kTVMFFIArray), std::string("ffi.Array"));
+  auto triple = ffi::Tuple(std::string("a"), 1, 2.5);  // deduced Tuple<std::string, int, double>
+  static_assert(std::is_same_v<decltype(triple), ffi::Tuple<std::string, int, double>>);
+  CHECK_EQ(triple.get<2>(), 2.5);
+}
+
 int main() {
   RUN(test_references_built_from_plain_values);
   RUN(test_any_identity_and_moves);
@@ -157,5 +215,8 @@ int main() {
   RUN(test_variant_identity);
   RUN(test_tuple_bindings_and_mismatch_text);
   RUN(test_invoke_extern_c);
+  RUN(test_tensor_torch_spellings_and_strided_views);
+  RUN(test_device_equality_yields_to_user_operators);
+  RUN(test_global_function_names_and_removal);
   return CHECK_MAIN_RESULT();
 }

@@ -96,9 +96,16 @@ std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& o
   return os << text.str();
 }
 
-inline bool operator==(const DLDevice& a, const DLDevice& b) {
+// Device equality, as templates on purpose: DLDevice is a C struct of the global namespace, so
+// kernel code often defines its own operator== for it; a non-template of theirs is then chosen
+// over these (no ambiguity, no redefinition), and code without one still gets `a == b`.
+template <typename D, typename = std::enable_if_t<std::is_same_v<D, DLDevice>>>
+inline bool operator==(const D& a, const D& b) {
   return a.device_type == b.device_type && a.device_id == b.device_id;
 }
-inline bool operator!=(const DLDevice& a, const DLDevice& b) { return !(a == b); }
+template <typename D, typename = std::enable_if_t<std::is_same_v<D, DLDevice>>>
+inline bool operator!=(const D& a, const D& b) {
+  return !(a == b);
+}
 
 #endif  // TVM_FFI_DEVICE_H_

@@ -352,6 +352,7 @@ struct OstreamFallback {
   while (false) TVM_FFI_ICHECK_EQ(x, y)
 #define TVM_FFI_DCHECK_NE(x, y) \
   while (false) TVM_FFI_ICHECK_NE(x, y)
+#define TVM_FFI_DCHECK_NOTNULL(x) (x)
 #else
 #define TVM_FFI_DCHECK(x) TVM_FFI_ICHECK(x)
 #define TVM_FFI_DCHECK_LT(x, y) TVM_FFI_ICHECK_LT(x, y)
@@ -360,6 +361,7 @@ struct OstreamFallback {
 #define TVM_FFI_DCHECK_GE(x, y) TVM_FFI_ICHECK_GE(x, y)
 #define TVM_FFI_DCHECK_EQ(x, y) TVM_FFI_ICHECK_EQ(x, y)
 #define TVM_FFI_DCHECK_NE(x, y) TVM_FFI_ICHECK_NE(x, y)
+#define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
 #endif
 
 /*! \brief Opens a C-convention body: C++ exceptions inside become -1 plus the raised error. */

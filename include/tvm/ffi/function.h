@@ -14,6 +14,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #ifndef TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
 #define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 0
@@ -198,6 +199,20 @@ class Function : public ObjectRef {
       TVM_FFI_THROW(ValueError) << "Function " << name << " not found";
     }
     return *std::move(f);
+  }
+  /*! \brief The names of all global functions (in registration order). */
+  static std::vector<String> ListGlobalNames() {
+    Function names = GetGlobalRequired("ffi.FunctionListGlobalNamesFunctor")().cast<Function>();
+    int64_t count = names(-1).cast<int64_t>();
+    std::vector<String> out;
+    out.reserve(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) out.push_back(names(i).cast<String>());
+    return out;
+  }
+  /*! \brief Unregisters the global function `name` (nothing happens when there is none). */
+  static void RemoveGlobal(const String& name) {
+    static Function remove = GetGlobalRequired("ffi.FunctionRemoveGlobal");
+    remove(name);
   }
   /*! \brief Registers `func` as the global `name`. */
   static void SetGlobal(std::string_view name, const Function& func, bool override = false) {

@@ -93,6 +93,8 @@ class Object {
   int32_t type_index() const noexcept { return header_.type_index; }
   /*! \brief The type key, e.g. "ffi.Tensor". */
   std::string GetTypeKey() const { return TypeIndexToTypeKey(header_.type_index); }
+  /*! \brief The type key registered for `type_index`. */
+  static std::string TypeIndex2Key(int32_t type_index) { return TypeIndexToTypeKey(type_index); }
   /*! \brief The type-key hash the runtime computed at registration. */
   uint64_t GetTypeKeyHash() const { return TVMFFIGetTypeInfo(header_.type_index)->type_key_hash; }
   /*! \brief Whether this object is a TargetType (or a subclass of it). */

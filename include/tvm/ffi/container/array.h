@@ -287,7 +287,7 @@ class Array : public ObjectRef {
       // Keep the input while every result is the element itself; copy from the first change.
       for (; i < n; ++i) {
         Any mapped(U(fmap(detail::ElementAs<T>(arr->begin()[i]))));
-        if (detail::SameAnyBits(arr->begin()[i], mapped)) continue;
+        if (arr->begin()[i].same_as(mapped)) continue;  // the same object, or equal POD bits
         out = ArrayObj::Empty(n);
         for (int64_t j = 0; j < i; ++j) out->AppendInPlace(arr->begin()[j]);
         out->AppendInPlace(std::move(mapped));

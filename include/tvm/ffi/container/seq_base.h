@@ -208,14 +208,6 @@ struct SeqValueConverter {
   static T convert(const Any& item) { return ElementAs<T>(item); }
 };
 
-/*! \brief Same type and same bits: the same object, or equal plain values (no deep compare). */
-inline bool SameAnyBits(const Any& a, const Any& b) noexcept {
-  const TVMFFIAny* x = AnyUnsafe::TVMFFIAnyPtrFromAny(a);
-  const TVMFFIAny* y = AnyUnsafe::TVMFFIAnyPtrFromAny(b);
-  return x->type_index == y->type_index && x->zero_padding == y->zero_padding &&
-         x->v_int64 == y->v_int64;
-}
-
 /*! \brief Whether every element is stored exactly as T (no conversion needed). */
 template <typename T>
 inline bool AllElementsStrict(const TVMFFISeqCell* cell) {

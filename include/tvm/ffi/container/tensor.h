@@ -40,6 +40,12 @@ inline bool IsContiguous(const DLTensor& t) {
   return true;
 }
 
+/*! \brief Devices whose data pointer is a plain address (offsets may be folded into it). */
+inline bool IsDirectAddressDevice(const DLDevice& device) {
+  return device.device_type <= kDLCUDAHost || device.device_type == kDLCUDAManaged ||
+         device.device_type == kDLROCM || device.device_type == kDLROCMHost;
+}
+
 /*! \brief Whether the first element is aligned to `alignment` bytes. */
 inline bool IsAligned(const DLTensor& t, size_t alignment) {
   if (t.data == nullptr) return t.byte_offset % alignment == 0;
@@ -84,6 +90,35 @@ class TensorAccessors {
   }
   bool IsContiguous() const noexcept { return ::tvm::ffi::IsContiguous(T()); }
   bool IsAligned(size_t alignment) const noexcept { return ::tvm::ffi::IsAligned(T(), alignment); }
+  // The PyTorch spellings, for kernels ported from ATen code.
+  int32_t dim() const noexcept { return ndim(); }
+  ShapeView sizes() const noexcept { return shape(); }
+  bool is_contiguous() const noexcept { return IsContiguous(); }
+
+ protected:
+  /*!
+   * \brief This tensor's DLTensor with another shape and strides (element units), starting
+   * `element_offset` elements further; on plain-address devices the offset goes into `data`.
+   */
+  DLTensor StridedPrototype(ShapeView shape, ShapeView strides,
+                            std::optional<int64_t> element_offset) const {
+    if (shape.size() != strides.size()) {
+      TVM_FFI_THROW(ValueError) << "as_strided: shape has " << shape.size()
+                                << " entries but strides has " << strides.size();
+    }
+    int64_t offset = element_offset.value_or(0);
+    if (offset < 0) TVM_FFI_THROW(ValueError) << "as_strided: negative element_offset " << offset;
+    DLTensor out = T();
+    out.shape = const_cast<int64_t*>(shape.data());
+    out.strides = const_cast<int64_t*>(strides.data());
+    out.ndim = static_cast<int32_t>(shape.size());
+    out.byte_offset += GetDataSize(offset, out.dtype);
+    if (out.byte_offset != 0 && IsDirectAddressDevice(out.device)) {
+      out.data = static_cast<char*>(out.data) + out.byte_offset;
+      out.byte_offset = 0;
+    }
+    return out;
+  }
 
  private:
   const DLTensor& T() const noexcept { return static_cast<const Derived*>(this)->dltensor_(); }
@@ -158,6 +193,18 @@ class Tensor : public ObjectRef, public detail::TensorAccessors<Tensor> {
 
   /*! \brief The DLTensor inside the object (valid while the tensor lives). */
   DLTensor* GetDLTensorPtr() const noexcept { return static_cast<DLTensor*>(get()); }
+  /*!
+   * \brief A new Tensor over this one's memory with `shape` and `strides` (copied into the
+   * view), starting `element_offset` elements in; it keeps this tensor alive.
+   */
+  Tensor as_strided(ShapeView shape, ShapeView strides,
+                    std::optional<int64_t> element_offset = std::nullopt) const {
+    DLTensor prototype = StridedPrototype(shape, strides, element_offset);
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorCreateUnsafeView(
+        detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(*this), &prototype, &out));
+    return Tensor(detail::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(static_cast<TVMFFIObject*>(out)));
+  }
 
   /*! \brief Allocates through the environment (e.g. the framework's allocator). */
   static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
@@ -249,6 +296,15 @@ class TensorView : public detail::TensorAccessors<TensorView> {
   /*! \brief The viewed DLTensor (this copy). */
   const DLTensor* GetDLTensorPtr() const noexcept { return &tensor_; }
   const DLTensor* operator->() const noexcept { return &tensor_; }
+  /*!
+   * \brief A view with `shape` and `strides`, starting `element_offset` elements in. Nothing is
+   * copied: both arrays and the data must outlive the returned view.
+   */
+  TensorView as_strided(ShapeView shape, ShapeView strides,
+                        std::optional<int64_t> element_offset = std::nullopt) const {
+    DLTensor prototype = StridedPrototype(shape, strides, element_offset);
+    return TensorView(&prototype);
+  }
 
  private:
   const DLTensor& dltensor_() const noexcept { return tensor_; }

@@ -136,6 +136,10 @@ inline constexpr bool
     type_subsumes_v<Tuple<T...>, Tuple<U...>, std::enable_if_t<sizeof...(T) == sizeof...(U)>> =
         (type_subsumes_v<T, U> && ...);
 
+/*! \brief `Tuple(a, 1, 2.0)` deduces Tuple<A, int, double>. */
+template <typename... UTypes>
+Tuple(UTypes&&...) -> Tuple<std::remove_cv_t<std::remove_reference_t<UTypes>>...>;
+
 /*! \brief `get<I>(t)` found by argument-dependent lookup, as for std::tuple. */
 template <size_t I, typename... Types>
 auto get(const Tuple<Types...>& t) -> std::tuple_element_t<I, std::tuple<Types...>> {
