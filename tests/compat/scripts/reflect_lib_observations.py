@@ -60,9 +60,33 @@ def main(lib_dir: Path) -> None:
     observe("special config fields", lambda: [(f.name, f.frozen, str(f.ty)) for f in info.fields])
     observe("config defaults", lambda: [f.c_default for f in
                                         tvm_ffi.core._lookup_or_register_type_info_from_type_key("demo.Config").fields])
+    config_info = tvm_ffi.core._lookup_or_register_type_info_from_type_key("demo.Config")
+    # The layout facts a runtime reads to copy and destroy fields (a String is a 16-byte Any cell).
+    observe("config field layout", lambda: [(f.name, f.field_static_type_index, f.size, f.offset)
+                                            for f in config_info.fields])
+    observe("py_class over config", lambda: _py_class_over_config(Config))
     observe("methods", lambda: sorted((m.name, m.is_static) for m in
                                       tvm_ffi.core._lookup_or_register_type_info_from_type_key("demo.TokenizerInfo").methods))
     print(json.dumps(seen, indent=1, sort_keys=True))
+
+
+def _py_class_over_config(config_cls: type) -> object:
+    """A Python subclass of the C++ type: the runtime copies and frees the C++ fields by their
+    registered layout (a String field read as an object pointer would corrupt the heap)."""
+    import copy
+
+    from tvm_ffi.dataclasses import py_class
+
+    @py_class("demo.PyConfig")
+    class PyConfig(config_cls):  # type: ignore[misc,valid-type]
+        extra: int = 0
+
+    out = []
+    for _ in range(50):
+        obj = PyConfig(name="a name longer than the small-string limit", extra=2)
+        twin = copy.copy(obj)
+        out.append((twin.name, twin.extra, twin.depth, obj.name == twin.name))
+    return out[-1]
 
 
 if __name__ == "__main__":
