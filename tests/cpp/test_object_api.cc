@@ -111,6 +111,16 @@ void test_arc_is_a_never_null_object_ptr() {
   CHECK_EQ(ffi::TypeTraits<ffi::ObjectPtr<ShapeObj>>::TypeSchema(),
            std::string("{\"type\":\"Optional\",\"args\":[{\"type\":\"test.api.Shape\"}]}"));
   CHECK_EQ(ffi::TypeToRuntimeTypeIndex<ffi::Arc<CircleObj>>::v(), CircleObj::RuntimeTypeIndex());
+  // Optional of a pointer is one nullable pointer, as in the reference's layout.
+  static_assert(sizeof(ffi::Optional<ffi::Arc<CircleObj>>) == sizeof(void*));
+  static_assert(sizeof(ffi::Optional<ffi::ObjectPtr<CircleObj>>) == sizeof(void*));
+  ffi::Optional<ffi::Arc<CircleObj>> maybe = circle;
+  CHECK(maybe.has_value() && maybe.value()->radius == 1.5 && maybe->radius == 1.5);
+  maybe = std::nullopt;
+  CHECK(!maybe.has_value() && maybe == std::nullopt);
+  CHECK_THROWS(maybe.value(), "RuntimeError", "optional");
+  ffi::Any packed = ffi::Optional<ffi::ObjectPtr<ShapeObj>>(shape);
+  CHECK_EQ(packed.cast<ffi::Optional<ffi::ObjectPtr<ShapeObj>>>().value().get(), shape.get());
 }
 
 void test_object_pointers_in_containers() {

@@ -1,7 +1,8 @@
 /*
- * tvm/ffi/optional.h -- Optional<T>: a T or None. For object references the empty state is
- * the null reference (8 bytes), for scalars and strings an Any (16 bytes), both like the
- * reference's layout; other types wrap std::optional.
+ * tvm/ffi/optional.h -- Optional<T>: a T or None, in the reference's layouts. Object references,
+ * ObjectPtr and Arc: one pointer, null meaning None (8 bytes). Values an Any stores as they are
+ * (numbers, strings, DLDataType, DLDevice, Variant, ...): an Any (16 bytes). Other types (views,
+ * std containers, nested Optionals): std::optional.
  */
 #ifndef TVM_FFI_OPTIONAL_H_
 #define TVM_FFI_OPTIONAL_H_
@@ -129,16 +130,38 @@ class Optional : public detail::OptionalComparisons<Optional<T>, T> {
 };
 
 namespace detail {
-/*! \brief Values whose Optional is stored as an Any (the reference's layout for them). */
+/*! \brief ObjectPtr<O> and Arc<O>: their Optional is one nullable pointer. */
 template <typename T>
-inline constexpr bool kOptionalInAny = std::is_arithmetic_v<T> || std::is_same_v<T, DLDataType> ||
-                                       std::is_same_v<T, DLDevice> || std::is_same_v<T, String> ||
-                                       std::is_same_v<T, Bytes>;
+struct ObjectPointee {};
+template <typename O>
+struct ObjectPointee<ObjectPtr<O>> {
+  using type = O;
+};
+template <typename O>
+struct ObjectPointee<Arc<O>> {
+  using type = O;
+};
+template <typename T, typename = void>
+inline constexpr bool kIsObjectPointer = false;
+template <typename T>
+inline constexpr bool kIsObjectPointer<T, std::void_t<typename ObjectPointee<T>::type>> = true;
+
+/*!
+ * \brief Values whose Optional is stored as one Any, None meaning nullopt: every type an Any
+ * stores as it is (numbers, strings, DLDataType, DLDevice, Variant, ...) other than object
+ * references and pointers (nullable already) and Any itself. This is the reference's layout
+ * (16 bytes). A nested Optional keeps the std::optional form, so Optional(Optional<T>()) stays
+ * distinct from an empty outer Optional.
+ */
+template <typename T>
+inline constexpr bool kOptionalInAny =
+    TypeTraits<T>::storage_enabled && !std::is_base_of_v<ObjectRef, T> && !kIsObjectPointer<T> &&
+    !is_optional_type_v<T> && !std::is_same_v<T, Any>;
 }  // namespace detail
 
 /*!
- * \brief Optional of a value type (bool, integer, float, DLDataType, DLDevice, String, Bytes): an
- * Any, None meaning nullopt. This is the reference's 16-byte layout, so such values keep their meaning when they
+ * \brief Optional of a value an Any stores as it is (see kOptionalInAny): an Any, None meaning
+ * nullopt. This is the reference's 16-byte layout, so such values keep their meaning when they
  * cross a library boundary by reference (e.g. json::Stringify's `indent`) or sit in an object
  * field. Values are returned by copy.
  */
@@ -181,6 +204,55 @@ class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>>
 
  private:
   Any data_;
+};
+
+/*! \brief Optional of an ObjectPtr<O> or Arc<O>: one pointer, null meaning None. */
+template <typename P>
+class Optional<P, std::enable_if_t<detail::kIsObjectPointer<P>>>
+    : public detail::OptionalComparisons<Optional<P>, P> {
+  using Pointee = typename detail::ObjectPointee<P>::type;
+
+ public:
+  using ContainerType = void;
+  using value_type = P;
+  Optional() = default;
+  Optional(std::nullopt_t) noexcept {}  // NOLINT
+  Optional(std::nullptr_t) noexcept {}  // NOLINT
+  Optional(P value) : data_(std::move(value)) {}  // NOLINT
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<P, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, P> &&
+                                                    !std::is_same_v<std::decay_t<U>, Optional> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullopt_t> &&
+                                                    !std::is_same_v<std::decay_t<U>, std::nullptr_t>>>
+  Optional(U&& value) : data_(P(std::forward<U>(value))) {}  // NOLINT
+  Optional& operator=(std::nullopt_t) noexcept {
+    data_.reset();
+    return *this;
+  }
+
+  bool has_value() const noexcept { return data_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  P value() const {
+    if (!has_value()) TVM_FFI_THROW(RuntimeError) << "Back optional access";
+    return Get();
+  }
+  template <typename U>
+  P value_or(U&& fallback) const {
+    return has_value() ? Get() : P(std::forward<U>(fallback));
+  }
+  P operator*() const { return Get(); }
+  Pointee* operator->() const noexcept { return data_.get(); }
+  int32_t use_count() const noexcept { return data_.use_count(); }
+
+ private:
+  P Get() const {
+    if constexpr (std::is_same_v<P, ObjectPtr<Pointee>>) {
+      return data_;
+    } else {
+      return detail::ObjectUnsafe::ArcFromObjectPtr(ObjectPtr<Pointee>(data_));
+    }
+  }
+  ObjectPtr<Pointee> data_;
 };
 
 /*! \brief Optional of an object reference: the null reference means None. */

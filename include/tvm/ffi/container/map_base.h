@@ -244,21 +244,22 @@ inline std::string MapMismatch(const char* kind, const TVMFFIAny* s, bool is_dic
  */
 template <typename Ref, typename K, typename V, bool kIsDict>
 struct MapLikeTypeTraits : TypeTraitsBase {
-  static constexpr int32_t field_static_type_index =
-      kIsDict ? TypeIndex::kTVMFFIDict : TypeIndex::kTVMFFIMap;
+  static constexpr int32_t kTypeIndex = kIsDict ? TypeIndex::kTVMFFIDict : TypeIndex::kTVMFFIMap;
+  // A field of this type registers as "some object", as with the reference's headers.
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static constexpr const char* kName = kIsDict ? "Dict" : "Map";
   static void CopyToAnyView(const Ref& v, TVMFFIAny* r) {
-    r->type_index = field_static_type_index;
+    r->type_index = kTypeIndex;
     r->zero_padding = 0;
     r->v_obj = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
   }
   static void MoveToAny(Ref v, TVMFFIAny* r) {
-    r->type_index = field_static_type_index;
+    r->type_index = kTypeIndex;
     r->zero_padding = 0;
     r->v_obj = ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
   }
   static bool CheckAnyStrict(const TVMFFIAny* s) {
-    return s->type_index == field_static_type_index && MapItemsStrict<K, V>(s, kIsDict);
+    return s->type_index == kTypeIndex && MapItemsStrict<K, V>(s, kIsDict);
   }
   static Ref CopyFromAnyViewAfterCheck(const TVMFFIAny* s) {
     return ObjectUnsafe::ObjectRefFromUnowned<Ref>(s->v_obj);

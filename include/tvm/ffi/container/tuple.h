@@ -64,7 +64,8 @@ class Tuple : public ObjectRef {
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
   using Self = Tuple<Types...>;
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
+  // A field of this type registers as "some object", as with the reference's headers.
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const Self& v, TVMFFIAny* r) {
     r->type_index = TypeIndex::kTVMFFIArray;
     r->zero_padding = 0;
