@@ -92,11 +92,15 @@ inline bool SameRawValue(const TVMFFIAny* a, const TVMFFIAny* b) noexcept {
          a->v_int64 == b->v_int64;
 }
 
+/*! \brief A T out of an owned Any known to hold one exactly: moved by the traits when they can
+ * (no count traffic, the Any left None), else copied (the Any keeps its value). */
 template <typename T>
-[[noreturn]] TVM_FFI_NO_INLINE void ThrowCannotTreatAny(const TVMFFIAny* src) {
-  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(src)
-                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
-  TVM_FFI_UNREACHABLE();
+T TakeAfterCheck(TVMFFIAny* src) {
+  if constexpr (HasMoveFromAny<T>::value) {
+    return TypeTraits<T>::MoveFromAnyAfterCheck(src);
+  } else {
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
+  }
 }
 
 template <typename T>
@@ -266,10 +270,10 @@ class Any {
     using U = std::remove_cv_t<std::remove_reference_t<T>>;
     if constexpr (std::is_same_v<U, Any>) {
       return std::move(*this);
-    } else if constexpr (detail::HasMoveFromAny<U>::value) {
-      if (TypeTraits<U>::CheckAnyStrict(&data_)) return TypeTraits<U>::MoveFromAnyAfterCheck(&data_);
+    } else {
+      if (TypeTraits<U>::CheckAnyStrict(&data_)) return detail::TakeAfterCheck<U>(&data_);
+      return detail::CastFromAny<T>(&data_);
     }
-    return detail::CastFromAny<T>(&data_);
   }
   template <typename T>
   std::optional<T> try_cast() const {
@@ -282,12 +286,12 @@ class Any {
   /*! \brief as<T>() that moves a held object out when it matches. */
   template <typename T>
   auto as() && {
-    if constexpr (!std::is_base_of_v<Object, T> && detail::HasMoveFromAny<T>::value) {
-      std::optional<T> out;
-      if (TypeTraits<T>::CheckAnyStrict(&data_)) out = TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
-      return out;
+    if constexpr (std::is_base_of_v<Object, T>) {
+      return detail::AsFromAny<T>(&data_);  // a borrowed pointer: nothing to move
     } else {
-      return detail::AsFromAny<T>(&data_);
+      std::optional<T> out;
+      if (TypeTraits<T>::CheckAnyStrict(&data_)) out = detail::TakeAfterCheck<T>(&data_);
+      return out;
     }
   }
   /*! \brief The value as exactly a T (no conversion), or TypeError "Cannot treat type ...". */
@@ -301,11 +305,7 @@ class Any {
       return std::move(*this);
     } else {
       if (!TypeTraits<T>::CheckAnyStrict(&data_)) detail::ThrowCannotTreatAny<T>(&data_);
-      if constexpr (detail::HasMoveFromAny<T>::value) {
-        return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
-      } else {
-        return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
-      }
+      return detail::TakeAfterCheck<T>(&data_);
     }
   }
   template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::storage_enabled>>
@@ -377,8 +377,8 @@ struct AnyUnsafe : ObjectUnsafe {
     if constexpr (std::is_same_v<T, Any>) {
       return std::move(any);
     } else {
-      T out = TypeTraitsNoCR<T>::CopyFromAnyViewAfterCheck(&any.data_);
-      any.reset();
+      T out = TakeAfterCheck<std::remove_cv_t<std::remove_reference_t<T>>>(&any.data_);
+      any.reset();  // a copied value's reference goes; a moved one left None
       return out;
     }
   }

@@ -82,6 +82,15 @@ TVM_FFI_INLINE void ClearAny(TVMFFIAny* a) noexcept {
   a->v_int64 = 0;
 }
 
+/*! \brief `a` holds the object `obj` under its runtime type index, or None for a null `obj`
+ * (no reference count change: the caller decides whether `a` owns it). */
+TVM_FFI_INLINE void SetObjectOrNone(TVMFFIAny* a, TVMFFIObject* obj) noexcept {
+  if (obj == nullptr) return ClearAny(a);
+  a->type_index = obj->type_index;
+  a->zero_padding = 0;
+  a->v_obj = obj;
+}
+
 TVM_FFI_INLINE void SetPOD(TVMFFIAny* a, int32_t type_index, int64_t payload) noexcept {
   a->type_index = type_index;
   a->zero_padding = 0;
@@ -262,18 +271,10 @@ struct ObjectRefTypeTraitsBase : TypeTraitsBase {
   using ContainerType = typename TRef::ContainerType;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const TRef& v, TVMFFIAny* r) {
-    TVMFFIObject* obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v);
-    if (obj == nullptr) return detail::ClearAny(r);
-    r->type_index = obj->type_index;
-    r->zero_padding = 0;
-    r->v_obj = obj;
+    detail::SetObjectOrNone(r, detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(v));
   }
   static void MoveToAny(TRef v, TVMFFIAny* r) {
-    TVMFFIObject* obj = detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v));
-    if (obj == nullptr) return detail::ClearAny(r);
-    r->type_index = obj->type_index;
-    r->zero_padding = 0;
-    r->v_obj = obj;
+    detail::SetObjectOrNone(r, detail::ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(v)));
   }
   static bool CheckAnyStrict(const TVMFFIAny* s) {
     if (s->type_index == TypeIndex::kTVMFFINone) return TRef::_type_is_nullable;
@@ -355,18 +356,10 @@ struct TypeTraits<ObjectPtr<TObject>, std::enable_if_t<detail::kPlainObjectType<
     : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   static void CopyToAnyView(const ObjectPtr<TObject>& v, TVMFFIAny* r) {
-    if (v == nullptr) return detail::ClearAny(r);
-    TVMFFIObject* obj = detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectPtr(v);
-    r->type_index = obj->type_index;
-    r->zero_padding = 0;
-    r->v_obj = obj;
+    detail::SetObjectOrNone(r, detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectPtr(v));
   }
   static void MoveToAny(ObjectPtr<TObject> v, TVMFFIAny* r) {
-    if (v == nullptr) return detail::ClearAny(r);
-    TVMFFIObject* obj = detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(v));
-    r->type_index = obj->type_index;
-    r->zero_padding = 0;
-    r->v_obj = obj;
+    detail::SetObjectOrNone(r, detail::ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(v)));
   }
   static bool CheckAnyStrict(const TVMFFIAny* s) {
     if (s->type_index == TypeIndex::kTVMFFINone) return true;
@@ -461,11 +454,7 @@ struct TypeTraits<Error> : TypeTraitsBase {
 template <typename TObj>
 struct TypeTraits<TObj*, std::enable_if_t<std::is_base_of_v<Object, TObj>>> : TypeTraitsBase {
   static void CopyToAnyView(TObj* v, TVMFFIAny* r) {
-    if (v == nullptr) return detail::ClearAny(r);
-    TVMFFIObject* obj = detail::ObjectUnsafe::GetHeader(v);
-    r->type_index = obj->type_index;
-    r->zero_padding = 0;
-    r->v_obj = obj;
+    detail::SetObjectOrNone(r, v == nullptr ? nullptr : detail::ObjectUnsafe::GetHeader(v));
   }
   static void MoveToAny(TObj* v, TVMFFIAny* r) {
     CopyToAnyView(v, r);
@@ -575,61 +564,53 @@ struct TypeToRuntimeTypeIndex<Arc<TObject>, std::enable_if_t<detail::kPlainObjec
 };
 
 namespace detail {
-/*! \brief An object viewed as an Any, so ObjectRef::as can run the reference type's check. */
-inline TVMFFIAny ObjectAsAnyView(const Object* obj) noexcept {
+template <typename T>
+[[noreturn]] TVM_FFI_NO_INLINE void ThrowCannotTreatAny(const TVMFFIAny* src) {
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(src)
+                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+
+/*! \brief A borrowed Any holding `obj` (None for null), so a reference type can check it. */
+inline TVMFFIAny AnyViewOfObject(const Object* obj) noexcept {
   TVMFFIAny view;
-  view.type_index = obj->type_index();
-  view.zero_padding = 0;
-  view.v_obj = ObjectUnsafe::GetHeader(obj);
+  SetObjectOrNone(&view, obj == nullptr ? nullptr : ObjectUnsafe::GetHeader(obj));
   return view;
 }
+
+/*! \brief Whether RefType's full check accepts `obj`; null passes only a nullable RefType. */
 template <typename RefType>
-[[noreturn]] TVM_FFI_NO_INLINE void ThrowCannotTreatAs(const Object* obj) {
-  TVMFFIAny view;
-  if (obj != nullptr) {
-    view = ObjectAsAnyView(obj);
-  } else {
-    ClearAny(&view);
-  }
-  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<RefType>::GetMismatchTypeInfo(&view)
-                           << "` as type `" << TypeTraits<RefType>::TypeStr() << "`";
-  TVM_FFI_UNREACHABLE();
+bool RefTypeAccepts(const Object* obj) {
+  if (obj == nullptr) return RefType::_type_is_nullable;
+  TVMFFIAny view = AnyViewOfObject(obj);
+  return TypeTraits<RefType>::CheckAnyStrict(&view);
 }
 }  // namespace detail
 
 template <typename RefType, typename>
 std::optional<RefType> ObjectRef::as() const& {
-  if (data_ == nullptr) {
-    if constexpr (RefType::_type_is_nullable) return RefType(UnsafeInit{});
-    return std::nullopt;
-  }
-  TVMFFIAny view = detail::ObjectAsAnyView(data_.get());
-  if (!TypeTraits<RefType>::CheckAnyStrict(&view)) return std::nullopt;
+  if (!detail::RefTypeAccepts<RefType>(data_.get())) return std::nullopt;
   return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
 }
 
 template <typename RefType, typename>
 std::optional<RefType> ObjectRef::as() && {
-  if (data_ == nullptr) {
-    if constexpr (RefType::_type_is_nullable) return RefType(UnsafeInit{});
-    return std::nullopt;
-  }
-  TVMFFIAny view = detail::ObjectAsAnyView(data_.get());
-  if (!TypeTraits<RefType>::CheckAnyStrict(&view)) return std::nullopt;
+  if (!detail::RefTypeAccepts<RefType>(data_.get())) return std::nullopt;
   return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(std::move(data_));
 }
 
 template <typename RefType, typename>
 RefType ObjectRef::as_or_throw() const& {
-  std::optional<RefType> ref = as<RefType>();
-  if (!ref.has_value()) detail::ThrowCannotTreatAs<RefType>(data_.get());
-  return *std::move(ref);
+  if (std::optional<RefType> ref = as<RefType>()) return *std::move(ref);
+  TVMFFIAny view = detail::AnyViewOfObject(data_.get());
+  detail::ThrowCannotTreatAny<RefType>(&view);
 }
 
 template <typename RefType, typename>
 RefType ObjectRef::as_or_throw() && {
   if (std::optional<RefType> ref = std::move(*this).template as<RefType>()) return *std::move(ref);
-  detail::ThrowCannotTreatAs<RefType>(data_.get());
+  TVMFFIAny view = detail::AnyViewOfObject(data_.get());
+  detail::ThrowCannotTreatAny<RefType>(&view);
 }
 
 }  // namespace ffi

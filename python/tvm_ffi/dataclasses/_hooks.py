@@ -52,16 +52,6 @@ def method_schema(func: Callable[..., Any], owner: type, is_static: bool) -> dic
     return {"type": "Callable", "named_args": {"return": [ret], "params": out}}
 
 
-def register_methods(cls: type, type_index: int) -> None:
-    """Registers the ``@tvm_ffi.method`` functions of the class body as type methods."""
-    hooks = _hook_names(cls)
-    for name, target, is_static in collect_py_methods(cls) or ():
-        if name in hooks:
-            continue  # a marked hook is still a type attribute (register_hooks)
-        metadata = {"type_schema": method_schema(target, cls, is_static)}
-        _c_registry.register_method(type_index, name, target.__doc__, metadata, _convert(target), is_static)
-
-
 def collect_py_methods(cls: type) -> list[tuple[str, Any, bool]] | None:
     """What the class body hands to the runtime besides fields, as ``(name, function or value,
     is_static)``: its hook members (type attributes) and its ``@tvm_ffi.method`` functions.
@@ -104,13 +94,17 @@ def _hook_names(cls: type) -> dict[str, None]:
     return dict.fromkeys((*HOOK_NAMES, *extra, *inherited))
 
 
-def register_hooks(cls: type, type_index: int) -> None:
-    """Registers the body's hook members (and ``__ffi_type_attr_names__``) as type attributes,
-    then copies the parent's values of ``__ffi_inherit_type_attrs__`` the body does not define."""
+def register_body_members(cls: type, type_index: int) -> None:
+    """Registers what the class body hands the runtime (collect_py_methods): hook members as type
+    attributes, the other ``@tvm_ffi.method`` functions as type methods. Then copies the parent's
+    values of ``__ffi_inherit_type_attrs__`` the body does not define."""
     hooks = _hook_names(cls)
-    for name, value, _ in collect_py_methods(cls) or ():
-        if name in hooks:
+    for name, value, is_static in collect_py_methods(cls) or ():
+        if name in hooks:  # a marked hook too: hooks are type attributes
             _c_registry.register_type_attr(type_index, name, _convert(value))
+        else:
+            metadata = {"type_schema": method_schema(value, cls, is_static)}
+            _c_registry.register_method(type_index, name, value.__doc__, metadata, _convert(value), is_static)
     inherited = _name_list(cls, "__ffi_inherit_type_attrs__", DEFAULT_INHERIT_TYPE_ATTRS)
     info = cls.__tvm_ffi_type_info__  # type: ignore[attr-defined]
     for name in inherited:

@@ -23,7 +23,7 @@ from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
 from ._hooks import collect_py_methods as _collect_py_methods  # noqa: F401  (reference's private name)
-from ._hooks import register_hooks, register_methods
+from ._hooks import register_body_members
 from ._schema import from_annotation, storage_of
 from ._transform import dataclass_transform, note_field_converter
 from .field import MISSING, Field, _identity, field, init_property
@@ -459,8 +459,7 @@ def _complete(pending: _Pending) -> None:
                   file=sys.stderr)
             raise ValueError(f"duplicate parameter name: {f.name!r}")
     _register_layout(type_index, parent, fields, options["structural_eq"])
-    register_methods(cls, type_index)
-    register_hooks(cls, type_index)
+    register_body_members(cls, type_index)
     _attach_declared_fields(info, fields)
     own_init = cls.__dict__.get("__init__")
     if own_init is not None and getattr(own_init, "_tvm_ffi_pending", False):
