@@ -19,6 +19,19 @@ from tvm_ffi._dtype import DTYPE_LITERALS, DataTypeCode
 # ---- dtype ----
 
 
+def test_numpy_dtype_to_str_map_names_numpy_dtypes() -> None:
+    # The reference keeps this map on the class; TVM's tensor copy reads it.
+    names = tvm_ffi.dtype._NUMPY_DTYPE_TO_STR
+    assert names[np.dtype("float32")] == "float32" and names[np.dtype(np.bool_)] == "bool"
+    assert np.dtype("int8") in names and np.dtype("complex64") not in names and "int8" not in names
+    assert {np.dtype(n) for n in ("int8", "uint64", "float16", "float64")} <= set(names)
+    assert all(names[key] == str(key) for key in names)
+    with pytest.raises(KeyError):
+        names[np.dtype("complex128")]
+    assert tvm_ffi.dtype._INTEGER_CODES == {DataTypeCode.INT, DataTypeCode.UINT}
+    assert DataTypeCode.BFLOAT in tvm_ffi.dtype._FLOAT_CODES
+
+
 def test_dtype_texts_are_parsed_once() -> None:
     assert tvm_ffi.dtype("bfloat16") is tvm_ffi.dtype("bfloat16")
 

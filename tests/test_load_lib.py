@@ -57,3 +57,17 @@ def test_find_library_by_basename_searches_given_directories(tmp_path: Path) -> 
     with pytest.raises(RuntimeError, match="Cannot find library"):
         tvm_ffi.libinfo._find_library_by_basename("no-such-dist", "dummy_target",
                                                   use_fallback_build_path=False, use_env_path=False)
+
+
+def test_resolve_and_validate_returns_the_first_accepted_candidate(tmp_path: Path) -> None:
+    # Projects built on the reference (TVM's RPC server) call this helper by name.
+    (tmp_path / "b").mkdir()
+    candidates = [tmp_path / "a", tmp_path / "b" / ".." / "b", tmp_path / "c"]
+    assert libinfo._resolve_and_validate(candidates, Path.is_dir) == str(tmp_path / "b")
+    assert libinfo._resolve_and_validate(candidates, lambda p: p / "x") == str(tmp_path / "a" / "x")
+
+    def refuse(path: Path) -> bool:
+        raise AssertionError(f"{path} is not usable")
+
+    assert libinfo._resolve_and_validate(candidates, refuse) is None
+    assert libinfo._resolve_and_validate([], Path.is_dir) is None

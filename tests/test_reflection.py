@@ -67,6 +67,21 @@ def test_lookup_of_unknown_type_key_and_missing_attr() -> None:
     assert core._lookup_type_attr(64, "__metadata__") is None
 
 
+def test_make_object_from_packed_args_takes_a_type_key_or_index() -> None:
+    make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+    by_key = make("testing.TestIntPair", "a", 1, "b", 2)
+    # Compilers such as TVM pass the static type index they already hold.
+    by_index = make(t.TestIntPair.__tvm_ffi_type_info__.type_index, "a", 3, "b", 4)
+    assert type(by_index) is t.TestIntPair and (by_index.a, by_index.b) == (3, 4)
+    assert (by_key.a, by_key.b) == (1, 2)
+    with pytest.raises(ValueError, match="no type has index 1000000"):
+        make(1000000)
+    with pytest.raises(ValueError, match="no type has index -1"):
+        make(-1)
+    with pytest.raises(TypeError, match="Expected `ffi.String` but got `float`"):
+        make(1.5)
+
+
 # ---- fields ----
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import builtins
 import sys
+from collections.abc import Iterator, Mapping
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from . import _core
 
@@ -115,6 +116,46 @@ def _text_of(value: Any) -> str:
     )
 
 
+# NumPy (and ml_dtypes) type names that are dtype texts of ours, for _NumpyDtypeNames' keys.
+_NUMPY_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn",
+)
+
+
+class _NumpyDtypeNames(Mapping[Any, str]):
+    """Read-only map from a ``numpy.dtype`` to its dtype text (``np.dtype("int8")`` -> ``"int8"``).
+
+    The reference package keeps such a dict on the dtype class, filled by importing NumPy, and
+    projects built on it (TVM's tensor copy) read it. This one answers for every NumPy dtype whose
+    name parses as a dtype, and never imports NumPy: with NumPy not loaded it is empty.
+    """
+
+    def __getitem__(self, key: Any) -> str:
+        np = sys.modules.get("numpy")
+        if np is None or not isinstance(key, np.dtype):
+            raise KeyError(key)
+        text = str(key.name)
+        try:
+            _core.DataType(text)
+        except (TypeError, ValueError):
+            raise KeyError(key) from None
+        return text
+
+    def __iter__(self) -> Iterator[Any]:
+        np = sys.modules.get("numpy")
+        if np is None:
+            return
+        for name in _NUMPY_NAMES:
+            try:
+                yield np.dtype(name)
+            except TypeError:  # bfloat16 and the float8/4 types exist once ml_dtypes is loaded
+                continue
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 # dtype(text) for the texts parsed so far: a dtype is an immutable str, so one instance serves
 # every request (bounded: only valid texts get here, but a program could make many).
 _MAX_PARSED = 1024
@@ -133,6 +174,10 @@ class dtype(str):
 
     __slots__ = ("_tvm_ffi_dtype",)
     _tvm_ffi_dtype: _core.DataType
+    # The reference's class attributes, which code written for it reads.
+    _NUMPY_DTYPE_TO_STR: ClassVar[Mapping[Any, str]] = _NumpyDtypeNames()
+    _INTEGER_CODES: ClassVar[frozenset[int]] = _INTEGER_CODES
+    _FLOAT_CODES: ClassVar[frozenset[int]] = _FLOAT_CODES
 
     def __new__(cls, content: Any) -> dtype:
         """Parses ``content`` (ValueError for an unknown dtype string)."""

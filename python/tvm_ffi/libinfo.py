@@ -69,6 +69,27 @@ def _first(what: str, candidates: list[Path], accept: Callable[[Path], bool]) ->
     raise RuntimeError(f"cannot find {what}: looked in {places}; {_INSTALL_HINT}")
 
 
+def _resolve_and_validate(paths: list[Path], cond: Callable[[Path], bool | Path]) -> str | None:
+    """The first of ``paths`` (resolved) that ``cond`` accepts, as a string; None when none is.
+
+    ``cond`` returns True to take the resolved path, False to go on, or a Path to return in its
+    place. A candidate whose resolution or check raises OSError or AssertionError is skipped.
+    The reference package has this helper under this name, and projects built on it (TVM's RPC
+    server) call it, so it is kept with the same contract.
+    """
+    for path in paths:
+        try:
+            resolved = path.resolve()
+            verdict = cond(resolved)
+        except (OSError, AssertionError):
+            continue
+        if isinstance(verdict, Path):
+            return str(verdict)
+        if verdict is True:
+            return str(resolved)
+    return None
+
+
 def _in_package(*parts: str) -> list[Path]:
     return [directory.joinpath(*parts) for directory in _PACKAGE_DIRS]
 

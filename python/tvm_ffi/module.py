@@ -314,7 +314,10 @@ class Module(_core.Object):
 
     def _describe_lookup(self, name: str, query_imports: bool) -> str:
         where = "this module or its imports" if query_imports else "this module"
-        return f"{self.kind} module; no symbol __tvm_ffi_{name} in {where}"
+        kind = self.kind
+        if kind == "library":  # the modules the runtime loads (and the system library) look up symbols
+            return f"{kind} module; no symbol __tvm_ffi_{name} in {where}"
+        return f"{kind} module; {where} does not provide it"
 
 
 def system_lib(symbol_prefix: str = "") -> Module:

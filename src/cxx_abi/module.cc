@@ -9,12 +9,10 @@
  *  - modules this runtime made (C structs, src/runtime/module.c): the runtime reserves the slot
  *    before their header and stores the vtable of RuntimeModule below, whose functions forward
  *    to the runtime's ffi.Module* globals;
- *  - ModuleObj subclasses defined by such kernels (custom module kinds): their own vtable
- *    implements the virtual functions, and the non-virtual functions here follow the
- *    reference's semantics over their `imports_` array. The runtime's function queries
- *    (ffi.ModuleGetFunction, ...) reach them through ffi_cxx_module_query below; its other
- *    module operations reject them with a TypeError (module.c, ffi_module_arg), as they
- *    would need a layout the runtime does not own.
+ *  - ModuleObj subclasses defined by such kernels (custom module kinds, the modules a compiler
+ *    such as TVM builds): their own vtable implements the virtual functions, and the
+ *    non-virtual functions here follow the reference's semantics over their `imports_` array.
+ *    Every ffi.Module* global of the runtime reaches them through ffi_cxx_module_call below.
  *
  * This file must not include tvm/ffi/extra/module.h: our header declares an opaque ModuleObj
  * (header-first, no virtual functions) for code built against our headers; the class below is
@@ -162,18 +160,6 @@ class RuntimeModule final : public ModuleObj {
   ObjectRef Self() const { return ModuleAccess::Ref(this); }
 };
 
-// Whether `target` is reachable from `from` through imports. Only kernel-defined modules are
-// walked: a runtime-made module never imports one (the runtime rejects it), so no cycle can
-// pass through it.
-bool Reaches(ModuleObj* from, const ModuleObj* target) {
-  if (from == target) return true;
-  if (ModuleAccess::IsRuntimeMade(from)) return false;
-  for (ModuleObj* child : ModuleAccess::ImportedModules(from)) {
-    if (Reaches(child, target)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 extern "C" const void* ffi_cxx_runtime_module_vptr(void) {
@@ -258,8 +244,10 @@ void ModuleObj::ImportModule(const Module& other) {
                                                      static_cast<const ObjectRef&>(other));
     return;
   }
-  ModuleObj* imported = ModuleAccess::FromHeader(detail::ObjectUnsafe::GetHeader(other.get()));
-  if (Reaches(imported, this)) {
+  int cyclic = ffi_module_reaches(detail::ObjectUnsafe::GetHeader(other.get()),
+                                  ModuleAccess::Header(this));
+  TVM_FFI_CHECK_SAFE_CALL(cyclic < 0 ? -1 : 0);
+  if (cyclic != 0) {
     TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import";
   }
   ModuleAccess::Imports(this).push_back(static_cast<const ObjectRef&>(other));
@@ -275,27 +263,45 @@ void ModuleObj::ClearImports() {
 
 // ---- the runtime's ffi.Module* globals on kernel-defined modules (cxx_bridge.h) ----
 
-extern "C" int ffi_cxx_module_query(TVMFFIObject* module, FfiCxxModuleQuery query, const char* name,
-                                    int query_imports, TVMFFIAny* result) {
+extern "C" int ffi_cxx_module_call(TVMFFIObject* module, FfiCxxModuleOp op,
+                                   const FfiCxxModuleArgs* in, TVMFFIAny* result) {
   TVM_FFI_SAFE_CALL_BEGIN();
   ModuleObj* m = ModuleAccess::FromHeader(module);
-  bool imports = query_imports != 0;
+  bool imports = in->query_imports != 0;
   Any out;
-  switch (query) {
+  switch (op) {
     case kFfiCxxModuleGetFunction:
-      out = m->GetFunction(String(name), imports);
+      out = m->GetFunction(String(in->text), imports);
       break;
     case kFfiCxxModuleImplementsFunction:
-      out = m->ImplementsFunction(String(name), imports);
+      out = m->ImplementsFunction(String(in->text), imports);
       break;
     case kFfiCxxModuleGetFunctionDoc:
-      out = m->GetFunctionDoc(String(name), imports);
+      out = m->GetFunctionDoc(String(in->text), imports);
       break;
     case kFfiCxxModuleGetFunctionMetadata:
-      out = m->GetFunctionMetadata(String(name), imports);
+      out = m->GetFunctionMetadata(String(in->text), imports);
       break;
     case kFfiCxxModuleKind:
       out = String(m->kind());
+      break;
+    case kFfiCxxModulePropertyMask:
+      out = static_cast<int64_t>(m->GetPropertyMask());
+      break;
+    case kFfiCxxModuleWriteFormats:
+      out = m->GetWriteFormats();
+      break;
+    case kFfiCxxModuleInspectSource:
+      out = m->InspectSource(String(in->text));
+      break;
+    case kFfiCxxModuleWriteToFile:
+      m->WriteToFile(String(in->text), String(in->format));
+      break;
+    case kFfiCxxModuleImportModule:
+      m->ImportModule(Module(ModuleAccess::Ref(ModuleAccess::FromHeader(in->other))));
+      break;
+    case kFfiCxxModuleClearImports:
+      m->ClearImports();
       break;
   }
   *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(out));

@@ -27,20 +27,41 @@ const void* ffi_cxx_runtime_module_vptr(void);
 int ffi_module_is_runtime_made(const TVMFFIObject* module);
 /* The kind ("library", "system_lib") of a runtime-made module: static text. */
 const char* ffi_module_kind_cstr(const TVMFFIObject* module);
-/* What ffi_cxx_module_query asks a kernel-defined module. */
+/* What ffi_cxx_module_call asks of a module implemented in C++ by a loaded library (a
+ * ModuleObj subclass): each is one of its virtual functions, or a non-virtual member of the
+ * reference's ModuleObj that walks its imports. */
 typedef enum {
-  kFfiCxxModuleGetFunction = 0,
-  kFfiCxxModuleImplementsFunction = 1,
-  kFfiCxxModuleGetFunctionDoc = 2,
-  kFfiCxxModuleGetFunctionMetadata = 3,
-  kFfiCxxModuleKind = 4,
-} FfiCxxModuleQuery;
+  kFfiCxxModuleGetFunction = 0,         /* text: name; query_imports -> Function or None */
+  kFfiCxxModuleImplementsFunction = 1,  /* text: name; query_imports -> bool */
+  kFfiCxxModuleGetFunctionDoc = 2,      /* text: name; query_imports -> str or None */
+  kFfiCxxModuleGetFunctionMetadata = 3, /* text: name; query_imports -> str or None */
+  kFfiCxxModuleKind = 4,                /* -> str */
+  kFfiCxxModulePropertyMask = 5,        /* -> int */
+  kFfiCxxModuleWriteFormats = 6,        /* -> Array of str */
+  kFfiCxxModuleInspectSource = 7,       /* text: format -> str */
+  kFfiCxxModuleWriteToFile = 8,         /* text: file name; format -> None */
+  kFfiCxxModuleImportModule = 9,        /* other -> None */
+  kFfiCxxModuleClearImports = 10,       /* -> None */
+} FfiCxxModuleOp;
 
-/* Defined by src/cxx_abi/module.cc: answers `query` for a module implemented in C++ by a loaded
- * library (a ModuleObj subclass), through its own virtual functions (name and query_imports are
- * unused for kFfiCxxModuleKind). 0 with an owned *result, or -1 with the error raised. */
-int ffi_cxx_module_query(TVMFFIObject* module, FfiCxxModuleQuery query, const char* name,
-                         int query_imports, TVMFFIAny* result);
+/* The operands of an FfiCxxModuleOp; unused ones are ignored. */
+typedef struct {
+  const char* text;     /* NUL-terminated: function name, source format or file name */
+  const char* format;   /* NUL-terminated: WriteToFile's format */
+  int query_imports;    /* also search the imported modules */
+  TVMFFIObject* other;  /* ImportModule's module (borrowed) */
+} FfiCxxModuleArgs;
+
+/* Defined by src/cxx_abi/module.cc: performs `op` on `module`, a module implemented in C++ by
+ * a loaded library (not runtime-made), through its own virtual functions. 0 with an owned
+ * *result, or -1 with the error raised. */
+int ffi_cxx_module_call(TVMFFIObject* module, FfiCxxModuleOp op, const FfiCxxModuleArgs* in,
+                        TVMFFIAny* result);
+
+/* Whether `target` is reachable from `from` through imports (from included), over modules of
+ * both kinds (each keeps its import array at the same offset). 1, 0, or -1 with the error
+ * raised. Takes the runtime's module lock. */
+int ffi_module_reaches(TVMFFIObject* from, TVMFFIObject* target);
 
 /* Calls visit(ctx, name, address) for each registered context symbol, in registration order,
  * on a snapshot taken under the lock; stops at and returns the first nonzero result. */

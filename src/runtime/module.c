@@ -167,23 +167,23 @@ FfiModule* ffi_module_new(void* dl_handle, const char* system_prefix) {
   return m;
 }
 
-/* Borrowed module argument. Only this file makes kTVMFFIModule objects, so the exact index
- * guarantees the layout above. */
-int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, FfiModule** out) {
-  TVMFFIObject* obj;
-  if (ffi_arg_object(fname, args, i, kTVMFFIModule, &obj) != 0) return -1;
-  if (obj->type_index != kTVMFFIModule) {
-    return ffi_raise("TypeError", "%s: argument #%d is a subclass of ffi.Module this runtime did "
-                     "not create (type index %d)", fname, (int)i, (int)obj->type_index);
+/* Borrowed module argument: ffi.Module or a subclass, made here or defined in C++ by a loaded
+ * library (the operations below dispatch on which). */
+int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIObject** out) {
+  return ffi_arg_object(fname, args, i, kTVMFFIModule, out);
+}
+
+/* Weak: without the C++ shim (tests/fuzz links the C sources alone) there is no C++ module. */
+#pragma weak ffi_cxx_module_call
+
+int ffi_module_cxx_call(TVMFFIObject* module, FfiCxxModuleOp op, const FfiCxxModuleArgs* in,
+                        TVMFFIAny* result) {
+  *result = ffi_any_none();
+  if (ffi_cxx_module_call == NULL) {
+    return ffi_raise("TypeError", "this build of the runtime cannot operate on modules "
+                     "implemented in C++ by a loaded library");
   }
-  if (!ffi_module_is_runtime_made(obj)) {
-    /* A C++ ModuleObj subclass from a kernel: its layout is the kernel's, not FfiModule. */
-    return ffi_raise("TypeError", "%s: argument #%d is an ffi.Module implemented in C++ by a "
-                     "loaded library (a ModuleObj subclass); this runtime only operates on "
-                     "modules it created", fname, (int)i);
-  }
-  *out = (FfiModule*)obj;
-  return 0;
+  return ffi_cxx_module_call(module, op, in, result);
 }
 
 /* ---- imports ---- */
@@ -192,42 +192,55 @@ static TVMFFISeqCell* array_cell(TVMFFIObject* arr) {
   return (TVMFFISeqCell*)((char*)arr + sizeof(TVMFFIObject));
 }
 
-static FfiModule* array_module_at(TVMFFIObject* arr, int64_t i) {
-  return (FfiModule*)((TVMFFIAny*)array_cell(arr)->data)[i].v_obj;
+static TVMFFIObject* array_module_at(TVMFFIObject* arr, int64_t i) {
+  return ((TVMFFIAny*)array_cell(arr)->data)[i].v_obj;
 }
 
-/* A strong reference to the current import list, so it can be walked without the lock. */
-TVMFFIObject* ffi_module_imports_snapshot(FfiModule* m) {
+/* The import array of a module of either kind: both keep it at the same offset (a C++ module's
+ * `imports_`, which a moved-from array could leave NULL). Caller holds ffi_module_mutex. */
+static TVMFFIObject* imports_locked(TVMFFIObject* m) {
+  TVMFFIObject* arr;
+  memcpy(&arr, (char*)m + FFI_MODULE_IMPORTS_OFFSET, sizeof(arr));
+  return arr;
+}
+
+static int64_t imports_size(TVMFFIObject* arr) { return arr != NULL ? array_cell(arr)->size : 0; }
+
+/* A strong reference to the current import list, so it can be walked without the lock; an empty
+ * list for a C++ module without one. NULL with the error raised when that cannot be made. */
+TVMFFIObject* ffi_module_imports_snapshot(TVMFFIObject* m) {
   pthread_mutex_lock(&ffi_module_mutex);
-  TVMFFIObject* arr = m->imports;
-  ffi_incref(arr);
+  TVMFFIObject* arr = imports_locked(m);
+  if (arr != NULL) ffi_incref(arr);
   pthread_mutex_unlock(&ffi_module_mutex);
+  if (arr == NULL && ffi_array_new(NULL, 0, &arr) != 0) return NULL;
   return arr;
 }
 
 /* True when `target` is reachable from `start` through imports (start included).
  * Caller holds ffi_module_mutex. Returns -1 on allocation failure. */
-static int reaches_locked(FfiModule* start, FfiModule* target) {
+static int reaches_locked(TVMFFIObject* start, TVMFFIObject* target) {
   size_t capacity = 16, size = 0, top = 0;
-  FfiModule** seen = (FfiModule**)malloc(capacity * sizeof(FfiModule*));
+  TVMFFIObject** seen = (TVMFFIObject**)malloc(capacity * sizeof(TVMFFIObject*));
   if (seen == NULL) return ffi_raise("MemoryError", "cannot check the import graph");
   seen[size++] = start;
   int found = 0;
   /* `seen` doubles as the work list: entries before `top` are expanded. */
   while (top < size && !found) {
-    FfiModule* n = seen[top++];
+    TVMFFIObject* n = seen[top++];
     if (n == target) {
       found = 1;
       break;
     }
-    TVMFFIObject* arr = n->imports;
-    for (int64_t i = 0; i < array_cell(arr)->size; ++i) {
-      FfiModule* next = array_module_at(arr, i);
+    TVMFFIObject* arr = imports_locked(n);
+    for (int64_t i = 0; i < imports_size(arr); ++i) {
+      TVMFFIObject* next = array_module_at(arr, i);
       bool known = false;
       for (size_t k = 0; k < size && !known; ++k) known = seen[k] == next;
       if (known) continue;
       if (size == capacity) {
-        FfiModule** grown = (FfiModule**)realloc(seen, 2 * capacity * sizeof(FfiModule*));
+        TVMFFIObject** grown =
+            (TVMFFIObject**)realloc(seen, 2 * capacity * sizeof(TVMFFIObject*));
         if (grown == NULL) {
           free(seen);
           return ffi_raise("MemoryError", "cannot check the import graph");
@@ -242,10 +255,26 @@ static int reaches_locked(FfiModule* start, FfiModule* target) {
   return found;
 }
 
-/* Appends `other` to m's imports unless that would close a cycle. */
-int ffi_module_import(FfiModule* m, FfiModule* other) {
+int ffi_module_reaches(TVMFFIObject* from, TVMFFIObject* target) {
   pthread_mutex_lock(&ffi_module_mutex);
-  int cyclic = reaches_locked(other, m);
+  int found = reaches_locked(from, target);
+  pthread_mutex_unlock(&ffi_module_mutex);
+  return found;
+}
+
+/* Appends `other` to m's imports unless that would close a cycle. A C++ module imports
+ * through its own ImportModule. */
+int ffi_module_import(TVMFFIObject* module, TVMFFIObject* other) {
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    FfiCxxModuleArgs in = {.other = other};
+    TVMFFIAny ignored;
+    if (ffi_module_cxx_call(module, kFfiCxxModuleImportModule, &in, &ignored) != 0) return -1;
+    ffi_any_release(&ignored);
+    return 0;
+  }
+  pthread_mutex_lock(&ffi_module_mutex);
+  int cyclic = reaches_locked(other, module);
   if (cyclic != 0) {
     pthread_mutex_unlock(&ffi_module_mutex);
     return cyclic < 0 ? -1 : ffi_raise("RuntimeError", "Cyclic dependency detected during import");
@@ -260,7 +289,7 @@ int ffi_module_import(FfiModule* m, FfiModule* other) {
     ffi_raise("MemoryError", "ffi.ModuleImportModule: out of memory");
   } else {
     if (n) memcpy(items, cell->data, (size_t)n * sizeof(TVMFFIAny));
-    items[n] = ffi_any_from_object(&other->header); /* a view: the array takes its own ref */
+    items[n] = ffi_any_from_object(other); /* a view: the array takes its own ref */
     rc = ffi_array_new(items, n + 1, &grown);
     free(items);
   }
@@ -270,7 +299,15 @@ int ffi_module_import(FfiModule* m, FfiModule* other) {
   return rc;
 }
 
-int ffi_module_clear_imports(FfiModule* m) {
+int ffi_module_clear_imports(TVMFFIObject* module) {
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    FfiCxxModuleArgs in = {0};
+    TVMFFIAny ignored;
+    if (ffi_module_cxx_call(module, kFfiCxxModuleClearImports, &in, &ignored) != 0) return -1;
+    ffi_any_release(&ignored);
+    return 0;
+  }
   TVMFFIObject* empty;
   if (ffi_array_new(NULL, 0, &empty) != 0) return -1;
   pthread_mutex_lock(&ffi_module_mutex);
@@ -354,14 +391,24 @@ static int wrap_symbol(FfiModule* m, void* symbol, TVMFFIObject** out) {
 
 /* Owned Function for `name` (searching imports depth-first in order when asked), or *out =
  * NULL when nobody exports it. A fresh wrapper each time: caching it in the module itself would
- * form a reference cycle (the wrapper holds the module), and dlsym is cheap. */
-int ffi_module_get_function(FfiModule* m, const char* name, bool query_imports,
-                               TVMFFIObject** out) {
+ * form a reference cycle (the wrapper holds the module), and dlsym is cheap. A C++ module
+ * answers through its own GetFunction (which walks its own imports). */
+int ffi_module_get_function(TVMFFIObject* module, const char* name, bool query_imports,
+                            TVMFFIObject** out) {
   *out = NULL;
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    FfiCxxModuleArgs in = {.text = name, .query_imports = query_imports};
+    TVMFFIAny found;
+    if (ffi_module_cxx_call(module, kFfiCxxModuleGetFunction, &in, &found) != 0) return -1;
+    if (found.type_index == kTVMFFIFunction) *out = found.v_obj;
+    return 0;
+  }
   void* symbol = module_function_symbol(m, name);
   if (symbol != NULL) return wrap_symbol(m, symbol, out);
   if (!query_imports) return 0;
-  TVMFFIObject* imports = ffi_module_imports_snapshot(m);
+  TVMFFIObject* imports = ffi_module_imports_snapshot(module);
+  if (imports == NULL) return -1;
   int rc = 0;
   for (int64_t i = 0; i < array_cell(imports)->size && rc == 0 && *out == NULL; ++i) {
     rc = ffi_module_get_function(array_module_at(imports, i), name, true, out);
@@ -370,24 +417,53 @@ int ffi_module_get_function(FfiModule* m, const char* name, bool query_imports,
   return rc;
 }
 
-bool ffi_module_implements(FfiModule* m, const char* name, bool query_imports) {
-  if (module_function_symbol(m, name) != NULL) return true;
-  if (!query_imports) return false;
-  TVMFFIObject* imports = ffi_module_imports_snapshot(m);
-  bool found = false;
-  for (int64_t i = 0; i < array_cell(imports)->size && !found; ++i) {
-    found = ffi_module_implements(array_module_at(imports, i), name, true);
+int ffi_module_implements(TVMFFIObject* module, const char* name, bool query_imports,
+                          bool* out) {
+  *out = false;
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    FfiCxxModuleArgs in = {.text = name, .query_imports = query_imports};
+    TVMFFIAny found;
+    if (ffi_module_cxx_call(module, kFfiCxxModuleImplementsFunction, &in, &found) != 0) return -1;
+    *out = found.type_index == kTVMFFIBool && found.v_int64 != 0;
+    return 0;
+  }
+  if (module_function_symbol(m, name) != NULL) {
+    *out = true;
+    return 0;
+  }
+  if (!query_imports) return 0;
+  TVMFFIObject* imports = ffi_module_imports_snapshot(module);
+  if (imports == NULL) return -1;
+  int rc = 0;
+  for (int64_t i = 0; i < array_cell(imports)->size && rc == 0 && !*out; ++i) {
+    rc = ffi_module_implements(array_module_at(imports, i), name, true, out);
   }
   ffi_decref(imports);
-  return found;
+  return rc;
 }
 
-/* Calls the optional zero-argument symbol `symbol_prefix + name` that returns a String
- * (metadata JSON or docstring). *out stays None when no module has the symbol. */
-int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* name,
-                           bool query_imports, TVMFFIAny* out) {
+/* The symbol prefix under which a library exports each kind of text, and the C++ query. */
+static const char* text_symbol_prefix(FfiModuleText which) {
+  return which == kFfiModuleTextDoc ? FFI_SYMBOL_DOC_PREFIX : FFI_SYMBOL_METADATA_PREFIX;
+}
+
+static FfiCxxModuleOp text_cxx_op(FfiModuleText which) {
+  return which == kFfiModuleTextDoc ? kFfiCxxModuleGetFunctionDoc
+                                    : kFfiCxxModuleGetFunctionMetadata;
+}
+
+/* Calls the optional zero-argument symbol `prefix + name` that returns a String (metadata JSON
+ * or docstring). *out stays None when no module has the symbol. */
+int ffi_module_get_text(TVMFFIObject* module, FfiModuleText which, const char* name,
+                        bool query_imports, TVMFFIAny* out) {
   *out = ffi_any_none();
-  char* symbol_name = ffi_concat3(symbol_prefix, name, NULL);
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    FfiCxxModuleArgs in = {.text = name, .query_imports = query_imports};
+    return ffi_module_cxx_call(module, text_cxx_op(which), &in, out);
+  }
+  char* symbol_name = ffi_concat3(text_symbol_prefix(which), name, NULL);
   if (symbol_name == NULL) return -1;
   void* symbol = ffi_module_symbol(m, symbol_name);
   if (symbol != NULL) {
@@ -403,10 +479,11 @@ int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* nam
   }
   free(symbol_name);
   if (!query_imports) return 0;
-  TVMFFIObject* imports = ffi_module_imports_snapshot(m);
+  TVMFFIObject* imports = ffi_module_imports_snapshot(module);
+  if (imports == NULL) return -1;
   int rc = 0;
   for (int64_t i = 0; i < array_cell(imports)->size && rc == 0; ++i) {
-    rc = ffi_module_get_text(array_module_at(imports, i), symbol_prefix, name, true, out);
+    rc = ffi_module_get_text(array_module_at(imports, i), which, name, true, out);
     if (out->type_index != kTVMFFINone) break;
   }
   ffi_decref(imports);
@@ -471,6 +548,12 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
     return ffi_raise("TypeError", "TVMFFIEnvModLookupFromImports: library_ctx is not a module "
                      "(type index %d)", (int)m->header.type_index);
   }
+  if (ffi_module_runtime_made(&m->header) == NULL) {
+    /* The loader only writes modules it made into a library's ctx symbol; those cache the
+     * functions they hand out borrowed. */
+    return ffi_raise("TypeError", "TVMFFIEnvModLookupFromImports: library_ctx is a module this "
+                     "runtime did not load");
+  }
   pthread_mutex_lock(&ffi_module_mutex);
   TVMFFIObject* cached = cache_find_locked(m, func_name);
   pthread_mutex_unlock(&ffi_module_mutex);
@@ -479,7 +562,8 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
     return 0;
   }
   TVMFFIObject* found = NULL;
-  TVMFFIObject* imports = ffi_module_imports_snapshot(m);
+  TVMFFIObject* imports = ffi_module_imports_snapshot(&m->header);
+  if (imports == NULL) return -1;
   int rc = 0;
   for (int64_t i = 0; i < array_cell(imports)->size && rc == 0 && found == NULL; ++i) {
     rc = ffi_module_get_function(array_module_at(imports, i), func_name, true, &found);

@@ -94,11 +94,11 @@ static int global_load_so(void* self, const TVMFFIAny* args, int32_t num_args, T
   }
   char* path = ffi_cstr_from_bytes(kName, "the path", path_view);
   if (path == NULL) return -1;
-  FfiModule* m;
+  TVMFFIObject* m;
   int rc = ffi_load_shared_library(path, &m);
   free(path);
   if (rc != 0) return -1;
-  ffi_ret_object(result, &m->header);
+  ffi_ret_object(result, m);
   return 0;
 }
 
@@ -113,52 +113,21 @@ static int global_system_lib(void* self, const TVMFFIAny* args, int32_t num_args
   }
   char* prefix = ffi_cstr_from_bytes(kName, "the symbol prefix", prefix_view);
   if (prefix == NULL) return -1;
-  FfiModule* m;
+  TVMFFIObject* m;
   int rc = ffi_system_lib_get(prefix, &m);
   free(prefix);
   if (rc != 0) return -1;
-  ffi_ret_object(result, &m->header);
+  ffi_ret_object(result, m);
   return 0;
 }
 
-/* Weak: without the C++ shim (tests/fuzz links the C sources alone) there is no C++ module. */
-#pragma weak ffi_cxx_module_query
-
-/* The first argument when it is a module implemented in C++ by a loaded library (a ModuleObj
- * subclass, cxx_bridge.h); NULL otherwise, including for non-modules (the caller's argument
- * checks report those). */
-static TVMFFIObject* cxx_module_arg(const TVMFFIAny* args, int32_t num_args) {
-  if (num_args < 1 || args[0].type_index != kTVMFFIModule) return NULL;
-  return ffi_module_is_runtime_made(args[0].v_obj) ? NULL : args[0].v_obj;
-}
-
-/* A query answered by a C++ module's own virtual functions (src/cxx_abi/module.cc). */
-static int cxx_module_query(const char* fname, FfiCxxModuleQuery query, TVMFFIObject* module,
-                            const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  if (ffi_cxx_module_query == NULL) {
-    return ffi_raise("TypeError", "%s: this build cannot operate on C++-defined modules", fname);
-  }
-  if (query == kFfiCxxModuleKind) {
-    if (ffi_check_num_args(fname, num_args, 1) != 0) return -1;
-    return ffi_cxx_module_query(module, query, NULL, 0, result);
-  }
-  TVMFFIByteArray name_view;
-  bool query_imports = false;
-  if (check_num_args_range(fname, num_args, 2, 3) != 0 ||
-      ffi_arg_str(fname, args, 1, &name_view) != 0 ||
-      (num_args > 2 && ffi_arg_bool(fname, args, 2, &query_imports) != 0)) {
-    return -1;
-  }
-  char* name = ffi_cstr_from_bytes(fname, "the function name", name_view);
-  if (name == NULL) return -1;
-  int rc = ffi_cxx_module_query(module, query, name, query_imports, result);
-  free(name);
-  return rc;
-}
+/* Every global below takes a module of either kind: one this runtime made, or a ModuleObj
+ * subclass a loaded library defined in C++ (TVM's compiled modules, say), which the C++ shim
+ * drives through its own virtual functions (ffi_module_cxx_call). */
 
 /* Shared argument parsing of the (mod, name[, query_imports]) queries. */
 static int query_args(const char* fname, const TVMFFIAny* args, int32_t num_args,
-                      FfiModule** m, char** name, bool* query_imports) {
+                      TVMFFIObject** m, char** name, bool* query_imports) {
   TVMFFIByteArray name_view;
   *query_imports = false;
   if (check_num_args_range(fname, num_args, 2, 3) != 0 || ffi_module_arg(fname, args, 0, m) != 0 ||
@@ -173,12 +142,7 @@ static int query_args(const char* fname, const TVMFFIAny* args, int32_t num_args
 static int global_get_function(void* self, const TVMFFIAny* args, int32_t num_args,
                                TVMFFIAny* result) {
   (void)self;
-  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
-  if (cxx_module != NULL) {
-    return cxx_module_query("ffi.ModuleGetFunction", kFfiCxxModuleGetFunction,
-                            cxx_module, args, num_args, result);
-  }
-  FfiModule* m;
+  TVMFFIObject* m;
   char* name;
   bool query_imports;
   if (query_args("ffi.ModuleGetFunction", args, num_args, &m, &name, &query_imports) != 0) {
@@ -195,29 +159,26 @@ static int global_get_function(void* self, const TVMFFIAny* args, int32_t num_ar
 static int global_implements_function(void* self, const TVMFFIAny* args, int32_t num_args,
                                       TVMFFIAny* result) {
   (void)self;
-  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
-  if (cxx_module != NULL) {
-    return cxx_module_query("ffi.ModuleImplementsFunction", kFfiCxxModuleImplementsFunction,
-                            cxx_module, args, num_args, result);
-  }
-  FfiModule* m;
+  TVMFFIObject* m;
   char* name;
-  bool query_imports;
+  bool query_imports, found;
   if (query_args("ffi.ModuleImplementsFunction", args, num_args, &m, &name, &query_imports) != 0) {
     return -1;
   }
-  ffi_ret_bool(result, ffi_module_implements(m, name, query_imports));
+  int rc = ffi_module_implements(m, name, query_imports, &found);
   free(name);
+  if (rc != 0) return -1;
+  ffi_ret_bool(result, found);
   return 0;
 }
 
-static int get_text(const char* fname, const char* symbol_prefix, const TVMFFIAny* args,
+static int get_text(const char* fname, FfiModuleText which, const TVMFFIAny* args,
                     int32_t num_args, TVMFFIAny* result) {
-  FfiModule* m;
+  TVMFFIObject* m;
   char* name;
   bool query_imports;
   if (query_args(fname, args, num_args, &m, &name, &query_imports) != 0) return -1;
-  int rc = ffi_module_get_text(m, symbol_prefix, name, query_imports, result);
+  int rc = ffi_module_get_text(m, which, name, query_imports, result);
   free(name);
   return rc;
 }
@@ -225,48 +186,48 @@ static int get_text(const char* fname, const char* symbol_prefix, const TVMFFIAn
 static int global_get_function_metadata(void* self, const TVMFFIAny* args, int32_t num_args,
                                         TVMFFIAny* result) {
   (void)self;
-  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
-  if (cxx_module != NULL) {
-    return cxx_module_query("ffi.ModuleGetFunctionMetadata", kFfiCxxModuleGetFunctionMetadata,
-                            cxx_module, args, num_args, result);
-  }
-  return get_text("ffi.ModuleGetFunctionMetadata", FFI_SYMBOL_METADATA_PREFIX, args, num_args,
+  return get_text("ffi.ModuleGetFunctionMetadata", kFfiModuleTextMetadata, args, num_args,
                   result);
 }
 
 static int global_get_function_doc(void* self, const TVMFFIAny* args, int32_t num_args,
                                    TVMFFIAny* result) {
   (void)self;
-  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
-  if (cxx_module != NULL) {
-    return cxx_module_query("ffi.ModuleGetFunctionDoc", kFfiCxxModuleGetFunctionDoc,
-                            cxx_module, args, num_args, result);
+  return get_text("ffi.ModuleGetFunctionDoc", kFfiModuleTextDoc, args, num_args, result);
+}
+
+/* The module argument of a one-argument global; *ours is it in this runtime's layout, NULL for
+ * a C++ module. */
+static int single_module_arg(const char* fname, const TVMFFIAny* args, int32_t num_args,
+                             TVMFFIObject** m, FfiModule** ours) {
+  if (ffi_check_num_args(fname, num_args, 1) != 0 || ffi_module_arg(fname, args, 0, m) != 0) {
+    return -1;
   }
-  return get_text("ffi.ModuleGetFunctionDoc", FFI_SYMBOL_DOC_PREFIX, args, num_args, result);
+  *ours = ffi_module_runtime_made(*m);
+  return 0;
 }
 
 static int global_get_kind(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self;
-  TVMFFIObject* cxx_module = cxx_module_arg(args, num_args);
-  if (cxx_module != NULL) {
-    return cxx_module_query("ffi.ModuleGetKind", kFfiCxxModuleKind,
-                            cxx_module, args, num_args, result);
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleGetKind", args, num_args, &m, &ours) != 0) return -1;
+  if (ours == NULL) {
+    FfiCxxModuleArgs in = {0};
+    return ffi_module_cxx_call(m, kFfiCxxModuleKind, &in, result);
   }
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleGetKind", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleGetKind", args, 0, &m) != 0) {
-    return -1;
-  }
-  return ffi_string_make(m->kind, strlen(m->kind), 0, result);
+  return ffi_string_make(ours->kind, strlen(ours->kind), 0, result);
 }
 
 static int global_get_property_mask(void* self, const TVMFFIAny* args, int32_t num_args,
                                     TVMFFIAny* result) {
   (void)self;
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleGetPropertyMask", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleGetPropertyMask", args, 0, &m) != 0) {
-    return -1;
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleGetPropertyMask", args, num_args, &m, &ours) != 0) return -1;
+  if (ours == NULL) {
+    FfiCxxModuleArgs in = {0};
+    return ffi_module_cxx_call(m, kFfiCxxModulePropertyMask, &in, result);
   }
   ffi_ret_int(result, kPropertyBinarySerializable | kPropertyRunnable);
   return 0;
@@ -276,10 +237,12 @@ static int global_get_property_mask(void* self, const TVMFFIAny* args, int32_t n
 static int global_get_write_formats(void* self, const TVMFFIAny* args, int32_t num_args,
                                     TVMFFIAny* result) {
   (void)self;
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleGetWriteFormats", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleGetWriteFormats", args, 0, &m) != 0) {
-    return -1;
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleGetWriteFormats", args, num_args, &m, &ours) != 0) return -1;
+  if (ours == NULL) {
+    FfiCxxModuleArgs in = {0};
+    return ffi_module_cxx_call(m, kFfiCxxModuleWriteFormats, &in, result);
   }
   TVMFFIObject* formats;
   if (ffi_array_new(NULL, 0, &formats) != 0) return -1;
@@ -291,28 +254,46 @@ static int global_inspect_source(void* self, const TVMFFIAny* args, int32_t num_
                                  TVMFFIAny* result) {
   (void)self;
   static const char* kName = "ffi.ModuleInspectSource";
-  FfiModule* m;
-  TVMFFIByteArray fmt;
+  TVMFFIObject* m;
+  TVMFFIByteArray fmt = {"", 0};
   if (check_num_args_range(kName, num_args, 1, 2) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
       (num_args > 1 && ffi_arg_str(kName, args, 1, &fmt) != 0)) {
     return -1;
   }
-  return ffi_string_make("", 0, 0, result);
+  if (ffi_module_runtime_made(m) != NULL) return ffi_string_make("", 0, 0, result);
+  char* format = ffi_cstr_from_bytes(kName, "the format", fmt);
+  if (format == NULL) return -1;
+  FfiCxxModuleArgs in = {.text = format};
+  int rc = ffi_module_cxx_call(m, kFfiCxxModuleInspectSource, &in, result);
+  free(format);
+  return rc;
 }
 
 static int global_write_to_file(void* self, const TVMFFIAny* args, int32_t num_args,
                                 TVMFFIAny* result) {
   (void)self;
-  (void)result;
   static const char* kName = "ffi.ModuleWriteToFile";
-  FfiModule* m;
-  TVMFFIByteArray file, fmt;
+  TVMFFIObject* m;
+  TVMFFIByteArray file, fmt = {"", 0};
   if (check_num_args_range(kName, num_args, 2, 3) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
       ffi_arg_str(kName, args, 1, &file) != 0 ||
       (num_args > 2 && ffi_arg_str(kName, args, 2, &fmt) != 0)) {
     return -1;
   }
-  return ffi_raise("RuntimeError", "Module[%s] does not support WriteToFile", m->kind);
+  FfiModule* ours = ffi_module_runtime_made(m);
+  if (ours != NULL) {
+    return ffi_raise("RuntimeError", "Module[%s] does not support WriteToFile", ours->kind);
+  }
+  char* file_name = ffi_cstr_from_bytes(kName, "the file name", file);
+  char* format = file_name != NULL ? ffi_cstr_from_bytes(kName, "the format", fmt) : NULL;
+  int rc = -1;
+  if (format != NULL) {
+    FfiCxxModuleArgs in = {.text = file_name, .format = format};
+    rc = ffi_module_cxx_call(m, kFfiCxxModuleWriteToFile, &in, result);
+  }
+  free(file_name);
+  free(format);
+  return rc;
 }
 
 static int global_import_module(void* self, const TVMFFIAny* args, int32_t num_args,
@@ -320,7 +301,7 @@ static int global_import_module(void* self, const TVMFFIAny* args, int32_t num_a
   (void)self;
   (void)result;
   static const char* kName = "ffi.ModuleImportModule";
-  FfiModule *m, *other;
+  TVMFFIObject *m, *other;
   if (ffi_check_num_args(kName, num_args, 2) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
       ffi_module_arg(kName, args, 1, &other) != 0) {
     return -1;
@@ -332,11 +313,9 @@ static int global_clear_imports(void* self, const TVMFFIAny* args, int32_t num_a
                                 TVMFFIAny* result) {
   (void)self;
   (void)result;
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleClearImports", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleClearImports", args, 0, &m) != 0) {
-    return -1;
-  }
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleClearImports", args, num_args, &m, &ours) != 0) return -1;
   return ffi_module_clear_imports(m);
 }
 
@@ -344,31 +323,30 @@ static int global_globals_add(void* self, const TVMFFIAny* args, int32_t num_arg
                               TVMFFIAny* result) {
   (void)self;
   (void)result;
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleGlobalsAdd", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleGlobalsAdd", args, 0, &m) != 0) {
-    return -1;
-  }
-  return kept_modules_add(&m->header);
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleGlobalsAdd", args, num_args, &m, &ours) != 0) return -1;
+  return kept_modules_add(m);
 }
 
 static int global_globals_remove(void* self, const TVMFFIAny* args, int32_t num_args,
                                  TVMFFIAny* result) {
   (void)self;
   (void)result;
-  FfiModule* m;
-  if (ffi_check_num_args("ffi.ModuleGlobalsRemove", num_args, 1) != 0 ||
-      ffi_module_arg("ffi.ModuleGlobalsRemove", args, 0, &m) != 0) {
-    return -1;
-  }
-  kept_modules_remove(&m->header);
+  TVMFFIObject* m;
+  FfiModule* ours;
+  if (single_module_arg("ffi.ModuleGlobalsRemove", args, num_args, &m, &ours) != 0) return -1;
+  kept_modules_remove(m);
   return 0;
 }
 
-/* Getter of the reflected field `imports_`: a consistent snapshot of the import list. */
+/* Getter of the reflected field `imports_`: a consistent snapshot of the import list (a C++
+ * module keeps its `imports_` at the same offset). */
 static int imports_field_getter(void* field_addr, TVMFFIAny* result) {
-  FfiModule* m = (FfiModule*)((char*)field_addr - FFI_MODULE_IMPORTS_OFFSET);
-  *result = ffi_any_from_object(ffi_module_imports_snapshot(m));
+  TVMFFIObject* m = (TVMFFIObject*)((char*)field_addr - FFI_MODULE_IMPORTS_OFFSET);
+  TVMFFIObject* imports = ffi_module_imports_snapshot(m);
+  if (imports == NULL) return -1;
+  *result = ffi_any_from_object(imports);
   return 0;
 }
 

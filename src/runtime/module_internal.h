@@ -88,13 +88,29 @@ int ffi_call_global(const char* name, TVMFFIAny* args, int32_t num_args, TVMFFIA
  * prefix. */
 FfiModule* ffi_module_new(void* dl_handle, const char* system_prefix);
 static inline bool ffi_module_is_system_lib(const FfiModule* m) { return m->dl_handle == NULL; }
-/* Borrowed module argument #i of a built-in function. */
-int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, FfiModule** out);
-/* A strong reference to the current import list, so it can be walked without the lock. */
-TVMFFIObject* ffi_module_imports_snapshot(FfiModule* m);
-/* Appends `other` to m's imports unless that would close a cycle. */
-int ffi_module_import(FfiModule* m, FfiModule* other);
-int ffi_module_clear_imports(FfiModule* m);
+/* Whether the value is a module: ffi.Module or a C++ subclass registered under it. */
+static inline bool ffi_any_is_module(const TVMFFIAny* value) {
+  return ffi_is_object_index(value->type_index) && value->v_obj != NULL &&
+         ffi_type_is_instance(value->type_index, kTVMFFIModule);
+}
+/* Borrowed module argument #i of a built-in function: ffi.Module or a subclass, of either kind
+ * (made here, or a ModuleObj subclass defined in C++ by a loaded library). */
+int ffi_module_arg(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIObject** out);
+/* The module as this runtime's layout, or NULL for a module defined in C++ by a loaded library
+ * (whose layout is its own: the operations below reach it through ffi_module_cxx_call). */
+static inline FfiModule* ffi_module_runtime_made(TVMFFIObject* module) {
+  return ffi_module_is_runtime_made(module) ? (FfiModule*)module : NULL;
+}
+/* ffi_cxx_module_call (cxx_bridge.h), or a TypeError in builds without the C++ shim. *result
+ * starts as None. */
+int ffi_module_cxx_call(TVMFFIObject* module, FfiCxxModuleOp op, const FfiCxxModuleArgs* in,
+                        TVMFFIAny* result);
+/* A strong reference to the current import list (either kind of module), so it can be walked
+ * without the lock; NULL with the error raised on allocation failure. */
+TVMFFIObject* ffi_module_imports_snapshot(TVMFFIObject* m);
+/* Appends `other` to the module's imports unless that would close a cycle. */
+int ffi_module_import(TVMFFIObject* module, TVMFFIObject* other);
+int ffi_module_clear_imports(TVMFFIObject* module);
 /* Points the library's ctx slot at m; the slot is handed on to a survivor when m dies. */
 void ffi_module_publish_library_ctx(FfiModule* m, void** slot);
 
@@ -102,14 +118,17 @@ void ffi_module_publish_library_ctx(FfiModule* m, void** slot);
 
 /* Raw symbol lookup. The system library tries `prefix + name`, then `name`. */
 void* ffi_module_symbol(FfiModule* m, const char* name);
+/* The texts a library may attach to an exported function. */
+typedef enum { kFfiModuleTextDoc, kFfiModuleTextMetadata } FfiModuleText;
+
 /* Owned Function for exported `name` (searching imports depth-first when asked), or *out =
- * NULL when nobody exports it. */
-int ffi_module_get_function(FfiModule* m, const char* name, bool query_imports,
+ * NULL when nobody exports it. Modules of either kind. */
+int ffi_module_get_function(TVMFFIObject* module, const char* name, bool query_imports,
                             TVMFFIObject** out);
-bool ffi_module_implements(FfiModule* m, const char* name, bool query_imports);
-/* Calls the optional zero-argument symbol `symbol_prefix + name` that returns a String
- * (metadata JSON or docstring). *out stays None when no module has the symbol. */
-int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* name,
+int ffi_module_implements(TVMFFIObject* module, const char* name, bool query_imports, bool* out);
+/* The function's docstring or metadata JSON (a library's zero-argument `__tvm_ffi__doc_` /
+ * `__tvm_ffi__metadata_` symbol returning a String). *out stays None when no module has it. */
+int ffi_module_get_text(TVMFFIObject* module, FfiModuleText which, const char* name,
                         bool query_imports, TVMFFIAny* out);
 
 /* ---- the system-library symbol table (module_system_symbols.c) ---- */
@@ -121,16 +140,16 @@ int ffi_module_get_text(FfiModule* m, const char* symbol_prefix, const char* nam
 /* Consumes `lib`: applies the context symbols and builds the (possibly composite) module the
  * library describes. On success *root is owned and *ctx_slot, when non-NULL, is the library's
  * __tvm_ffi__library_ctx that should receive `lib` once the caller keeps the result. */
-int ffi_library_module_finish(FfiModule* lib, const char* origin, FfiModule** root,
+int ffi_library_module_finish(FfiModule* lib, const char* origin, TVMFFIObject** root,
                               void*** ctx_slot);
 /* The `.so` loader: dlopen, then ffi_library_module_finish. */
-int ffi_load_shared_library(const char* path, FfiModule** out);
+int ffi_load_shared_library(const char* path, TVMFFIObject** out);
 /* Loads `path` through the loader registered for its file extension. */
 int ffi_module_load_from_file(const char* path, TVMFFIAny* result);
 
 /* ---- the system library (module_system_lib.c) ---- */
 
 /* Owned reference to the system-library module for `prefix`, created on first use. */
-int ffi_system_lib_get(const char* prefix, FfiModule** out);
+int ffi_system_lib_get(const char* prefix, TVMFFIObject** out);
 
 #endif /* TVM_FFI_RUNTIME_MODULE_INTERNAL_H_ */

@@ -87,7 +87,7 @@ int ffi_module_visit_context_symbols(int (*visit)(void* ctx, const char* name, v
 
 /* Builds a module from one serialized blob through ffi.Module.load_from_bytes.<kind>. */
 static int load_from_bytes(const char* origin, TVMFFIByteArray kind, TVMFFIByteArray blob,
-                           FfiModule** out) {
+                           TVMFFIObject** out) {
   char* kind_name = ffi_cstr_from_bytes(FFI_SYMBOL_LIBRARY_BIN, "a module kind", kind);
   if (kind_name == NULL) return -1;
   char* loader = ffi_concat3(FFI_LOADER_FROM_BYTES, kind_name, NULL);
@@ -105,7 +105,7 @@ static int load_from_bytes(const char* origin, TVMFFIByteArray kind, TVMFFIByteA
                    "Library binary of %s contains a module of kind `%.*s` but its loader `%s` is "
                    "not registered in the global registry",
                    origin, (int)kind.size, kind.data, loader);
-  } else if (rc == 0 && result.type_index != kTVMFFIModule) {
+  } else if (rc == 0 && !ffi_any_is_module(&result)) {
     TVMFFIByteArray actual = ffi_type_key_of(result.type_index);
     ffi_any_release(&result);
     rc = ffi_raise("TypeError", "%s returned `%.*s`, expected `ffi.Module`", loader,
@@ -113,7 +113,7 @@ static int load_from_bytes(const char* origin, TVMFFIByteArray kind, TVMFFIByteA
   }
   free(loader);
   if (rc != 0) return -1;
-  *out = (FfiModule*)result.v_obj;
+  *out = result.v_obj; /* usually a C++ module of the loader's own kind */
   return 0;
 }
 
@@ -140,12 +140,13 @@ static uint64_t library_bin_size(FfiModule* lib, const unsigned char* bin) {
  * stay alive meanwhile): "_lib" is `lib` itself, other kinds go through their loaders. *root
  * is owned, node 0 of the description; *lib_used tells whether lib is part of it. */
 static int load_library_bin(FfiModule* lib, const char* origin, const unsigned char* bin,
-                            uint64_t size, FfiModule** root, bool* lib_used) {
+                            uint64_t size, TVMFFIObject** root, bool* lib_used) {
   *lib_used = false;
   FfiLibraryBin desc;
   if (ffi_library_bin_parse(bin, size, origin, &desc) != 0) return -1;
   int rc = 0;
-  FfiModule** nodes = (FfiModule**)calloc((size_t)desc.num_modules, sizeof(FfiModule*));
+  TVMFFIObject** nodes =
+      (TVMFFIObject**)calloc((size_t)desc.num_modules, sizeof(TVMFFIObject*));
   if (nodes == NULL) {
     rc = ffi_raise("MemoryError", "cannot load %llu modules", (unsigned long long)desc.num_modules);
   }
@@ -153,7 +154,7 @@ static int load_library_bin(FfiModule* lib, const char* origin, const unsigned c
     const FfiLibraryBinNode* node = &desc.nodes[i];
     if (node->is_lib) {
       ffi_incref(&lib->header);
-      nodes[i] = lib;
+      nodes[i] = &lib->header;
       *lib_used = true;
     } else {
       rc = load_from_bytes(origin, node->kind, node->blob, &nodes[i]);
@@ -166,10 +167,10 @@ static int load_library_bin(FfiModule* lib, const char* origin, const unsigned c
   }
   if (rc == 0) {
     *root = nodes[0];
-    ffi_incref(&nodes[0]->header);
+    ffi_incref(nodes[0]);
   }
   for (uint64_t i = 0; nodes != NULL && i < desc.num_modules; ++i) {
-    if (nodes[i] != NULL) ffi_decref(&nodes[i]->header);
+    if (nodes[i] != NULL) ffi_decref(nodes[i]);
   }
   free(nodes);
   ffi_library_bin_free(&desc);
@@ -189,7 +190,7 @@ static void apply_context_symbols(FfiModule* lib) {
 }
 
 /* lib stays alive as long as root does whenever *ctx_slot is set. */
-int ffi_library_module_finish(FfiModule* lib, const char* origin, FfiModule** root,
+int ffi_library_module_finish(FfiModule* lib, const char* origin, TVMFFIObject** root,
                               void*** ctx_slot) {
   apply_context_symbols(lib);
   const unsigned char* bin = (const unsigned char*)ffi_module_symbol(lib, FFI_SYMBOL_LIBRARY_BIN);
@@ -199,7 +200,7 @@ int ffi_library_module_finish(FfiModule* lib, const char* origin, FfiModule** ro
   if (bin != NULL) {
     rc = load_library_bin(lib, origin, bin, library_bin_size(lib, bin), root, &lib_used);
   } else {
-    *root = lib;
+    *root = &lib->header;
     ffi_incref(&lib->header);
   }
   *ctx_slot = rc == 0 && lib_used ? ctx : NULL;
@@ -207,7 +208,7 @@ int ffi_library_module_finish(FfiModule* lib, const char* origin, FfiModule** ro
   return rc;
 }
 
-int ffi_load_shared_library(const char* path, FfiModule** out) {
+int ffi_load_shared_library(const char* path, TVMFFIObject** out) {
   if (path[0] == '\0') {
     return ffi_raise("ValueError", FFI_LOADER_FROM_FILE "so: the library path is empty");
   }
@@ -256,7 +257,7 @@ int ffi_module_load_from_file(const char* path, TVMFFIAny* result) {
     rc = ffi_raise("RuntimeError", "Loader for `.%s` files is not registered, resolved to (%s) in "
                    "the global registry. Ensure that the runtime code for this format is loaded "
                    "and that you are on the right hardware architecture.", fmt, loader);
-  } else if (rc == 0 && result->type_index != kTVMFFIModule) {
+  } else if (rc == 0 && !ffi_any_is_module(result)) {
     TVMFFIByteArray actual = ffi_type_key_of(result->type_index);
     ffi_any_release(result);
     rc = ffi_raise("TypeError", "%s returned `%.*s`, expected `ffi.Module`", loader,

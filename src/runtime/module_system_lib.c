@@ -8,7 +8,7 @@
 
 typedef struct {
   char* prefix;
-  FfiModule* module; /* owned for the process */
+  TVMFFIObject* module; /* owned for the process: the library, or the composite it describes */
 } SystemLibEntry;
 
 static struct {
@@ -17,7 +17,7 @@ static struct {
   size_t size, capacity;
 } g_system_libs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
 
-static FfiModule* system_lib_find_locked(const char* prefix) {
+static TVMFFIObject* system_lib_find_locked(const char* prefix) {
   for (size_t i = 0; i < g_system_libs.size; ++i) {
     if (strcmp(g_system_libs.items[i].prefix, prefix) == 0) return g_system_libs.items[i].module;
   }
@@ -27,10 +27,10 @@ static FfiModule* system_lib_find_locked(const char* prefix) {
 /* Creation runs outside
  * the lock (it may call loaders that ask for a system library themselves); a racing creator's
  * module is dropped before its context pointer is published. */
-int ffi_system_lib_get(const char* prefix, FfiModule** out) {
+int ffi_system_lib_get(const char* prefix, TVMFFIObject** out) {
   pthread_mutex_lock(&g_system_libs.lock);
-  FfiModule* m = system_lib_find_locked(prefix);
-  if (m != NULL) ffi_incref(&m->header);
+  TVMFFIObject* m = system_lib_find_locked(prefix);
+  if (m != NULL) ffi_incref(m);
   pthread_mutex_unlock(&g_system_libs.lock);
   if (m != NULL) {
     *out = m;
@@ -38,12 +38,12 @@ int ffi_system_lib_get(const char* prefix, FfiModule** out) {
   }
   FfiModule* lib = ffi_module_new(NULL, prefix);
   if (lib == NULL) return -1;
-  FfiModule* fresh = NULL;
+  TVMFFIObject* fresh = NULL;
   void** ctx = NULL;
   if (ffi_library_module_finish(lib, "the system library", &fresh, &ctx) != 0) return -1;
   char* key = ffi_concat3(prefix, NULL, NULL);
   if (key == NULL) {
-    ffi_decref(&fresh->header);
+    ffi_decref(fresh);
     return -1;
   }
   pthread_mutex_lock(&g_system_libs.lock);
@@ -70,10 +70,10 @@ int ffi_system_lib_get(const char* prefix, FfiModule** out) {
       if (ctx != NULL) ffi_module_publish_library_ctx(lib, ctx);
     }
   }
-  if (m != NULL) ffi_incref(&m->header);
+  if (m != NULL) ffi_incref(m);
   pthread_mutex_unlock(&g_system_libs.lock);
   free(key);
-  if (fresh != NULL) ffi_decref(&fresh->header);
+  if (fresh != NULL) ffi_decref(fresh);
   if (rc != 0) return -1;
   *out = m;
   return 0;

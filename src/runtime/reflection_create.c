@@ -1,16 +1,19 @@
 /*
- * reflection_create.c -- ffi.MakeObjectFromPackedArgs(type_key, name0, value0, ...): makes an
+ * reflection_create.c -- ffi.MakeObjectFromPackedArgs(type, name0, value0, ...): makes an
  * object of any reflected type from its field values (what tvm_ffi.testing.create_object and
- * deserializers use).
+ * deserializers use). `type` is a type key or a type index (compilers such as TVM pass the
+ * static index they already hold).
  *
  * Steps: the type's native creator (metadata) or its __ffi_new__ type attribute makes an empty
  * instance; each named field is written through its reflected setter (read-only and init=False
  * fields included); every field left out takes its reflection default (or the result of its
  * default factory). A field with neither is an error, whatever the creator put there.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "reflection_internal.h"
+#include "type_registry_entry.h"
 
 #define MAX_FIELDS FFI_REFLECTION_MAX_FIELDS
 
@@ -143,11 +146,20 @@ static int make_object_from_packed_args(void* self, const TVMFFIAny* args, int32
     return ffi_raise("TypeError", "%s expects a type key and name/value pairs, got %d arguments",
                      kName, (int)num_args);
   }
-  if (ffi_arg_str(kName, args, 0, &key) != 0) return -1;
   int32_t type_index;
-  if (TVMFFITypeKeyToIndex(&key, &type_index) != 0) {
-    TVMFFIErrorMoveFromRaised(NULL);
-    return ffi_raise("RuntimeError", "Cannot find type `%.*s`", (int)key.size, key.data);
+  if (args[0].type_index == kTVMFFIInt) {
+    /* An unknown index is the caller's error, not a reason to abort as TVMFFIGetTypeInfo does. */
+    int64_t given = args[0].v_int64;
+    if (given < 0 || given > INT32_MAX || ffi_type_entry_at((int32_t)given) == NULL) {
+      return ffi_raise("ValueError", "%s: no type has index %lld", kName, (long long)given);
+    }
+    type_index = (int32_t)given;
+  } else {
+    if (ffi_arg_str(kName, args, 0, &key) != 0) return -1;
+    if (TVMFFITypeKeyToIndex(&key, &type_index) != 0) {
+      TVMFFIErrorMoveFromRaised(NULL);
+      return ffi_raise("RuntimeError", "Cannot find type `%.*s`", (int)key.size, key.data);
+    }
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   TVMFFIObject* obj = NULL;

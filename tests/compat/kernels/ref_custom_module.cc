@@ -1,8 +1,14 @@
 // ref_custom_module.cc -- a custom module kind defined the reference's way: a C++ subclass of
-// tvm::ffi::ModuleObj (reference headers only; ours do not support subclassing). It needs
-// ModuleObj's vtable/typeinfo and its exported non-virtual members from libtvm_ffi.so.
+// tvm::ffi::ModuleObj (reference headers only; ours do not support subclassing), as compilers
+// such as TVM define theirs. It needs ModuleObj's vtable/typeinfo and its exported non-virtual
+// members from libtvm_ffi.so, and registers a bytes loader (ffi.Module.load_from_bytes.echo) so
+// that a composite library (ref_custom_module_bin.c) can embed an echo module.
 #include <tvm/ffi/extra/module.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/tvm_ffi.h>
+
+#include <fstream>
+#include <string>
 
 namespace ffi = tvm::ffi;
 
@@ -10,15 +16,34 @@ namespace {
 
 class EchoModuleObj : public ffi::ModuleObj {
  public:
+  explicit EchoModuleObj(ffi::String greeting = "hello") : greeting_(std::move(greeting)) {}
   const char* kind() const final { return "echo"; }
+  int GetPropertyMask() const final {
+    return ffi::Module::kBinarySerializable | ffi::Module::kCompilationExportable;
+  }
   ffi::Optional<ffi::Function> GetFunction(const ffi::String& name) final {
+    if (name == "greeting") {
+      ffi::String greeting = greeting_;
+      return ffi::Function::FromTyped([greeting]() { return greeting; });
+    }
     if (name != "echo") return std::nullopt;
     return ffi::Function::FromTyped([](ffi::String text) { return text; });
+  }
+  ffi::Array<ffi::String> GetWriteFormats() const final { return {"txt"}; }
+  ffi::String InspectSource(const ffi::String& format) const final {
+    return "echo source (" + std::string(format) + ")";
+  }
+  void WriteToFile(const ffi::String& file_name, const ffi::String& format) const final {
+    if (format != "txt") TVM_FFI_THROW(ValueError) << "echo writes only txt, not " << format;
+    std::ofstream(std::string(file_name)) << std::string(greeting_);
   }
   ffi::Optional<ffi::String> GetFunctionDoc(const ffi::String& name) final {
     if (name != "echo") return std::nullopt;
     return ffi::String("Returns its argument.");
   }
+
+ private:
+  ffi::String greeting_;
 };
 
 ffi::Module MakeEcho() { return ffi::Module(ffi::make_object<EchoModuleObj>()); }
@@ -50,4 +75,11 @@ ffi::Array<ffi::Any> EchoInside(ffi::String library, ffi::String library_functio
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_echo, MakeEcho);
+
+// The loader a composite library's "echo" node goes through: the blob is the greeting.
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def("ffi.Module.load_from_bytes.echo", [](ffi::Bytes blob) {
+    return ffi::Module(ffi::make_object<EchoModuleObj>(ffi::String(blob.data(), blob.size())));
+  });
+}
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(echo_inside, EchoInside);
