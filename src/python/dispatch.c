@@ -24,6 +24,9 @@ static CoreArgConverter g_converters[kCoreArgNumKinds];
 static PyObject* g_numbers_integral = NULL;
 static PyObject* g_numbers_real = NULL;
 static PyObject* g_str_exchange_api = NULL; /* "__dlpack_c_exchange_api__" */
+/* "__c_dlpack_exchange_api__": the name PyTorch's addon (torch-c-dlpack-ext) and torch releases
+ * before the attribute was renamed publish the same table under. */
+static PyObject* g_str_legacy_exchange_api = NULL;
 
 static int type_has(PyTypeObject* type, const char* name) {
   PyObject* attr = PyObject_GetAttrString((PyObject*)type, name);
@@ -58,7 +61,8 @@ static CoreArgKind classify_kind(PyTypeObject* t) {
   }
   if (t == &CoreRValueRef_Type) return kCoreArgRValueRef;
   if (type_has(t, "__tvm_ffi_object__")) return kCoreArgObjectProtocol;
-  if (type_has(t, "__dlpack__") || type_has(t, "__dlpack_c_exchange_api__")) {
+  if (type_has(t, "__dlpack__") || type_has(t, "__dlpack_c_exchange_api__") ||
+      type_has(t, "__c_dlpack_exchange_api__")) {
     /* Exact arrays only: a subclass may redefine what its buffer means. */
     return strcmp(t->tp_name, "numpy.ndarray") == 0 ? kCoreArgNumpy : kCoreArgTensor;
   }
@@ -99,7 +103,7 @@ static CoreArgKind classify_kind(PyTypeObject* t) {
 
 /* The DLPackExchangeAPI* an attribute value publishes (capsule "dlpack_exchange_api" or int
  * address); NULL for a table of unknown layout. -1 with an exception when malformed. */
-static int decode_exchange_api(PyTypeObject* type, PyObject* attr,
+static int decode_exchange_api(PyTypeObject* type, PyObject* name, PyObject* attr,
                                const DLPackExchangeAPI** out) {
   void* ptr = NULL;
   if (PyCapsule_CheckExact(attr)) {
@@ -107,9 +111,8 @@ static int decode_exchange_api(PyTypeObject* type, PyObject* attr,
   } else if (PyLong_Check(attr)) {
     ptr = PyLong_AsVoidPtr(attr);
   } else {
-    PyErr_Format(PyExc_TypeError,
-                 "`%s.__dlpack_c_exchange_api__` must be a PyCapsule or an int address, got `%s`",
-                 type->tp_name, Py_TYPE(attr)->tp_name);
+    PyErr_Format(PyExc_TypeError, "`%s.%U` must be a PyCapsule or an int address, got `%s`",
+                 type->tp_name, name, Py_TYPE(attr)->tp_name);
   }
   if (PyErr_Occurred()) return -1;
   const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)ptr;
@@ -122,17 +125,22 @@ static int decode_exchange_api(PyTypeObject* type, PyObject* attr,
 }
 
 /* The attribute lives in the type's dict, where _PyType_Lookup finds it without raising when it
- * is absent; a descriptor is read like any attribute. */
+ * is absent; a descriptor is read like any attribute. The current name wins over the legacy one. */
 int core_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
   *out = NULL;
-  PyObject* attr = _PyType_Lookup(type, g_str_exchange_api); /* borrowed */
+  PyObject* name = g_str_exchange_api;
+  PyObject* attr = _PyType_Lookup(type, name); /* borrowed */
+  if (attr == NULL) {
+    name = g_str_legacy_exchange_api;
+    attr = _PyType_Lookup(type, name);
+  }
   if (attr == NULL) return 0;
   if (PyCapsule_CheckExact(attr) || PyLong_Check(attr)) {
-    return decode_exchange_api(type, attr, out);
+    return decode_exchange_api(type, name, attr, out);
   }
-  PyObject* value = PyObject_GetAttr((PyObject*)type, g_str_exchange_api);
+  PyObject* value = PyObject_GetAttr((PyObject*)type, name);
   if (value == NULL) return -1;
-  int rc = decode_exchange_api(type, value, out);
+  int rc = decode_exchange_api(type, name, value, out);
   Py_DECREF(value);
   return rc;
 }
@@ -175,7 +183,8 @@ PyObject* core_mod_set_class_dtype(PyObject* self, PyObject* cls) {
 
 int core_dispatch_init(void) {
   g_str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
-  if (g_str_exchange_api == NULL) return -1;
+  g_str_legacy_exchange_api = PyUnicode_InternFromString("__c_dlpack_exchange_api__");
+  if (g_str_exchange_api == NULL || g_str_legacy_exchange_api == NULL) return -1;
   PyObject* numbers = PyImport_ImportModule("numbers");
   if (numbers == NULL) return -1;
   g_numbers_integral = PyObject_GetAttrString(numbers, "Integral");
