@@ -653,3 +653,72 @@ def test_tensor_shape_is_a_shape_that_passes_as_the_runtime_shape() -> None:
     t = tvm_ffi.from_dlpack(np.zeros((2, 3), dtype="int8"))
     assert isinstance(t.shape, tvm_ffi.Shape) and t.shape == (2, 3)
     assert tvm_ffi.get_global_func("testing.echo")(t.shape) == (2, 3)
+
+
+# ---- DLTensor* values: a kernel hands out raw tensor pointers (kTVMFFIDLTensorPtr) ----
+
+DLTENSOR_PTR_SOURCE = r"""
+#include <tvm/ffi/c_api.h>
+
+static void set_ptr(TVMFFIAny* out, const TVMFFIAny* tensor) {
+  out->type_index = kTVMFFIDLTensorPtr;
+  out->zero_padding = 0;
+  out->v_ptr = TVMFFITensorGetDLTensorPtr(tensor->v_obj);
+}
+
+/* call_with_ptr(f, x) -> f(&x's DLTensor), as C++ `f(DLTensor*)` passes it. */
+int __tvm_ffi_call_with_ptr(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  if (n != 2 || args[0].type_index != kTVMFFIFunction || args[1].type_index != kTVMFFITensor) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "call_with_ptr(f: Function, x: Tensor)");
+    return -1;
+  }
+  TVMFFIAny arg;
+  set_ptr(&arg, &args[1]);
+  return TVMFFIFunctionCall(args[0].v_obj, &arg, 1, result);
+}
+
+/* as_ptr(x) -> x's DLTensor*, a raw pointer result. */
+int __tvm_ffi_as_ptr(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  if (n != 1 || args[0].type_index != kTVMFFITensor) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "as_ptr(x: Tensor)");
+    return -1;
+  }
+  set_ptr(result, &args[0]);
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def ptr_kernels(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    workdir = tmp_path_factory.mktemp("ptr_kernels")
+    source = workdir / "ptr_kernels.c"
+    source.write_text(DLTENSOR_PTR_SOURCE)
+    module = tvm_ffi.load_module(compile_kernel(source, workdir / "ptr_kernels.so"))
+    kernels = types.SimpleNamespace(call_with_ptr=module.call_with_ptr, as_ptr=module.as_ptr)
+    yield kernels
+    del kernels, module
+
+
+def test_a_dltensor_pointer_argument_reaches_python_as_a_tensor_view(ptr_kernels: Any) -> None:
+    x = tvm_ffi.from_dlpack(np.arange(6, dtype="float32").reshape(2, 3))
+    seen = []
+
+    def callback(view: Any) -> Any:
+        seen.append((type(view), view.shape, view.dtype, view.device.type, view.data_ptr()))
+        np.from_dlpack(view)[0, 0] = 42  # the same memory, for the callback's duration
+        return tvm_ffi.get_global_func("testing.echo")(view).shape  # and it goes back into calls
+
+    assert ptr_kernels.call_with_ptr(callback, x) == (2, 3)
+    assert seen == [(tvm_ffi.Tensor, (2, 3), tvm_ffi.dtype("float32"), "cpu", x.data_ptr())]
+    assert np.from_dlpack(x)[0, 0] == 42
+
+
+def test_a_dltensor_pointer_result_is_a_tensor_view(ptr_kernels: Any) -> None:
+    array = np.arange(4, dtype="int32")
+    x = tvm_ffi.from_dlpack(array)
+    view = ptr_kernels.as_ptr(x)
+    assert isinstance(view, tvm_ffi.Tensor) and view.shape == (4,) and view.data_ptr() == x.data_ptr()
+    assert np.from_dlpack(view).tolist() == [0, 1, 2, 3]

@@ -17,6 +17,7 @@
 #include "shape.h"
 #include "state.h"
 #include "string_types.h"
+#include "tensor_view.h"
 #include "type_table.h"
 
 static PyObject* make_void_p(void* ptr) {
@@ -26,6 +27,17 @@ static PyObject* make_void_p(void* ptr) {
   PyObject* out = PyObject_CallOneArg(core_ctypes_c_void_p, addr);
   Py_DECREF(addr);
   return out;
+}
+
+/* A DLTensor* (a callback's argument, or a result pointing at one) as a Tensor over its memory,
+ * as the reference hands it out: shape and strides are copied, the data is borrowed and valid
+ * only while its owner keeps it (for an argument, the duration of the callback). Passed back
+ * into a call, it goes as that tensor, which DLTensor* and TensorView parameters accept. */
+static PyObject* dltensor_result(const DLTensor* t) {
+  if (t == NULL) Py_RETURN_NONE;
+  TVMFFIObjectHandle handle = NULL;
+  if (core_view_tensor_from_dltensor(Py_None, t, &handle) != 0) return NULL;
+  return core_object_from_handle(handle);
 }
 
 static PyObject* object_result(TVMFFIAny* owned) {
@@ -87,8 +99,9 @@ PyObject* core_any_to_py(TVMFFIAny* owned) {
     case kTVMFFISmallBytes:
       return PyBytes_FromStringAndSize(owned->v_bytes, owned->small_str_len);
     case kTVMFFIOpaquePtr:
-    case kTVMFFIDLTensorPtr:
       return make_void_p(owned->v_ptr);
+    case kTVMFFIDLTensorPtr:
+      return dltensor_result((const DLTensor*)owned->v_ptr);
     case kTVMFFIDataType:
       return core_dtype_result(owned->v_dtype);
     case kTVMFFIDevice:

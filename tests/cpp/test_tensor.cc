@@ -120,6 +120,13 @@ void test_tensor_arguments_accept_views_and_objects() {
   CHECK_EQ(numel_of(t).cast<int>(), 4);
   CHECK_THROWS(numel_of(t.GetDLTensorPtr()), "TypeError", "Expected `ffi.Tensor` but got `DLTensor*`");
   CHECK_THROWS(ndim_of(1), "TypeError", "Expected `DLTensor*` but got `int`");
+  // Raw pointers travel as views only: an owning Any would outlive the memory it points at.
+  ffi::AnyView view = t.GetDLTensorPtr();
+  CHECK_EQ(view.type_index(), static_cast<int32_t>(ffi::TypeIndex::kTVMFFIDLTensorPtr));
+  CHECK_THROWS(ffi::Any(t.GetDLTensorPtr()), "RuntimeError",
+               "DLTensor* cannot be held in Any as it does not retain ownership");
+  CHECK_THROWS(ffi::Any(ffi::TensorView(t)), "RuntimeError",
+               "TensorView cannot be held in Any as it does not retain ownership");
 }
 
 void test_shape_dtype_device() {

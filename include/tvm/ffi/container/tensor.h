@@ -330,7 +330,11 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     r->zero_padding = 0;
     r->v_ptr = const_cast<DLTensor*>(v.GetDLTensorPtr());
   }
-  static void MoveToAny(const TensorView& v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  // An owning Any would keep a pointer into a view that owns nothing (often a temporary).
+  [[noreturn]] static void MoveToAny(const TensorView&, TVMFFIAny*) {
+    TVM_FFI_THROW(RuntimeError)
+        << "TensorView cannot be held in Any as it does not retain ownership, use Tensor instead";
+  }
   static bool CheckAnyStrict(const TVMFFIAny* s) {
     return s->type_index == TypeIndex::kTVMFFIDLTensorPtr;
   }
@@ -355,7 +359,11 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
     r->zero_padding = 0;
     r->v_ptr = v;
   }
-  static void MoveToAny(DLTensor* v, TVMFFIAny* r) { CopyToAnyView(v, r); }
+  // An owning Any cannot keep the memory behind a raw pointer alive; AnyView can pass it.
+  [[noreturn]] static void MoveToAny(DLTensor*, TVMFFIAny*) {
+    TVM_FFI_THROW(RuntimeError)
+        << "DLTensor* cannot be held in Any as it does not retain ownership, use Tensor instead";
+  }
   static bool CheckAnyStrict(const TVMFFIAny* s) {
     return s->type_index == TypeIndex::kTVMFFIDLTensorPtr;
   }
