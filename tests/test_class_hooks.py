@@ -126,3 +126,28 @@ def test_run_with_gpu_lock_serializes_processes(monkeypatch: pytest.MonkeyPatch,
     finally:
         holder.join(60)
     assert holder.exitcode == 0
+
+
+class RemoteDevice(core.Device):
+    """A framework's device that names itself, as TVM's RPC devices do ("remote[0]:cpu")."""
+
+    def __device_type_name__(self) -> str:
+        return f"remote:{self._DEVICE_TYPE_TO_NAME[self.dlpack_device_type()]}"
+
+
+def test_a_subclass_name_is_what_prints() -> None:
+    core._set_class_device(RemoteDevice)
+    try:
+        dev = tvm_ffi.device("cuda", 1)
+        assert (str(dev), repr(dev), dev.type) == ("remote:cuda:1", "device(type='remote:cuda', index=1)",
+                                                    "remote:cuda")
+    finally:
+        core._set_class_device(core.Device)
+    assert str(tvm_ffi.device("cuda", 1)) == "cuda:1"
+
+
+def test_device_name_tables_of_the_reference() -> None:
+    assert core.Device._DEVICE_TYPE_TO_NAME[1] == "cpu" and core.Device._DEVICE_TYPE_TO_NAME[2] == "cuda"
+    assert core.Device._DEVICE_NAME_TO_TYPE["mps"] == core.Device._DEVICE_NAME_TO_TYPE["metal"] == 8
+    assert all(core.Device._DEVICE_NAME_TO_TYPE[name] == code for code, name in
+               core.Device._DEVICE_TYPE_TO_NAME.items())

@@ -165,15 +165,35 @@ static PyObject* device_type_name_method(PyObject* op, PyObject* unused) {
   return PyUnicode_FromString(name);
 }
 
-/* The name for printing: unknown device types print as their number. */
-static PyObject* display_name(DLDevice dev) {
+/* Device.__device_type_name__ as CoreDevice_Type defines it (borrowed, set at start-up). */
+static PyObject* g_base_type_name_method = NULL;
+
+/* A subclass that overrides __device_type_name__ (TVM names its RPC devices "remote[...]:cpu")
+ * prints, and answers `.type`, with its own name; NULL when it does not override it. */
+static PyObject* overriding_name(PyObject* op) {
+  if (CORE_LIKELY(Py_TYPE(op) == &CoreDevice_Type)) return NULL;
+  static PyObject* attr = NULL;
+  if (attr == NULL && (attr = PyUnicode_InternFromString("__device_type_name__")) == NULL) {
+    return NULL;
+  }
+  PyObject* method = _PyType_Lookup(Py_TYPE(op), attr); /* borrowed */
+  if (method == NULL || method == g_base_type_name_method) return NULL;
+  return PyObject_CallMethodNoArgs(op, attr);
+}
+
+/* The name for printing: a subclass's own, else the canonical one; unknown device types print
+ * as their number. */
+static PyObject* display_name(PyObject* op) {
+  PyObject* own = overriding_name(op);
+  if (own != NULL || PyErr_Occurred()) return own;
+  DLDevice dev = device_of(op);
   const char* name = device_type_name((int32_t)dev.device_type);
   return name != NULL ? PyUnicode_FromString(name)
                       : PyUnicode_FromFormat("%d", (int)dev.device_type);
 }
 
 static PyObject* device_str(PyObject* op) {
-  PyObject* name = display_name(device_of(op));
+  PyObject* name = display_name(op);
   if (name == NULL) return NULL;
   PyObject* out = PyUnicode_FromFormat("%U:%d", name, (int)device_of(op).device_id);
   Py_DECREF(name);
@@ -181,7 +201,7 @@ static PyObject* device_str(PyObject* op) {
 }
 
 static PyObject* device_repr(PyObject* op) {
-  PyObject* name = display_name(device_of(op));
+  PyObject* name = display_name(op);
   if (name == NULL) return NULL;
   PyObject* out =
       PyUnicode_FromFormat("device(type='%U', index=%d)", name, (int)device_of(op).device_id);
@@ -220,6 +240,8 @@ static PyObject* device_dlpack_device_type(PyObject* op, PyObject* unused) {
 
 static PyObject* device_get_type(PyObject* op, void* closure) {
   (void)closure;
+  PyObject* own = overriding_name(op);
+  if (own != NULL || PyErr_Occurred()) return own;
   return device_type_name_method(op, NULL);
 }
 
@@ -287,8 +309,35 @@ PyTypeObject CoreDevice_Type = {
     .tp_getset = device_getset,
 };
 
+/* The reference's class attributes `_DEVICE_TYPE_TO_NAME` (canonical names) and
+ * `_DEVICE_NAME_TO_TYPE` (every accepted name), which code written for it reads (TVM's target
+ * detection). They are published copies: parsing and printing use kDeviceNames. */
+static int publish_name_tables(void) {
+  PyObject* to_name = PyDict_New();
+  PyObject* to_type = PyDict_New();
+  int rc = to_name != NULL && to_type != NULL ? 0 : -1;
+  for (size_t i = 0; rc == 0 && i < sizeof(kDeviceNames) / sizeof(kDeviceNames[0]); ++i) {
+    PyObject* type = PyLong_FromLong(kDeviceNames[i].type);
+    PyObject* name = PyUnicode_FromString(kDeviceNames[i].name);
+    rc = type != NULL && name != NULL ? 0 : -1;
+    if (rc == 0 && i < kNumCanonicalNames) rc = PyDict_SetItem(to_name, type, name);
+    if (rc == 0) rc = PyDict_SetItem(to_type, name, type);
+    Py_XDECREF(type);
+    Py_XDECREF(name);
+  }
+  PyObject* dict = CoreDevice_Type.tp_dict;
+  if (rc == 0) rc = PyDict_SetItemString(dict, "_DEVICE_TYPE_TO_NAME", to_name);
+  if (rc == 0) rc = PyDict_SetItemString(dict, "_DEVICE_NAME_TO_TYPE", to_type);
+  Py_XDECREF(to_name);
+  Py_XDECREF(to_type);
+  if (rc == 0) PyType_Modified(&CoreDevice_Type);
+  return rc;
+}
+
 int core_device_init_types(PyObject* module) {
   if (PyType_Ready(&CoreDevice_Type) < 0) return -1;
+  g_base_type_name_method = PyDict_GetItemString(CoreDevice_Type.tp_dict, "__device_type_name__");
+  if (g_base_type_name_method == NULL || publish_name_tables() != 0) return -1;
   Py_INCREF(&CoreDevice_Type);
   if (PyModule_AddObject(module, "Device", (PyObject*)&CoreDevice_Type) < 0) {
     Py_DECREF(&CoreDevice_Type);
