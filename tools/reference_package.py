@@ -19,29 +19,38 @@ REFERENCE_REQUIREMENT = "apache-tvm-ffi==0.1.15.post2"
 REFERENCE_PYTHON_DEPS = ("typing-extensions>=4.13",)
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
+# Apache TVM, a compiler built on the reference (its libraries link the reference's libtvm_ffi.so),
+# for tests/compat/test_tvm_on_our_runtime.py: a large real project run on our runtime. Its wheel
+# is installed without its dependency on apache-tvm-ffi; ml_dtypes (its other dependency besides
+# NumPy) goes into the same directory.
+TVM_REQUIREMENTS = ("apache-tvm==0.27.0.post1", "ml_dtypes>=0.5")
+TVMPKG_DIR = REPO_ROOT / "build" / "tvmpkg"
 
 
-def install_reference(target: Path = REFPKG_DIR, python: str = sys.executable) -> str | None:
-    """Installs the reference into `target` with `python -m pip` unless it is there already.
+def install_reference(target: Path = REFPKG_DIR, python: str = sys.executable,
+                      requirements: tuple[str, ...] = (REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS),
+                      package: str = "tvm_ffi") -> str | None:
+    """Installs the reference (or another peer's `requirements`, whose top-level Python package
+    is `package`) into `target` with `python -m pip` unless it is there already.
 
     Returns None on success, else pip's error text. The install goes to a staging directory that
     is renamed into place, so a concurrent session never sees half a package.
     """
-    if (target / "tvm_ffi").is_dir():
+    if (target / package).is_dir():
         return None
     staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     cmd = [python, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--target",
-           str(staging), REFERENCE_REQUIREMENT, *REFERENCE_PYTHON_DEPS]
+           str(staging), *requirements]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as err:
         shutil.rmtree(staging, ignore_errors=True)
         return str(err)
-    if proc.returncode != 0 or not (staging / "tvm_ffi").is_dir():
+    if proc.returncode != 0 or not (staging / package).is_dir():
         shutil.rmtree(staging, ignore_errors=True)
         return (proc.stderr or proc.stdout).strip()[-2000:] or f"pip exited with {proc.returncode}"
-    if target.exists() and not (target / "tvm_ffi").is_dir():
+    if target.exists() and not (target / package).is_dir():
         shutil.rmtree(target, ignore_errors=True)  # leftover of an interrupted install
     try:
         staging.rename(target)
