@@ -25,6 +25,10 @@ REFPKG_DIR = REPO_ROOT / "build" / "refpkg"
 # NumPy) goes into the same directory.
 TVM_REQUIREMENTS = ("apache-tvm==0.27.0.post1", "ml_dtypes>=0.5")
 TVMPKG_DIR = REPO_ROOT / "build" / "tvmpkg"
+# jax-tvm-ffi, JAX's bridge to FFI functions (its extension links the reference's libtvm_ffi.so),
+# for tests/compat/test_jax_tvm_ffi_on_our_runtime.py; JAX itself comes from the test venv.
+JAX_TVM_FFI_REQUIREMENTS = ("jax-tvm-ffi==0.1.3",)
+JAX_TVM_FFI_DIR = REPO_ROOT / "build" / "jaxtvmffipkg"
 
 
 def install_reference(target: Path = REFPKG_DIR, python: str = sys.executable,
