@@ -80,6 +80,14 @@ _Static_assert(offsetof(FfiModule, imports) == FFI_MODULE_IMPORTS_OFFSET,
 
 pthread_mutex_t ffi_module_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/* What a library's __tvm_ffi__library_ctx holds: the module as the reference's C++ code sees it
+ * (a ModuleObj*, whose vtable pointer comes first), i.e. the address of the vtable slot before
+ * our header. C++ modules that publish themselves (TVM's JIT-compiled LLVM modules) write the
+ * same kind of pointer, so TVMFFIEnvModLookupFromImports reads both alike. */
+static void* library_ctx_of(FfiModule* m) {
+  return m != NULL ? (char*)m - FFI_MODULE_VPTR_SLOT_SIZE : NULL;
+}
+
 /* Every module whose pointer was written into a __tvm_ffi__library_ctx. Loading the same file
  * twice yields one dlopen handle, hence one ctx slot, shared by two module objects: when the
  * one the slot names dies first, the slot is handed to a survivor instead of dangling. */
@@ -87,7 +95,7 @@ static FfiModule* g_ctx_owners = NULL;
 
 void ffi_module_publish_library_ctx(FfiModule* m, void** slot) {
   pthread_mutex_lock(&ffi_module_mutex);
-  *slot = m;
+  *slot = library_ctx_of(m);
   m->ctx_slot = slot;
   m->ctx_prev = NULL;
   m->ctx_next = g_ctx_owners;
@@ -101,10 +109,10 @@ static void retract_library_ctx(FfiModule* m) {
   if (m->ctx_prev != NULL) m->ctx_prev->ctx_next = m->ctx_next;
   if (m->ctx_next != NULL) m->ctx_next->ctx_prev = m->ctx_prev;
   if (g_ctx_owners == m) g_ctx_owners = m->ctx_next;
-  if (*m->ctx_slot == m) {
+  if (*m->ctx_slot == library_ctx_of(m)) {
     FfiModule* heir = g_ctx_owners;
     while (heir != NULL && heir->ctx_slot != m->ctx_slot) heir = heir->ctx_next;
-    *m->ctx_slot = heir;
+    *m->ctx_slot = library_ctx_of(heir);
   }
   pthread_mutex_unlock(&ffi_module_mutex);
 }
@@ -494,26 +502,93 @@ int ffi_module_get_text(TVMFFIObject* module, FfiModuleText which, const char* n
  * TVMFFIEnvModLookupFromImports: imports first, then the global registry; cached per module
  * ------------------------------------------------------------------------------------------ */
 
-static TVMFFIObject* cache_find_locked(FfiModule* m, const char* name) {
+/* ---- the per-module cache of the functions it hands out borrowed ----
+ * A runtime-made module keeps an array of (name, function). A C++ module has its own slot for
+ * this, the reference's `import_lookup_cache_` (a Map<String, Function> at header +32, which
+ * only this function uses): the runtime swaps in a grown copy of that map, so functions handed
+ * out earlier stay owned by the map that replaced it. Both are guarded by ffi_module_mutex. */
+
+#define FFI_CXX_MODULE_LOOKUP_CACHE_OFFSET 32
+
+static TVMFFIObject** cxx_cache_slot(TVMFFIObject* module) {
+  return (TVMFFIObject**)((char*)module + FFI_CXX_MODULE_LOOKUP_CACHE_OFFSET);
+}
+
+static TVMFFIObject* cache_find_locked(TVMFFIObject* module, const char* name) {
+  FfiModule* m = ffi_module_runtime_made(module);
+  if (m == NULL) {
+    TVMFFIObject* cache = *cxx_cache_slot(module);
+    if (cache == NULL) return NULL;
+    uint64_t cursor = 0;
+    TVMFFIAny *k, *v;
+    TVMFFIByteArray wanted = {name, strlen(name)};
+    while (ffi_map_next(cache, &cursor, &k, &v)) {
+      TVMFFIByteArray have;
+      if (ffi_string_view(k, &have) && have.size == wanted.size &&
+          memcmp(have.data, wanted.data, wanted.size) == 0) {
+        return v->type_index == kTVMFFIFunction ? v->v_obj : NULL;
+      }
+    }
+    return NULL;
+  }
   for (size_t i = 0; i < m->cache_size; ++i) {
     if (strcmp(m->cache[i].name, name) == 0) return m->cache[i].func;
   }
   return NULL;
 }
 
+/* A copy of `old` (may be NULL) with name -> func added (func's reference stolen on success). */
+static int cxx_cache_grown(TVMFFIObject* old, const char* name, TVMFFIObject* func,
+                           TVMFFIObject** out) {
+  TVMFFIObject* fresh;
+  if (ffi_map_new_empty(kTVMFFIMap, &fresh) != 0) return -1;
+  uint64_t cursor = 0;
+  TVMFFIAny *k, *v;
+  while (old != NULL && ffi_map_next(old, &cursor, &k, &v)) {
+    TVMFFIAny key = *k, value = *v;
+    if (ffi_is_object_index(key.type_index) && key.v_obj != NULL) ffi_incref(key.v_obj);
+    if (ffi_is_object_index(value.type_index) && value.v_obj != NULL) ffi_incref(value.v_obj);
+    if (ffi_map_set(fresh, key, value) != 0) {
+      ffi_decref(fresh);
+      return -1;
+    }
+  }
+  TVMFFIAny key;
+  if (ffi_string_make(name, strlen(name), 0, &key) != 0 ||
+      ffi_map_set(fresh, key, ffi_any_from_object(func)) != 0) {
+    ffi_decref(fresh);
+    return -1;
+  }
+  *out = fresh;
+  return 0;
+}
+
 /* Stores func (stolen) under name unless another thread got there first; returns the cached
  * function, borrowed. */
-static int cache_insert(FfiModule* m, const char* name, TVMFFIObject* func,
+static int cache_insert(TVMFFIObject* module, const char* name, TVMFFIObject* func,
                         TVMFFIObject** out) {
-  char* key = ffi_concat3(name, NULL, NULL);
-  if (key == NULL) {
+  FfiModule* m = ffi_module_runtime_made(module);
+  char* key = m != NULL ? ffi_concat3(name, NULL, NULL) : NULL;
+  if (m != NULL && key == NULL) {
     ffi_decref(func);
     return -1;
   }
   pthread_mutex_lock(&ffi_module_mutex);
-  TVMFFIObject* existing = cache_find_locked(m, name);
+  TVMFFIObject* existing = cache_find_locked(module, name);
+  TVMFFIObject* replaced = NULL;
   int rc = 0;
-  if (existing == NULL && m->cache_size == m->cache_capacity) {
+  if (existing == NULL && m == NULL) {
+    TVMFFIObject** slot = cxx_cache_slot(module);
+    TVMFFIObject* grown = NULL;
+    rc = cxx_cache_grown(*slot, name, func, &grown);
+    if (rc == 0) {
+      replaced = *slot;
+      *slot = grown;
+      existing = func;
+      func = NULL;
+    }
+  }
+  if (existing == NULL && m != NULL && m->cache_size == m->cache_capacity) {
     size_t capacity = m->cache_capacity ? 2 * m->cache_capacity : 4;
     FfiModuleLookupEntry* cache =
         (FfiModuleLookupEntry*)realloc(m->cache, capacity * sizeof(FfiModuleLookupEntry));
@@ -533,6 +608,7 @@ static int cache_insert(FfiModule* m, const char* name, TVMFFIObject* func,
   pthread_mutex_unlock(&ffi_module_mutex);
   free(key);
   if (func != NULL) ffi_decref(func);
+  if (replaced != NULL) ffi_decref(replaced); /* its functions live on in the grown copy */
   *out = existing;
   return rc;
 }
@@ -543,26 +619,22 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
     return ffi_raise("ValueError",
                      "TVMFFIEnvModLookupFromImports: library_ctx, func_name and out are required");
   }
-  FfiModule* m = (FfiModule*)library_ctx;
-  if (m->header.type_index != kTVMFFIModule) {
+  /* library_ctx is a ModuleObj* (see library_ctx_of): the object header follows the vtable. */
+  TVMFFIObject* module = (TVMFFIObject*)((char*)library_ctx + FFI_MODULE_VPTR_SLOT_SIZE);
+  if (!ffi_is_object_index(module->type_index) ||
+      !ffi_type_is_instance(module->type_index, kTVMFFIModule)) {
     return ffi_raise("TypeError", "TVMFFIEnvModLookupFromImports: library_ctx is not a module "
-                     "(type index %d)", (int)m->header.type_index);
-  }
-  if (ffi_module_runtime_made(&m->header) == NULL) {
-    /* The loader only writes modules it made into a library's ctx symbol; those cache the
-     * functions they hand out borrowed. */
-    return ffi_raise("TypeError", "TVMFFIEnvModLookupFromImports: library_ctx is a module this "
-                     "runtime did not load");
+                     "(type index %d)", (int)module->type_index);
   }
   pthread_mutex_lock(&ffi_module_mutex);
-  TVMFFIObject* cached = cache_find_locked(m, func_name);
+  TVMFFIObject* cached = cache_find_locked(module, func_name);
   pthread_mutex_unlock(&ffi_module_mutex);
   if (cached != NULL) {
     *out = cached;
     return 0;
   }
   TVMFFIObject* found = NULL;
-  TVMFFIObject* imports = ffi_module_imports_snapshot(&m->header);
+  TVMFFIObject* imports = ffi_module_imports_snapshot(module);
   if (imports == NULL) return -1;
   int rc = 0;
   for (int64_t i = 0; i < array_cell(imports)->size && rc == 0 && found == NULL; ++i) {
@@ -580,7 +652,7 @@ int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* fu
                      func_name);
   }
   TVMFFIObject* borrowed;
-  if (cache_insert(m, func_name, found, &borrowed) != 0) return -1;
+  if (cache_insert(module, func_name, found, &borrowed) != 0) return -1;
   *out = borrowed;
   return 0;
 }

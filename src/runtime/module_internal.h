@@ -41,8 +41,9 @@
 #define FFI_LOADER_FROM_FILE "ffi.Module.load_from_file."
 #define FFI_LOADER_FROM_BYTES "ffi.Module.load_from_bytes."
 
-/* One entry of the lookup cache used by TVMFFIEnvModLookupFromImports. Entries are never
- * removed while the module lives: callers hold borrowed pointers to the functions. */
+/* One entry of the lookup cache used by TVMFFIEnvModLookupFromImports (runtime-made modules; a
+ * C++ module keeps its own Map, module.c). Entries are never removed while the module lives:
+ * callers hold borrowed pointers to the functions. */
 typedef struct {
   char* name;
   TVMFFIObject* func; /* owned */

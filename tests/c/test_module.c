@@ -10,6 +10,10 @@
 
 static const char* g_plugin_dir = ".";
 
+/* What the loader writes into a library's __tvm_ffi__library_ctx for module handle `mod`: the
+ * address of the vtable slot before the header, as the reference's ModuleObj* is. */
+static void* library_ctx_of(void* mod) { return (char*)mod - sizeof(void*); }
+
 /* ---- small helpers ---- */
 
 /* Calls a global function; *result is owned by the caller on success. */
@@ -215,7 +219,7 @@ static void test_context_symbols_and_library_ctx_are_written(void) {
   void* get_ctx = get_function(mod, "get_context_symbol", 0);
   void* get_library_ctx = get_function(mod, "get_library_ctx", 0);
   CHECK(call_ptr(get_ctx) == &marker);
-  CHECK(call_ptr(get_library_ctx) == mod); /* the library context is the module handle */
+  CHECK(call_ptr(get_library_ctx) == library_ctx_of(mod)); /* the module, as C++ sees it */
   TVMFFIObjectDecRef(get_ctx);
   TVMFFIObjectDecRef(get_library_ctx);
   TVMFFIObjectDecRef(mod);
@@ -240,11 +244,14 @@ static void test_lookup_from_imports_inside_a_kernel(void) {
   CHECK_EQ_INT(TVMFFIFunctionCall(call_imported, args, 2, &result), -1);
   CHECK_RAISED("RuntimeError", "Cannot find function nope in the imported modules or global registry.");
 
-  /* Borrowed results, cached per module: the same handle every time, no reference taken. */
+  /* Borrowed results, cached per module: the same handle every time, no reference taken. The
+   * context is what the loader writes into __tvm_ffi__library_ctx: the module as the reference's
+   * C++ code sees it (ModuleObj*, its vtable slot before the header). */
   void *f1 = NULL, *f2 = NULL;
-  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(mod, "twice", &f1), 0);
+  void* ctx = library_ctx_of(mod);
+  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(ctx, "twice", &f1), 0);
   uint32_t count = check_strong_count(f1);
-  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(mod, "twice", &f2), 0);
+  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(ctx, "twice", &f2), 0);
   CHECK(f1 == f2);
   CHECK_EQ_INT(check_strong_count(f1), count);
 
@@ -258,7 +265,7 @@ static void test_lookup_from_imports_inside_a_kernel(void) {
 
   CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(NULL, "twice", &f1), -1);
   CHECK_RAISED("ValueError", "library_ctx");
-  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(call_imported, "twice", &f1), -1);
+  CHECK_EQ_INT(TVMFFIEnvModLookupFromImports(library_ctx_of(call_imported), "twice", &f1), -1);
   CHECK_RAISED("TypeError", "not a module");
 
   TVMFFIObjectDecRef(call_imported);
@@ -276,7 +283,7 @@ typedef struct {
 static void* lookup_thread(void* arg) {
   LookupJob* job = (LookupJob*)arg;
   for (int i = 0; i < 200 && job->rc == 0; ++i) {
-    job->rc = TVMFFIEnvModLookupFromImports(job->mod, "twice_mt", &job->found);
+    job->rc = TVMFFIEnvModLookupFromImports(library_ctx_of(job->mod), "twice_mt", &job->found);
   }
   return NULL;
 }
@@ -589,7 +596,7 @@ static void test_system_lib_context_symbols(void) {
   CHECK_EQ_INT(TVMFFIEnvModRegisterSystemLibSymbol("sysB___tvm_ffi__library_ctx", &library_ctx), 0);
   CHECK_EQ_INT(TVMFFIEnvModRegisterSystemLibSymbol("sysB_test_sys_context", &context_slot), 0);
   void* b = system_lib("sysB_");
-  CHECK(library_ctx == b);
+  CHECK(library_ctx == library_ctx_of(b));
   CHECK(context_slot == &marker);
   TVMFFIObjectDecRef(b);
 }
@@ -617,9 +624,9 @@ static void test_imports_reject_cycles(void) {
   /* Both modules share the library's context slot; it names the later one, and when that one
    * dies first the slot moves to the survivor instead of dangling. */
   void* get_ctx = get_function(m1, "get_library_ctx", 0);
-  CHECK(call_ptr(get_ctx) == m2);
+  CHECK(call_ptr(get_ctx) == library_ctx_of(m2));
   TVMFFIObjectDecRef(m2);
-  CHECK(call_ptr(get_ctx) == m1);
+  CHECK(call_ptr(get_ctx) == library_ctx_of(m1));
   TVMFFIObjectDecRef(get_ctx);
   TVMFFIObjectDecRef(m1);
 

@@ -32,5 +32,6 @@ def test_tvm_compiles_and_runs_on_the_runtime(runtime: str, tvm_dir: Path, refer
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(tvm_dir)]))
     flags = ["--reference"] if runtime == "reference" else []
     output = run_program([sys.executable, HOSTS_DIR / "run_tvm.py", tmp_path, *flags], env)
-    for check in ("tir compile, run, export and reload", "relax virtual machine", "ir round trip and devices"):
+    for check in ("tir compile, run, export and reload", "packed calls from jit code", "relax virtual machine",
+                  "ir round trip and devices"):
         assert f"ok {check}" in output, output

@@ -56,6 +56,13 @@ def check_imports_both_ways(echo: tvm_ffi.Module, other: str, other_function: st
     assert library.imports == [] or len(library.imports) == 0
     echo.import_module(library)  # a C++ module importing a runtime-made one
     assert [m.kind for m in echo.imports] == ["library"]
+    # The C++ module as its own library context: its imports, then the global registry.
+    call_from_imports = echo.get_function("call_from_imports")
+    assert call_from_imports(other_function, 5) == 5
+    assert call_from_imports(other_function, 6) == 6  # the cached function
+    assert call_from_imports("ffi.String", "text") == "text"
+    with pytest.raises(RuntimeError, match="Cannot find function no_such_function"):
+        call_from_imports("no_such_function")
     assert echo.get_function(other_function, query_imports=True) is not None
     assert not echo.implements_function(other_function)
     with pytest.raises(RuntimeError, match="Cyclic dependency"):

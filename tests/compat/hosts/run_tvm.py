@@ -63,6 +63,24 @@ def check_tir(scratch: Path) -> None:
     print("ok tir compile, run, export and reload")
 
 
+@T.prim_func
+def call_python(a: T.Buffer((1,), "int64")) -> None:
+    T.func_attr({"global_symbol": "call_python"})
+    a[0] = T.call_packed("testing.run_tvm.triple", T.int64(7), dtype="int64")
+
+
+def check_packed_calls_from_jit_code() -> None:
+    # The JIT-compiled module is its own library context (a C++ ModuleObj*): its code finds the
+    # function through TVMFFIEnvModLookupFromImports, in its imports and then the registry.
+    tvm_ffi.register_global_func("testing.run_tvm.triple", lambda x: 3 * x, override=True)
+    lib = tvm.compile(call_python, target="llvm")
+    out = tvm.runtime.tensor(np.zeros(1, dtype="int64"))
+    for _ in range(2):  # the second call is served from the module's lookup cache
+        lib["call_python"](out)
+        assert out.numpy().tolist() == [21]
+    print("ok packed calls from jit code")
+
+
 def check_relax(scratch: Path) -> None:
     executable = tvm.compile(Dense, target="llvm")
     path = scratch / "dense.so"
@@ -89,6 +107,7 @@ def check_ir_values() -> None:
 def main(scratch: str) -> None:
     assert "refpkg" not in tvm_ffi.__file__ or "--reference" in sys.argv, tvm_ffi.__file__
     check_tir(Path(scratch))
+    check_packed_calls_from_jit_code()
     check_relax(Path(scratch))
     check_ir_values()
 

@@ -3,6 +3,7 @@
 // such as TVM define theirs. It needs ModuleObj's vtable/typeinfo and its exported non-virtual
 // members from libtvm_ffi.so, and registers a bytes loader (ffi.Module.load_from_bytes.echo) so
 // that a composite library (ref_custom_module_bin.c) can embed an echo module.
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/tvm_ffi.h>
@@ -25,6 +26,24 @@ class EchoModuleObj : public ffi::ModuleObj {
     if (name == "greeting") {
       ffi::String greeting = greeting_;
       return ffi::Function::FromTyped([greeting]() { return greeting; });
+    }
+    if (name == "call_from_imports") {
+      // As TVM's JIT-compiled modules do: the module is its own library context, and its code
+      // reaches its imports (then the global registry) through TVMFFIEnvModLookupFromImports.
+      ffi::ModuleObj* self = this;
+      return ffi::Function::FromPacked([self](ffi::PackedArgs args, ffi::Any* rv) {
+        ffi::String target = args[0].cast<ffi::String>();
+        TVMFFIObjectHandle f = nullptr;
+        TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModLookupFromImports(self, target.c_str(), &f));
+        TVMFFIAny raw;
+        raw.type_index = kTVMFFINone;
+        raw.zero_padding = 0;
+        raw.v_int64 = 0;
+        TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCall(
+            f, reinterpret_cast<TVMFFIAny*>(const_cast<ffi::AnyView*>(args.data() + 1)),
+            args.size() - 1, &raw));
+        *rv = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+      });
     }
     if (name != "echo") return std::nullopt;
     return ffi::Function::FromTyped([](ffi::String text) { return text; });
