@@ -311,6 +311,18 @@ def test_from_dlpack_rejects_non_producers() -> None:
         tvm_ffi.from_dlpack(BadProducer())
 
 
+def test_from_dlpack_consumes_a_capsule_once() -> None:
+    # Code written for the reference hands over capsules (torch.utils.dlpack.to_dlpack(t)).
+    array = np.arange(6, dtype="int16").reshape(2, 3)
+    for capsule in (array.__dlpack__(), array.__dlpack__(max_version=(1, 0))):
+        tensor = tvm_ffi.from_dlpack(capsule)
+        assert tensor.shape == (2, 3) and tensor.data_ptr() == array.ctypes.data
+        assert "used_dltensor" in repr(capsule)
+        with pytest.raises(ValueError, match="capsule is named 'used_dltensor.*consumed only once"):
+            tvm_ffi.from_dlpack(capsule)
+    np.testing.assert_array_equal(np.from_dlpack(tvm_ffi.from_dlpack(array.__dlpack__())), array)
+
+
 def test_from_dlpack_requirements() -> None:
     a = np.arange(12, dtype="float32").reshape(3, 4)
     assert tvm_ffi.from_dlpack(a, require_contiguous=True).is_contiguous()

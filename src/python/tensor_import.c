@@ -358,6 +358,21 @@ static int import_tensor(const CoreDispatchEntry* entry, PyObject* value, int32_
     if (api_used != NULL) *api_used = api;
     return 0;
   }
+  if (not_tensor == NULL && PyCapsule_CheckExact(value)) {
+    /* A capsule a producer already made (torch.utils.dlpack.to_dlpack(t)): from_dlpack
+     * consumes it, as the reference does. */
+    const char* name = PyCapsule_GetName(value);
+    if (name == NULL && PyErr_Occurred()) return -1;
+    if (name == NULL ||
+        (strcmp(name, CORE_CAPSULE_VERSIONED) != 0 && strcmp(name, CORE_CAPSULE_LEGACY) != 0)) {
+      PyErr_Format(PyExc_ValueError,
+                   "from_dlpack: the capsule is named '%s', expected 'dltensor' or "
+                   "'dltensor_versioned' (a DLPack capsule can be consumed only once)",
+                   name != NULL ? name : "");
+      return -1;
+    }
+    return import_from_capsule(value, type, alignment, contiguous, out, read_only);
+  }
   /* A type-level lookup (cached by CPython): dunder protocols live on the type. */
   if (_PyType_Lookup(type, g_str_dlpack) == NULL) {
     if (not_tensor != NULL) {
@@ -365,8 +380,8 @@ static int import_tensor(const CoreDispatchEntry* entry, PyObject* value, int32_
       return 0;
     }
     PyErr_Format(PyExc_TypeError,
-                 "from_dlpack expects an object supporting the DLPack protocol (__dlpack__), "
-                 "got `%s`",
+                 "from_dlpack expects an object supporting the DLPack protocol (__dlpack__) or "
+                 "a DLPack capsule, got `%s`",
                  type->tp_name);
     return -1;
   }
