@@ -6,6 +6,7 @@ import ctypes
 import threading
 import types
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -570,21 +571,23 @@ int __tvm_ffi_env_allocator(void* self, const TVMFFIAny* args, int32_t n, TVMFFI
 """
 
 
-@pytest.fixture(scope="module")
-def env_kernels(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    workdir = tmp_path_factory.mktemp("env_kernels")
-    source = workdir / "env_kernels.c"
-    source.write_text(ENV_KERNELS_SOURCE)
-    out = compile_kernel(source, workdir / "env_kernels.so")
-    module = tvm_ffi.load_module(out)
-    # All functions fetched up front: the leak check counts what a test creates.
-    kernels = types.SimpleNamespace(
-        alloc_like=module.alloc_like,
-        env_allocator=module.env_allocator,
-        env_stream=module.env_stream,
-    )
+def _c_kernels(tmp_path_factory: pytest.TempPathFactory, name: str, source: str,
+               functions: list[str]) -> Iterator[Any]:
+    """Compiles and loads a C kernel library; yields its functions, all fetched up front (the
+    leak check counts what a test creates)."""
+    workdir = tmp_path_factory.mktemp(name)
+    path = workdir / f"{name}.c"
+    path.write_text(source)
+    module = tvm_ffi.load_module(compile_kernel(path, workdir / f"{name}.so"))
+    kernels = types.SimpleNamespace(**{f: module.get_function(f) for f in functions})
     yield kernels
     del kernels, module
+
+
+@pytest.fixture(scope="module")
+def env_kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    yield from _c_kernels(tmp_path_factory, "env_kernels", ENV_KERNELS_SOURCE,
+                          ["alloc_like", "env_allocator", "env_stream"])
 
 
 def test_env_alloc_uses_the_builtin_cpu_allocator_without_a_framework(env_kernels: Any) -> None:
@@ -704,14 +707,8 @@ int __tvm_ffi_as_ptr(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* re
 
 
 @pytest.fixture(scope="module")
-def ptr_kernels(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    workdir = tmp_path_factory.mktemp("ptr_kernels")
-    source = workdir / "ptr_kernels.c"
-    source.write_text(DLTENSOR_PTR_SOURCE)
-    module = tvm_ffi.load_module(compile_kernel(source, workdir / "ptr_kernels.so"))
-    kernels = types.SimpleNamespace(call_with_ptr=module.call_with_ptr, as_ptr=module.as_ptr)
-    yield kernels
-    del kernels, module
+def ptr_kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    yield from _c_kernels(tmp_path_factory, "ptr_kernels", DLTENSOR_PTR_SOURCE, ["call_with_ptr", "as_ptr"])
 
 
 def test_a_dltensor_pointer_argument_reaches_python_as_a_tensor_view(ptr_kernels: Any) -> None:

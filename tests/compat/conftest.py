@@ -127,3 +127,20 @@ def run_program(cmd: list[str | Path], env: dict[str, str]) -> str:
     for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
         assert marker not in output, output
     return output
+
+
+def install_peer(target: Path, requirements: tuple[str, ...], package: str) -> Path:
+    """A project built against the reference (TVM, jax-tvm-ffi), installed on first use into
+    `target` like the reference package; skips the test when pip cannot install it."""
+    error = install_reference(target, requirements=requirements, package=package)
+    if error is not None:
+        pytest.skip(f"cannot install {' '.join(requirements)} into {target}: {error}")
+    return target
+
+
+def peer_env(runtime: str, reference: Reference, peer_dir: Path) -> dict[str, str]:
+    """Environment of a host running a peer project on `runtime` ("ours" or "reference")."""
+    env = dict(os.environ) if runtime == "ours" else reference.env()
+    env.pop("TVM_FFI_TEST_LIB", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(peer_dir)]))
+    return env

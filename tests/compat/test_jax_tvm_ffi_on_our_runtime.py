@@ -6,32 +6,26 @@ same program runs on the reference. Skips, visibly, without JAX (an optional tes
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
-from reference_package import JAX_TVM_FFI_DIR, JAX_TVM_FFI_REQUIREMENTS, install_reference
+from reference_package import JAX_TVM_FFI_DIR, JAX_TVM_FFI_REQUIREMENTS
 
-from .conftest import HOSTS_DIR, Reference, run_program
+from .conftest import HOSTS_DIR, Reference, install_peer, peer_env, run_program
 
 pytest.importorskip("jax", reason="JAX is not installed (optional: pip install jax jaxlib)")
 
 
 @pytest.fixture(scope="module")
 def bridge_dir() -> Path:
-    error = install_reference(JAX_TVM_FFI_DIR, requirements=JAX_TVM_FFI_REQUIREMENTS, package="jax_tvm_ffi")
-    if error is not None:
-        pytest.skip(f"cannot install {' '.join(JAX_TVM_FFI_REQUIREMENTS)} into {JAX_TVM_FFI_DIR}: {error}")
-    return JAX_TVM_FFI_DIR
+    return install_peer(JAX_TVM_FFI_DIR, JAX_TVM_FFI_REQUIREMENTS, "jax_tvm_ffi")
 
 
 @pytest.mark.parametrize("runtime", ["ours", "reference"])
 def test_ffi_functions_run_as_jax_targets(runtime: str, bridge_dir: Path, reference: Reference,
                                           tmp_path: Path) -> None:
-    env = dict(os.environ) if runtime == "ours" else reference.env()
-    env.pop("TVM_FFI_TEST_LIB", None)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(bridge_dir)]))
+    env = peer_env(runtime, reference, bridge_dir)
     env["JAX_PLATFORMS"] = "cpu"
     output = run_program([sys.executable, HOSTS_DIR / "run_jax_tvm_ffi.py", tmp_path], env)
     for check in ("compiled kernels under jax.jit", "kernel errors reach jax", "python callbacks as targets"):
