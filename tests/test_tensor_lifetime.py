@@ -253,13 +253,15 @@ def test_legacy_foreign_capsule_is_consumed_once() -> None:
     assert producer.deleted == 1
 
 
-def test_a_capsule_itself_is_not_a_producer() -> None:
-    t = tvm_ffi.from_dlpack(np.zeros(2))
-    capsule = t.__dlpack__()
-    with pytest.raises(TypeError, match="DLPack protocol.*`PyCapsule`"):
-        tvm_ffi.from_dlpack(capsule)
-    assert '"dltensor"' in repr(capsule)  # left unconsumed, freed with the capsule
-    del t, capsule
+def test_a_consumed_capsule_hands_its_memory_to_the_tensor() -> None:
+    array = np.arange(4, dtype="float64")
+    capsule = tvm_ffi.from_dlpack(array).__dlpack__()
+    t = tvm_ffi.from_dlpack(capsule)  # consumed, as the reference does
+    assert '"used_dltensor"' in repr(capsule)
+    del capsule, array  # the tensor owns the export now: the memory stays
+    gc.collect()
+    assert np.from_dlpack(t).tolist() == [0.0, 1.0, 2.0, 3.0]
+    del t
 
 
 # ---- refcounts balance ----
