@@ -11,6 +11,7 @@
  *   module_system_symbols.c  name -> address table of statically linked kernels (leaf)
  *   module_library_bin.c     parser of __tvm_ffi__library_bin bytes (leaf, fuzzed)
  *   module.c                 module objects, imports, symbol/function lookup  -> system symbols
+ *   module_lookup.c          TVMFFIEnvModLookupFromImports and its caches      -> module.c
  *   module_load.c            dlopen, context symbols, composite modules        -> module.c, parser
  *   module_system_lib.c      one system-library module per prefix              -> module_load.c
  *   module_globals.c         the ffi.Module* global functions                  -> all of the above
@@ -109,6 +110,10 @@ int ffi_module_cxx_call(TVMFFIObject* module, FfiCxxModuleOp op, const FfiCxxMod
 /* A strong reference to the current import list (either kind of module), so it can be walked
  * without the lock; NULL with the error raised on allocation failure. */
 TVMFFIObject* ffi_module_imports_snapshot(TVMFFIObject* m);
+/* The i-th module of an import list (an ffi.Array of modules), borrowed. */
+static inline TVMFFIObject* ffi_module_import_at(TVMFFIObject* imports, int64_t i) {
+  return ((TVMFFIAny*)ffi_seq_cell(imports)->data)[i].v_obj;
+}
 /* Appends `other` to the module's imports unless that would close a cycle. */
 int ffi_module_import(TVMFFIObject* module, TVMFFIObject* other);
 int ffi_module_clear_imports(TVMFFIObject* module);
