@@ -136,10 +136,8 @@ class _NumpyDtypeNames(Mapping[Any, str]):
         if np is None or not isinstance(key, np.dtype):
             raise KeyError(key)
         text = str(key.name)
-        try:
-            _core.DataType(text)
-        except (TypeError, ValueError):
-            raise KeyError(key) from None
+        if not dtype.is_dtype(text):
+            raise KeyError(key)
         return text
 
     def __iter__(self) -> Iterator[Any]:

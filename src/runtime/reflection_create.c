@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "reflection_internal.h"
-#include "type_registry_entry.h"
 
 #define MAX_FIELDS FFI_REFLECTION_MAX_FIELDS
 
@@ -150,7 +149,7 @@ static int make_object_from_packed_args(void* self, const TVMFFIAny* args, int32
   if (args[0].type_index == kTVMFFIInt) {
     /* An unknown index is the caller's error, not a reason to abort as TVMFFIGetTypeInfo does. */
     int64_t given = args[0].v_int64;
-    if (given < 0 || given > INT32_MAX || ffi_type_entry_at((int32_t)given) == NULL) {
+    if (given < 0 || given > INT32_MAX || !ffi_type_index_is_registered((int32_t)given)) {
       return ffi_raise("ValueError", "%s: no type has index %lld", kName, (long long)given);
     }
     type_index = (int32_t)given;
