@@ -146,6 +146,9 @@ def test_top_level_names() -> None:
     for name in tvm_ffi.__all__:
         assert hasattr(tvm_ffi, name), name
     assert tvm_ffi.__version__ == "0.1.16" and tvm_ffi.__version_tuple__ == (0, 1, 16)
+    from tvm_ffi._version import version, version_tuple  # the reference's generated module
+
+    assert (version, version_tuple) == (tvm_ffi.__version__, tvm_ffi.__version_tuple__)
     assert isinstance(tvm_ffi.LIB, ctypes.CDLL)
     assert issubclass(tvm_ffi.Function, tvm_ffi.Object) and issubclass(tvm_ffi.Module, tvm_ffi.Object)
     assert tvm_ffi.registry.register_object is tvm_ffi.register_object

@@ -98,6 +98,7 @@ def test_dtype_from_dlpack_triples_and_lanes() -> None:
     assert tvm_ffi.dtype.from_dlpack_data_type((0, 8, 1)) == "int8"
     assert tvm_ffi.dtype.from_dlpack_data_type((6, 8, 1)) == "bool"
     assert tvm_ffi.dtype.from_dlpack_data_type((17, 4, 2)) == "float4_e2m1fnx2"
+    assert tvm_ffi._dtype.float4_e2m1fn_x2 is tvm_ffi._dtype.float4_e2m1fnx2  # PyTorch's spelling
     v4 = tvm_ffi.float32.with_lanes(4)
     assert v4 == "float32x4" and isinstance(v4, tvm_ffi.dtype) and v4.lanes == 4 and v4.bits == 32
     with pytest.raises(ValueError, match=r"unsupported DLPack type code 5"):

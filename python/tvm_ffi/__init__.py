@@ -17,9 +17,7 @@ import os
 import sys
 
 from . import libinfo
-
-__version__ = "0.1.16"
-__version_tuple__ = (0, 1, 16)
+from ._version import __version__, __version_tuple__
 
 # Frontend C APIs the runtime calls back into (TVMFFIEnvCheckSignals polls for Ctrl-C).
 _ENV_C_APIS = ("PyErr_CheckSignals", "PyGILState_Ensure", "PyGILState_Release")

@@ -346,6 +346,7 @@ float6_e2m3fn = dtype("float6_e2m3fn")
 float6_e3m2fn = dtype("float6_e3m2fn")
 float4_e2m1fn = dtype("float4_e2m1fn")
 float4_e2m1fnx2 = dtype("float4_e2m1fnx2")
+float4_e2m1fn_x2 = float4_e2m1fnx2  # PyTorch spells the packed pair this way
 
 DTYPE_LITERALS = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -22,6 +22,7 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_list_globals();
   ffi_register_map_globals();
   ffi_register_content_globals();
+  ffi_register_device_scan_globals();
   ffi_register_tensor_globals();
   ffi_register_module_globals();
   ffi_register_reflection_globals();

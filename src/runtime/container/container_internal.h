@@ -42,5 +42,7 @@ int ffi_map_clear(TVMFFIObject* map);
  * (called once by init.c). */
 void ffi_register_map_globals(void);
 void ffi_register_list_globals(void);
+/* ffi.ContainerFindFirstNonCPUDevice (device_scan.c). */
+void ffi_register_device_scan_globals(void);
 
 #endif /* TVM_FFI_RUNTIME_CONTAINER_INTERNAL_H_ */
