@@ -27,6 +27,7 @@ static PyObject* g_str_exchange_api = NULL; /* "__dlpack_c_exchange_api__" */
 /* "__c_dlpack_exchange_api__": the name PyTorch's addon (torch-c-dlpack-ext) and torch releases
  * before the attribute was renamed publish the same table under. */
 static PyObject* g_str_legacy_exchange_api = NULL;
+static PyObject* g_str_torch = NULL; /* "torch" */
 
 static int type_has(PyTypeObject* type, const char* name) {
   PyObject* attr = PyObject_GetAttrString((PyObject*)type, name);
@@ -124,15 +125,54 @@ static int decode_exchange_api(PyTypeObject* type, PyObject* name, PyObject* att
   return 0;
 }
 
+/* PyTorch before 2.10 publishes no exchange table. The first time a torch tensor class without
+ * one is met (torch already imported: nothing is imported here), the Python side is asked once
+ * to provide it (tvm_ffi._optional_torch_c_dlpack: the torch-c-dlpack-ext package, or our addon,
+ * compiled into the cache the first time). A failure there is a warning, never this call's
+ * error: the tensor then goes through __dlpack__. */
+static int g_torch_table_offered = 0;
+
+static void offer_torch_table(PyTypeObject* type) {
+  PyObject* torch = PyImport_GetModule(g_str_torch); /* new reference; NULL: not imported */
+  if (torch == NULL) {
+    PyErr_Clear();
+    return;
+  }
+  PyObject* tensor_cls = PyObject_GetAttrString(torch, "Tensor");
+  Py_DECREF(torch);
+  int is_torch = tensor_cls != NULL && PyType_Check(tensor_cls) &&
+                 PyType_IsSubtype(type, (PyTypeObject*)tensor_cls);
+  Py_XDECREF(tensor_cls);
+  PyErr_Clear();
+  if (!is_torch) return;
+  g_torch_table_offered = 1;
+  PyObject* module = PyImport_ImportModule("tvm_ffi._optional_torch_c_dlpack");
+  PyObject* done = module != NULL ? PyObject_CallMethod(module, "_on_first_torch_tensor", NULL)
+                                  : NULL;
+  if (done == NULL) PyErr_WriteUnraisable((PyObject*)type);
+  Py_XDECREF(done);
+  Py_XDECREF(module);
+}
+
+static PyObject* find_exchange_attr(PyTypeObject* type, PyObject** name) {
+  *name = g_str_exchange_api;
+  PyObject* attr = _PyType_Lookup(type, *name); /* borrowed */
+  if (attr == NULL) {
+    *name = g_str_legacy_exchange_api;
+    attr = _PyType_Lookup(type, *name);
+  }
+  return attr;
+}
+
 /* The attribute lives in the type's dict, where _PyType_Lookup finds it without raising when it
  * is absent; a descriptor is read like any attribute. The current name wins over the legacy one. */
 int core_exchange_api_of(PyTypeObject* type, const DLPackExchangeAPI** out) {
   *out = NULL;
-  PyObject* name = g_str_exchange_api;
-  PyObject* attr = _PyType_Lookup(type, name); /* borrowed */
-  if (attr == NULL) {
-    name = g_str_legacy_exchange_api;
-    attr = _PyType_Lookup(type, name);
+  PyObject* name;
+  PyObject* attr = find_exchange_attr(type, &name);
+  if (attr == NULL && !g_torch_table_offered) {
+    offer_torch_table(type);
+    attr = find_exchange_attr(type, &name);
   }
   if (attr == NULL) return 0;
   if (PyCapsule_CheckExact(attr) || PyLong_Check(attr)) {
@@ -184,7 +224,10 @@ PyObject* core_mod_set_class_dtype(PyObject* self, PyObject* cls) {
 int core_dispatch_init(void) {
   g_str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
   g_str_legacy_exchange_api = PyUnicode_InternFromString("__c_dlpack_exchange_api__");
-  if (g_str_exchange_api == NULL || g_str_legacy_exchange_api == NULL) return -1;
+  g_str_torch = PyUnicode_InternFromString("torch");
+  if (g_str_exchange_api == NULL || g_str_legacy_exchange_api == NULL || g_str_torch == NULL) {
+    return -1;
+  }
   PyObject* numbers = PyImport_ImportModule("numbers");
   if (numbers == NULL) return -1;
   g_numbers_integral = PyObject_GetAttrString(numbers, "Integral");
