@@ -111,13 +111,13 @@ def test_the_addon_table_converts_like_torch_own(name: str, tensor: Any, addon_t
     if not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
         pytest.skip("this torch has no table of its own to compare with")
     own = _outcomes(tensor)
-    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table)
+    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table, raising=False)
     assert _outcomes(tensor) == own
 
 
 def test_the_addon_allocates_torch_tensors_for_kernels(addon_table: Any, env_kernels: Any,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table)
+    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table, raising=False)
     x = torch.ones(4, 2, dtype=torch.float64)
     y = env_kernels.alloc_like(x)
     assert type(y) is torch.Tensor and y.shape == (4, 2) and y.dtype == torch.float64
@@ -128,7 +128,7 @@ def test_the_addon_allocates_torch_tensors_for_kernels(addon_table: Any, env_ker
 
 
 def test_a_result_tensor_outlives_the_call(addon_table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table)
+    monkeypatch.setattr(torch.Tensor, "__dlpack_c_exchange_api__", addon_table, raising=False)
     source = tvm_ffi.from_dlpack(torch.arange(5, dtype=torch.int32))
     pair = echo([source, torch.zeros(1)])  # a torch tensor in the call: results come back as torch
     as_torch = pair[0]  # made by the addon's managed_tensor_to_py_object_no_sync
@@ -137,9 +137,59 @@ def test_a_result_tensor_outlives_the_call(addon_table: Any, monkeypatch: pytest
     assert as_torch.tolist() == [0, 1, 2, 3, 4]
 
 
+class _Device(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _Device), ("ndim", ctypes.c_int32),
+                ("dtype", _DataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _Versioned(ctypes.Structure):
+    pass
+
+
+_Deleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(_Versioned))
+_Versioned._fields_ = [("version", ctypes.c_uint32 * 2), ("manager_ctx", ctypes.c_void_p),
+                       ("deleter", _Deleter), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+def test_to_py_object_honours_byte_offset_and_frees_once(addon_table: Any) -> None:
+    """A producer's byte_offset (which ATen's legacy import ignores before 2.13) is applied."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    table = get(addon_table, b"dlpack_exchange_api")
+    to_py = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.POINTER(_Versioned), ctypes.POINTER(ctypes.py_object))(
+        ctypes.c_void_p.from_address(table + 32).value)  # managed_tensor_to_py_object_no_sync
+    data = (ctypes.c_float * 8)(*range(8))
+    shape = (ctypes.c_int64 * 1)(4)
+    freed: list[int] = []
+    deleter = _Deleter(lambda _: freed.append(1))
+    managed = _Versioned(deleter=deleter)
+    managed.version[0] = 1
+    managed.dl_tensor = _DLTensor(ctypes.addressof(data), _Device(1, 0), 1, _DataType(2, 32, 1),
+                                  shape, None, 8)  # two floats in
+    out = ctypes.py_object()
+    assert to_py(ctypes.byref(managed), ctypes.byref(out)) == 0
+    result = out.value
+    ctypes.pythonapi.Py_DecRef.argtypes = [ctypes.py_object]
+    ctypes.pythonapi.Py_DecRef(result)  # the new reference the table wrote into `out`
+    assert result.tolist() == [2.0, 3.0, 4.0, 5.0]
+    assert freed == []
+    del result, out
+    assert freed == [1]
+
+
 def _run_without_torch_table(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """Runs `code` after deleting torch's own table, as on PyTorch before 2.10."""
-    prelude = "import torch\ndel torch.Tensor.__dlpack_c_exchange_api__\nimport tvm_ffi\n"
+    prelude = ("import torch\nif hasattr(torch.Tensor, '__dlpack_c_exchange_api__'):\n"
+               "    del torch.Tensor.__dlpack_c_exchange_api__\nimport tvm_ffi\n")
     full_env = {**os.environ, "TVM_FFI_CACHE_DIR": str(cache), **env}
     full_env.pop("TVM_FFI_DISABLE_TORCH_C_DLPACK", None)
     full_env.update(env)

@@ -192,6 +192,12 @@ int managed_tensor_to_py_object(DLManagedTensorVersioned* tensor, void** out_py_
     (void)scalar_type;
     DLManagedTensor legacy{};
     legacy.dl_tensor = dl;
+    // ATen's legacy import ignores byte_offset in older releases (2.9 does; 2.13 honors it):
+    // fold it into the data pointer, which every release then reads the same way.
+    if (dl.byte_offset != 0) {
+      legacy.dl_tensor.data = static_cast<char*>(dl.data) + dl.byte_offset;
+      legacy.dl_tensor.byte_offset = 0;
+    }
     std::vector<int64_t> compact_strides;
     if (dl.strides == nullptr && dl.ndim > 0) {  // NULL strides: compact row-major
       compact_strides.resize(static_cast<size_t>(dl.ndim));
