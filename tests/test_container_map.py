@@ -70,6 +70,8 @@ def test_map_pickles_by_value_keeping_distinct_keys() -> None:
     copy = pickle.loads(pickle.dumps(m))
     assert isinstance(copy, tvm_ffi.Map) and not copy.same_as(m)
     assert list(copy.items()) == [(1, "int"), (True, "bool"), ("s", [1])]
+    # Keys a Python dict keeps apart travel as a dict, which the reference's Map() takes too.
+    assert tvm_ffi.Map({"a": 1, 2: "b"}).__reduce__() == (tvm_ffi.Map, ({"a": 1, 2: "b"},))
 
 
 def test_dict_mutation() -> None:

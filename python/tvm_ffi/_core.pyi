@@ -312,6 +312,9 @@ def _convert_to_opaque_object(value: object, /) -> OpaquePyObject: ...
 
 # Installed by tvm_ffi.serialization: pickles of FFI objects name it (the reference's name).
 _new_object: Callable[[type[Any]], Any]
+# Installed by tvm_ffi._device and tvm_ffi._dtype: what pickles of devices and dtypes name.
+_create_device_from_tuple: Callable[[type[Device], int, int], Device]
+_create_cdtype_from_tuple: Callable[[type[Any], int, int, int], Any]
 
 # Type table and reflection.
 def _object_type_key_to_index(type_key: str, /) -> int | None: ...

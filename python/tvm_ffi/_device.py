@@ -15,6 +15,19 @@ __all__ = ["DLDeviceType", "Device", "device"]
 Device = _core.Device
 
 
+def _create_device_from_tuple(cls: type[_core.Device], device_type: int, device_id: int) -> _core.Device:
+    """A ``cls`` device from its DLPack pair: how pickles rebuild devices."""
+    if cls is _core.Device:
+        return _core.Device(device_type, device_id)
+    return cls(device_type, device_id)
+
+
+# Pickles name it `tvm_ffi.core._create_device_from_tuple` with the class `tvm_ffi.core.Device`,
+# as the reference's do, so either package loads device pickles made by the other.
+_create_device_from_tuple.__module__ = "tvm_ffi.core"
+_core._create_device_from_tuple = _create_device_from_tuple
+
+
 class DLDeviceType(IntEnum):
     """``DLDeviceType`` codes of DLPack (the ``device_type`` of a ``DLDevice``)."""
 

@@ -196,6 +196,10 @@ class dtype(str):
             _PARSED[text] = self
         return self
 
+    def __setstate__(self, state: Any) -> None:
+        """Accepts the state of the reference's pickles (its parsed copy of the name): unused,
+        the name given to the constructor says it all."""
+
     @classmethod
     def from_dlpack_data_type(cls, data_type: tuple[int, int, int]) -> dtype:
         """Make the dtype of a DLPack ``(type_code, bits, lanes)`` triple.
@@ -319,6 +323,18 @@ class dtype(str):
 
 
 _core._set_class_dtype(dtype)
+
+
+def _create_cdtype_from_tuple(cls: type[Any], code: int, bits: int, lanes: int) -> Any:
+    """A ``cls`` data type (``DataType`` or ``dtype``) from its DLPack triple: how pickles made
+    by the reference rebuild the parsed ``DataType`` they carry."""
+    parsed = dtype.from_dlpack_data_type((code, bits, lanes))
+    return parsed._tvm_ffi_dtype if issubclass(cls, _core.DataType) else cls(str.__str__(parsed))
+
+
+# The reference's pickles name it `tvm_ffi.core._create_cdtype_from_tuple`.
+_create_cdtype_from_tuple.__module__ = "tvm_ffi.core"
+_core._create_cdtype_from_tuple = _create_cdtype_from_tuple
 
 # Predefined dtypes, exported as tvm_ffi.float32 etc. (`bool` shadows the builtin only here).
 bool = dtype("bool")

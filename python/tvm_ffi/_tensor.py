@@ -8,6 +8,8 @@ a tensor by ``_core`` on the call path; ``from_dlpack`` does the same explicitly
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import _core
 
 __all__ = ["Tensor", "from_dlpack"]
@@ -25,3 +27,12 @@ _core._register_object_class(_TENSOR_TYPE_INDEX, Tensor)
 # require_contiguous raise RuntimeError when unmet. Read-only producers are accepted: the
 # caller must not write through such a tensor.
 from_dlpack = _core.from_dlpack
+
+
+def __getattr__(name: str) -> Any:
+    """``Shape``, whose home this module is in the reference (pickles look it up here)."""
+    if name == "Shape":
+        from .container import Shape  # noqa: PLC0415 - container imports this module
+
+        return Shape
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -370,7 +370,11 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
         return type(self)(list(self._pairs()))
 
     def __reduce__(self) -> Any:
-        return (type(self), (list(self._pairs()),))
+        # A dict, which the reference's constructor takes too (pickles travel between the two
+        # packages); pairs when keys Python merges (1, 1.0, True) are distinct entries here.
+        pairs = list(self._pairs())
+        as_dict = dict(pairs)
+        return (type(self), (as_dict if len(as_dict) == len(pairs) else pairs,))
 
 
 @register_object("ffi.Map")
@@ -531,5 +535,14 @@ class Shape(tuple):  # type: ignore[type-arg]
     def __reduce__(self) -> Any:
         return (Shape, (tuple(self),))
 
+    def __setstate__(self, state: Any) -> None:
+        """Takes the runtime object from the state of the reference's pickles, when present."""
+        obj = state.get("_tvm_ffi_cached_object") if isinstance(state, dict) else None
+        if isinstance(obj, _core.Object):
+            self._tvm_ffi_object = obj
 
+
+# Pickles name the class `tvm_ffi._tensor.Shape`, its home in the reference, so that either
+# package loads the other's (tvm_ffi._tensor resolves the name to this class).
+Shape.__module__ = "tvm_ffi._tensor"
 _core._set_class_shape(Shape)

@@ -127,6 +127,12 @@ from ._core import (
     _convert_to_opaque_object as _convert_to_opaque_object,
 )
 from ._core import (
+    _create_cdtype_from_tuple as _create_cdtype_from_tuple,
+)
+from ._core import (
+    _create_device_from_tuple as _create_device_from_tuple,
+)
+from ._core import (
     _env_get_current_stream as _env_get_current_stream,
 )
 from ._core import (

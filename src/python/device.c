@@ -227,9 +227,15 @@ static Py_hash_t device_hash(PyObject* op) {
   return h;
 }
 
+/* (tvm_ffi.core._create_device_from_tuple, (cls, device_type, index)): the reference's form,
+ * so that either package loads the other's device pickles (the function lives in _device.py). */
 static PyObject* device_reduce(PyObject* op, PyObject* unused) {
   (void)unused;
-  return Py_BuildValue("(O(ii))", (PyObject*)Py_TYPE(op), (int)device_of(op).device_type,
+  PyObject* core = PyImport_ImportModule("tvm_ffi.core");
+  PyObject* rebuild = core != NULL ? PyObject_GetAttrString(core, "_create_device_from_tuple") : NULL;
+  Py_XDECREF(core);
+  if (rebuild == NULL) return NULL;
+  return Py_BuildValue("(N(Oii))", rebuild, (PyObject*)Py_TYPE(op), (int)device_of(op).device_type,
                        (int)device_of(op).device_id);
 }
 
@@ -268,7 +274,7 @@ static PyMethodDef device_methods[] = {
      "--------\n"
      ">>> tvm_ffi.device(\"cuda:1\").dlpack_device_type()\n"
      "2"},
-    {"__reduce__", device_reduce, METH_NOARGS, "Pickles as (device_type, index)."},
+    {"__reduce__", device_reduce, METH_NOARGS, "Pickles as (class, device_type, index)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -279,7 +285,7 @@ static PyGetSetDef device_getset[] = {
 };
 
 PyTypeObject CoreDevice_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Device",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Device",
     .tp_basicsize = sizeof(CoreDevice),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Device(device_type, index=None)\n"

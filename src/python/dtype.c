@@ -148,7 +148,7 @@ static PyGetSetDef datatype_getset[] = {
 };
 
 PyTypeObject CoreDataType_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.DataType",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.DataType",
     .tp_basicsize = sizeof(CoreDataType),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "DataType(dtype_str)\n--\n\nA DLDataType parsed from text such as 'float32x4'.",
