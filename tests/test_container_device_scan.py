@@ -11,7 +11,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.testing
 from leakcheck import no_ffi_leaks  # noqa: F401
-from test_tensor import _c_kernels
+from test_tensor import ENV_KERNELS_SOURCE, _c_kernels
 from test_tensor_lifetime import OnDevice
 
 find_device = tvm_ffi.get_global_func("ffi.ContainerFindFirstNonCPUDevice")
@@ -71,23 +71,6 @@ def test_wrong_argument_count_is_a_type_error() -> None:
 
 
 # ---- a container returned in a framework's call brings its tensors' stream into later calls ----
-
-STREAM_KERNEL_SOURCE = r"""
-#include <stdint.h>
-#include <tvm/ffi/c_api.h>
-#include <tvm/ffi/extra/c_env_api.h>
-
-/* cuda0_stream(*args) -> the env stream of cuda:0 during the call, as an int. */
-int __tvm_ffi_cuda0_stream(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  (void)self;
-  (void)args;
-  (void)n;
-  result->type_index = kTVMFFIInt;
-  result->zero_padding = 0;
-  result->v_int64 = (int64_t)(intptr_t)TVMFFIEnvGetStream(kDLCUDA, 0);
-  return 0;
-}
-"""
 
 FAKE_STREAM = 0xABC0  # what the fake framework names as its current stream of a GPU
 
@@ -153,7 +136,7 @@ class FrameworkTensor:
 @pytest.fixture(scope="module")
 def cuda0_stream(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     yield from (k.cuda0_stream for k in _c_kernels(tmp_path_factory, "stream_kernel",
-                                                   STREAM_KERNEL_SOURCE, ["cuda0_stream"]))
+                                                   ENV_KERNELS_SOURCE, ["cuda0_stream"]))
 
 
 def test_a_framework_container_sets_its_gpu_tensors_stream(cuda0_stream: Any) -> None:

@@ -558,6 +558,17 @@ int __tvm_ffi_env_stream(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny
   return 0;
 }
 
+/* cuda0_stream(*args) -> the env stream of cuda:0 during the call, as an int. */
+int __tvm_ffi_cuda0_stream(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  (void)self;
+  (void)args;
+  (void)n;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)(intptr_t)TVMFFIEnvGetStream(kDLCUDA, 0);
+  return 0;
+}
+
 /* env_allocator(*args) -> the address of the current env allocator, as an int. */
 int __tvm_ffi_env_allocator(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   (void)self;
