@@ -78,7 +78,8 @@ def test_in_compares_like_equality() -> None:
 def test_equality_against_python_sequences_and_mappings() -> None:
     arr = Array([1, 2, 3])
     assert arr == [1, 2, 3] and arr == (1, 2, 3) and [1, 2, 3] == arr and arr != [1, 2]
-    assert arr.__eq__(range(1, 4)) is True
+    assert arr.__eq__(range(1, 4)) is True and arr == range(1, 4) and arr != range(1, 3)
+    assert arr.__ne__(range(1, 4)) is False and List([1, 2, 3]) == range(1, 4)
     for unrelated in ("123", b"123", 123, None, {1: 2}):
         assert arr.__eq__(unrelated) is NotImplemented and arr != unrelated
     m = Map({"x": 1})

@@ -83,21 +83,14 @@ class _Seq(_core.SeqBase, Generic[_T]):
         # By content, like == (ffi.ArrayContains / ffi.ListContains); a plain dict is never in.
         def __contains__(self, value: object) -> bool: ...
 
-    def __eq__(self, other: object) -> bool:
-        """Item by item, by content, as the runtime compares (1, 1.0 and True differ)."""
-        if type(other) is list or type(other) is tuple or isinstance(other, _Seq):
-            return _content_equal(self, other)  # a list or tuple arrives as an Array
+    # == and != are SeqBase's (C): by content, as the runtime compares (1, 1.0 and True
+    # differ), when the other side is an Array, List, list or tuple; any other operand comes
+    # here. hash() agrees with ==: an Array and a List with equal items hash equal.
+    def _eq_sequence(self, other: object) -> Any:
+        """``self == other`` for an operand that is not an FFI sequence, list or tuple."""
         if isinstance(other, (str, bytes, bytearray, Mapping)) or not isinstance(other, Sequence):
             return NotImplemented
         return _content_equal(self, list(other))  # range, Shape, user sequences: their items
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    # By content, agreeing with ==; an Array and a List with equal items hash equal.
-    __hash__ = _core.SeqBase.__hash__
-
 
     def __copy__(self) -> Any:
         """A new container of this type holding the same items."""
@@ -352,18 +345,9 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
         """A view of the values in insertion order."""
         return ValuesView(self)
 
-    def __eq__(self, other: object) -> bool:
-        """Entry by entry, by content; a Map equals only a Map and a Dict only a Dict (a plain
-        dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is False)."""
-        if isinstance(other, _MapReader) and (isinstance(other, type(self)) or isinstance(self, type(other))):
-            return _content_equal(self, other)
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = _core.MapBase.__hash__  # by content, agreeing with ==
+    # == and != are MapBase's (C): entry by entry, by content; a Map equals only a Map and a
+    # Dict only a Dict (a plain dict gets NotImplemented, so ``Map({"x": 1}) == {"x": 1}`` is
+    # False). hash() agrees with ==.
 
     def __copy__(self) -> Any:
         """A new mapping of this type holding the same entries."""

@@ -25,7 +25,8 @@
 
 static PyTypeObject SeqBase_Type;
 static PyTypeObject MapBase_Type;
-static PyObject* g_str_ffi_ctor = NULL; /* "_ffi_ctor" */
+static PyObject* g_str_ffi_ctor = NULL;     /* "_ffi_ctor" */
+static PyObject* g_str_eq_sequence = NULL;  /* "_eq_sequence" */
 
 /* An element view as a Python value, in the container's framework when it has one. */
 static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
@@ -309,6 +310,25 @@ static PyObject* seq_iter(PyObject* self) {
   return (PyObject*)it;
 }
 
+/* arr == other: by content (container_content.c) when `other` is an Array, List, list or
+ * tuple; any other operand goes to the class's `_eq_sequence(other)` (Python: other sequences
+ * compare by their items, the rest get NotImplemented). */
+static PyObject* seq_richcompare(PyObject* self, PyObject* other, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  if (PyObject_TypeCheck(other, &SeqBase_Type) || PyList_CheckExact(other) ||
+      PyTuple_CheckExact(other)) {
+    return core_container_content_compare(self, other, op);
+  }
+  PyObject* hook = _PyType_Lookup(Py_TYPE(self), g_str_eq_sequence);
+  if (hook == NULL) Py_RETURN_NOTIMPLEMENTED;
+  PyObject* args[2] = {self, other};
+  PyObject* equal = PyObject_Vectorcall(hook, args, 2, NULL);
+  if (equal == NULL || equal == Py_NotImplemented || op == Py_EQ) return equal;
+  int truth = PyObject_IsTrue(equal);
+  Py_DECREF(equal);
+  return truth < 0 ? NULL : PyBool_FromLong(!truth);
+}
+
 static PySequenceMethods seq_as_sequence = {
     .sq_length = seq_length,
     .sq_item = seq_item,
@@ -331,6 +351,7 @@ static PyTypeObject SeqBase_Type = {
     .tp_as_mapping = &seq_as_mapping,
     .tp_iter = seq_iter,
     .tp_hash = core_container_hash,
+    .tp_richcompare = seq_richcompare,
 };
 
 /* ---- maps ---- */
@@ -520,6 +541,17 @@ static PyMappingMethods map_as_mapping = {
     .mp_subscript = map_subscript,
 };
 
+/* m == other: by content when `other` is a map of a related class (a Map equals only a Map, a
+ * Dict only a Dict); NotImplemented otherwise, so a plain dict never equals a Map. */
+static PyObject* map_richcompare(PyObject* self, PyObject* other, int op) {
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
+  if (!PyObject_TypeCheck(other, &MapBase_Type) ||
+      !(PyObject_TypeCheck(other, Py_TYPE(self)) || PyObject_TypeCheck(self, Py_TYPE(other)))) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  return core_container_content_compare(self, other, op);
+}
+
 static PyTypeObject MapBase_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.MapBase",
     .tp_basicsize = sizeof(CoreContainer),
@@ -531,6 +563,7 @@ static PyTypeObject MapBase_Type = {
     .tp_as_sequence = &map_as_sequence,
     .tp_as_mapping = &map_as_mapping,
     .tp_hash = core_container_hash,
+    .tp_richcompare = map_richcompare,
 };
 
 /* The common base of the container classes under the reference's name, so
@@ -545,6 +578,8 @@ static PyTypeObject ContainerBase_Type = {
 int core_container_init(PyObject* module) {
   g_str_ffi_ctor = PyUnicode_InternFromString("_ffi_ctor");
   if (g_str_ffi_ctor == NULL) return -1;
+  g_str_eq_sequence = PyUnicode_InternFromString("_eq_sequence");
+  if (g_str_eq_sequence == NULL) return -1;
   PyObject* bases = PyTuple_Pack(2, PyExc_AttributeError, PyExc_TypeError);
   if (bases == NULL) return -1;
   g_not_a_mapping = PyErr_NewExceptionWithDoc(

@@ -1,10 +1,10 @@
 /*
- * container_content.c -- hash() and `in` of Array, List, Map and Dict, by content.
+ * container_content.c -- ==, hash() and `in` of Array, List, Map and Dict, by content.
  *
- * Equal containers must hash equal, so hash() follows the content equality of `==` (the
- * runtime's ffi._ContentEqual) through its companion ffi._ContentHash, and `x in seq` is
- * ffi.ArrayContains / ffi.ListContains, which compare with that same equality. Both are called
- * straight from the type slots, without a Python frame.
+ * `==` is the runtime's ffi._ContentEqual. Equal containers must hash equal, so hash() follows
+ * it through its companion ffi._ContentHash, and `x in seq` is ffi.ArrayContains /
+ * ffi.ListContains, which compare with that same equality. All are called straight from the
+ * type slots, without a Python frame.
  */
 #include "container_content.h"
 
@@ -20,6 +20,7 @@ typedef struct {
   PyObject* py_name; /* for error messages of argument conversion */
 } GlobalFunc;
 
+static GlobalFunc g_content_equal = {"ffi._ContentEqual", NULL, NULL};
 static GlobalFunc g_content_hash = {"ffi._ContentHash", NULL, NULL};
 static GlobalFunc g_array_contains = {"ffi.ArrayContains", NULL, NULL};
 static GlobalFunc g_list_contains = {"ffi.ListContains", NULL, NULL};
@@ -79,4 +80,19 @@ int core_seq_contains(PyObject* self, PyObject* value) {
   CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
   if (core_call(func->handle, args, 2, func->py_name, &result, &fw) != 0) return -1;
   return result.type_index == kTVMFFIBool && result.v_int64 != 0;
+}
+
+PyObject* core_container_content_compare(PyObject* self, PyObject* other, int op) {
+  if (resolve(&g_content_equal) != 0) return NULL;
+  PyObject* args[2] = {self, other};
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
+  if (core_call(g_content_equal.handle, args, 2, g_content_equal.py_name, &result, &fw) != 0) {
+    return NULL;
+  }
+  int equal = result.type_index == kTVMFFIBool && result.v_int64 != 0;
+  return PyBool_FromLong(op == Py_EQ ? equal : !equal);
 }

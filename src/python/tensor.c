@@ -127,7 +127,20 @@ static PyObject* tensor_dlpack_device(PyObject* self, PyObject* unused) {
   (void)unused;
   if (check_handle(self) != 0) return NULL;
   DLDevice dev = tensor_of(self)->device;
-  return Py_BuildValue("(ii)", (int)dev.device_type, (int)dev.device_id);
+  /* Built directly: every from_dlpack of every consumer asks, and Py_BuildValue's format
+   * parsing costs more than the tuple. */
+  PyObject* pair = PyTuple_New(2);
+  if (pair == NULL) return NULL;
+  PyObject* type = PyLong_FromLong((long)dev.device_type);
+  PyObject* id = type != NULL ? PyLong_FromLong((long)dev.device_id) : NULL;
+  if (id == NULL) {
+    Py_XDECREF(type);
+    Py_DECREF(pair);
+    return NULL;
+  }
+  PyTuple_SET_ITEM(pair, 0, type);
+  PyTuple_SET_ITEM(pair, 1, id);
+  return pair;
 }
 
 /* Reads an optional (int, int) keyword of __dlpack__. */

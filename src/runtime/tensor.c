@@ -290,8 +290,10 @@ static void exported_versioned_deleter(DLManagedTensorVersioned* self) {
 
 int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {
   if (check_tensor_handle("TVMFFITensorToDLPack", from, out) != 0) return -1;
-  DLManagedTensor* mt = (DLManagedTensor*)calloc(1, sizeof(DLManagedTensor));
+  /* malloc, not calloc: glibc's calloc skips the per-thread cache, and every field is set. */
+  DLManagedTensor* mt = (DLManagedTensor*)malloc(sizeof(DLManagedTensor));
   if (mt == NULL) return ffi_raise("MemoryError", "TVMFFITensorToDLPack: out of memory");
+  *mt = (DLManagedTensor){0};
   mt->dl_tensor = ((TensorObject*)from)->tensor;
   mt->manager_ctx = from;
   mt->deleter = exported_legacy_deleter;
@@ -303,8 +305,9 @@ int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {
 int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersioned** out) {
   if (check_tensor_handle("TVMFFITensorToDLPackVersioned", from, out) != 0) return -1;
   DLManagedTensorVersioned* mt =
-      (DLManagedTensorVersioned*)calloc(1, sizeof(DLManagedTensorVersioned));
+      (DLManagedTensorVersioned*)malloc(sizeof(DLManagedTensorVersioned));
   if (mt == NULL) return ffi_raise("MemoryError", "TVMFFITensorToDLPackVersioned: out of memory");
+  *mt = (DLManagedTensorVersioned){0};
   mt->version.major = DLPACK_MAJOR_VERSION;
   mt->version.minor = DLPACK_MINOR_VERSION;
   mt->manager_ctx = from;
