@@ -76,3 +76,36 @@ def test_deep_nesting_raises_recursion_error_instead_of_overflowing(kernel: Path
                           capture_output=True, text=True, timeout=300, preexec_fn=small_stack)
     assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
     assert proc.stdout.splitlines() == ["main RecursionError True True", "c thread RecursionError True True"]
+
+
+DEEP_CONTAINERS = """
+import sys, tvm_ffi, tvm_ffi.testing
+sys.setrecursionlimit(10**7)
+echo = tvm_ffi.get_global_func("testing.echo")
+
+class Forward:  # converts as whatever it forwards to: itself, forever
+    def __tvm_ffi_value__(self):
+        return self
+
+loop = []
+loop.append(loop)
+cycle = {}
+cycle["self"] = cycle
+for value in (loop, cycle, Forward()):
+    try:
+        echo(value)
+    except RecursionError as err:
+        # Containers hit our C stack bound; a Python protocol call may hit Python's own first.
+        print(type(value).__name__, "RecursionError", "C stack" in str(err) or type(value) is Forward)
+assert list(echo([[1], [2, [3]]])[1][1]) == [3]  # the thread is fine afterwards
+"""
+
+
+def test_self_containing_arguments_raise_recursion_error_with_a_high_recursion_limit() -> None:
+    # From Python 3.12 Python's own C recursion bound allows about 10,000 levels, and a
+    # conversion level takes more stack than 8 MiB / 10,000: only the C stack bounds it.
+    proc = subprocess.run([sys.executable, "-c", DEEP_CONTAINERS], capture_output=True, text=True,
+                          timeout=300, preexec_fn=small_stack)
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
+    assert proc.stdout.splitlines() == ["list RecursionError True", "dict RecursionError True",
+                                        "Forward RecursionError True"]

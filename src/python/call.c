@@ -15,6 +15,7 @@
 #include "gil_policy.h"
 #include "globals.h"
 #include "snapshot.h"
+#include "stack_guard.h"
 
 enum { kTopLevel = 0, kItems = 1 };
 
@@ -130,7 +131,7 @@ static TVMFFIObjectHandle g_map_func = NULL;
 /* The container made from `items` becomes a temporary of the outer call. */
 static int call_container_ctor(TVMFFIObjectHandle ctor, PyObject* const* items, Py_ssize_t n,
                                const char* where, TVMFFIAny* out, CoreCallContext* ctx) {
-  if (Py_EnterRecursiveCall(where) != 0) return -1;
+  if (core_stack_guard_check(where) != 0 || Py_EnterRecursiveCall(where) != 0) return -1;
   TVMFFIAny made;
   int rc = core_call_with_items(ctor, items, n, ctx, &made);
   Py_LeaveRecursiveCall();

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "error_from_python.h"
 #include "object.h"
+#include "stack_guard.h"
 #include "state.h"
 
 /* ---- protocol helpers ---- */
@@ -267,7 +268,8 @@ CONVERTER(convert_value_protocol) {
   PyObject* result = call_protocol(value, "__tvm_ffi_value__");
   if (result == NULL) return -1;
   if (core_call_context_keep_py(ctx, result) != 0) return -1;
-  if (Py_EnterRecursiveCall(" while converting __tvm_ffi_value__") != 0) return -1;
+  static const char kWhere[] = " while converting __tvm_ffi_value__";
+  if (core_stack_guard_check(kWhere) != 0 || Py_EnterRecursiveCall(kWhere) != 0) return -1;
   int rc = core_convert_arg(result, out, bytes_slot, ctx);
   Py_LeaveRecursiveCall();
   return rc;

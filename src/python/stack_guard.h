@@ -41,4 +41,20 @@ static inline int core_stack_guard_enter(void) {
 
 static inline void core_stack_guard_leave(void) { core_stack_guard.depth--; }
 
+/* For recursion inside one conversion (a list nested in itself): 0, or -1 with RecursionError
+ * when the thread's remaining C stack is below the reserve. Python's own bound does not cover
+ * it: from 3.12, Py_EnterRecursiveCall allows about 10,000 C levels whatever their frame size,
+ * and a level of ours takes more than 8 MiB / 10,000. */
+static inline int core_stack_guard_check(const char* where) {
+  char here;
+  CoreStackGuard* g = &core_stack_guard;
+  if (CORE_UNLIKELY(g->limit == 0)) g = core_stack_guard_slow();
+  if (CORE_UNLIKELY((uintptr_t)&here < g->limit)) {
+    PyErr_Format(PyExc_RecursionError,
+                 "maximum recursion depth exceeded%s (the C stack is nearly exhausted)", where);
+    return -1;
+  }
+  return 0;
+}
+
 #endif /* TVM_FFI_PYTHON_STACK_GUARD_H_ */
