@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 from typing import Any
 
 import pytest
 import tvm_ffi
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi.dataclasses import KW_ONLY, field, fields, py_class
+
+if sys.version_info < (3, 10):  # the stdlib model needs kw_only and KW_ONLY (3.10)
+    pytest.skip("dataclasses.KW_ONLY is new in Python 3.10", allow_module_level=True)
 
 
 @dataclasses.dataclass(eq=True)

@@ -14,6 +14,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
 from _kernel_lib import compile_kernel
+from _numpy_dlpack import needs_numpy_dlpack_v1
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
 
 # ---- a DLPack producer written with ctypes, to count deleter calls ----
@@ -180,6 +181,7 @@ def test_complex_data_round_trips(dtype: str) -> None:
 # ---- zero copy and lifetime ----
 
 
+@needs_numpy_dlpack_v1
 def test_zero_copy_in_both_directions() -> None:
     a = np.zeros(4, dtype="float64")
     t = tvm_ffi.from_dlpack(a)
@@ -254,6 +256,7 @@ def test_unconsumed_capsule_releases_the_tensor() -> None:
     assert live_objects() == before
 
 
+@needs_numpy_dlpack_v1
 @pytest.mark.parametrize("producer_class", [VersionedProducer, LegacyProducer])
 def test_foreign_deleter_runs_exactly_once(producer_class: type[CountingProducer]) -> None:
     producer = producer_class([1.0, 2.0, 3.0], versioned=producer_class is VersionedProducer)
@@ -312,6 +315,7 @@ def test_from_dlpack_rejects_non_producers() -> None:
         tvm_ffi.from_dlpack(BadProducer())
 
 
+@needs_numpy_dlpack_v1
 def test_from_dlpack_consumes_a_capsule_once() -> None:
     # Code written for the reference hands over capsules (torch.utils.dlpack.to_dlpack(t)).
     array = np.arange(6, dtype="int16").reshape(2, 3)
@@ -339,6 +343,7 @@ def test_from_dlpack_requirements() -> None:
         tvm_ffi.from_dlpack(a, require_alignment=-1)
 
 
+@needs_numpy_dlpack_v1
 def test_read_only_arrays_are_shared_and_stay_read_only() -> None:
     a = np.arange(4.0)
     a.flags.writeable = False
@@ -601,6 +606,7 @@ def env_kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
                           ["alloc_like", "env_allocator", "env_stream"])
 
 
+@needs_numpy_dlpack_v1
 def test_env_alloc_uses_the_builtin_cpu_allocator_without_a_framework(env_kernels: Any) -> None:
     x = np.zeros((2, 3), dtype="int16")
     y = env_kernels.alloc_like(x)
@@ -722,6 +728,7 @@ def ptr_kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     yield from _c_kernels(tmp_path_factory, "ptr_kernels", DLTENSOR_PTR_SOURCE, ["call_with_ptr", "as_ptr"])
 
 
+@needs_numpy_dlpack_v1
 def test_a_dltensor_pointer_argument_reaches_python_as_a_tensor_view(ptr_kernels: Any) -> None:
     x = tvm_ffi.from_dlpack(np.arange(6, dtype="float32").reshape(2, 3))
     seen = []

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import tvm_ffi
 import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
+from _numpy_dlpack import needs_numpy_dlpack_v1
 from leakcheck import no_ffi_leaks  # noqa: F401
 
 # Framework dtype name -> (DLDataType (code, bits, lanes) per spec/ABI.md 1.5, tvm_ffi dtype text).
@@ -96,6 +97,7 @@ def numpy_array(name: str) -> np.ndarray:
     return pattern(itemsize, boolean=name == "bool").view(name).reshape(SHAPE)
 
 
+@needs_numpy_dlpack_v1
 @pytest.mark.parametrize("name", NUMPY_DTYPES)
 def test_numpy_dtype_round_trip(name: str) -> None:
     a = numpy_array(name)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tvm_ffi
+from _numpy_dlpack import needs_numpy_dlpack_v1
 from _thread_kernel import build_thread_kernel, load_thread_kernel
 from leakcheck import no_ffi_leaks  # noqa: F401
 from test_tensor_lifetime import NumpyVersioned
@@ -56,6 +57,7 @@ def test_array_over_a_read_only_mapping_is_refused(fill: Any, tmp_path: Path) ->
         del view
 
 
+@needs_numpy_dlpack_v1
 def test_read_only_capsule_from_another_producer_is_refused(fill: Any) -> None:
     with pytest.raises(BufferError, match="read-only"):
         fill(NumpyVersioned(read_only_array()), 1.0)

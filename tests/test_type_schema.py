@@ -4,6 +4,7 @@ functions, and printing it as a Python-style annotation."""
 from __future__ import annotations
 
 import json
+import sys
 import types
 from typing import Any
 
@@ -140,7 +141,8 @@ def test_from_annotation() -> None:
 
     cases = [
         (int, "int"), (float, "float"), (bool, "bool"), (str, "str"), (bytes, "bytes"), (None, "None"),
-        (Any, "Any"), (Optional[int], "int | None"), (int | None, "int | None"), (Union[int, str], "int | str"),
+        (Any, "Any"), (Optional[int], "int | None"), (Union[int, str], "int | str"),
+        *([(eval("int | None"), "int | None")] if sys.version_info >= (3, 10) else []),  # PEP 604
         (Union[int, str, None], "int | str | None"), (list, "List[Any]"), (list[int], "List[int]"),
         (dict, "Dict[Any, Any]"), (dict[str, int], "Dict[str, int]"), (tuple, "tuple"),
         (tuple[int, str], "tuple[int, str]"), (tuple[int, ...], "Array[int]"),

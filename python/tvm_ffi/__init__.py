@@ -31,8 +31,19 @@ def _running_as_config() -> builtins.bool:
     """
     if sys.argv and os.path.basename(sys.argv[0]).startswith("tvm-ffi-config"):
         return True
-    orig_argv = getattr(sys, "orig_argv", [])  # Python >= 3.10
-    return any(a == "-m" and b == "tvm_ffi.config" for a, b in zip(orig_argv, orig_argv[1:]))
+    orig_argv = getattr(sys, "orig_argv", None)  # Python >= 3.10
+    if orig_argv is None and sys.argv[:1] == ["-m"]:
+        orig_argv = _process_command_line()  # 3.9 says only "-m" while the package imports
+    return any(a == "-m" and b == "tvm_ffi.config" for a, b in zip(orig_argv or [], (orig_argv or [])[1:]))
+
+
+def _process_command_line() -> list[str]:
+    """The interpreter's own argv where the OS exposes it (Linux); empty elsewhere."""
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            return [os.fsdecode(a) for a in f.read().split(b"\0") if a]
+    except OSError:
+        return []
 
 
 def _register_env_c_apis(lib: ctypes.CDLL) -> None:

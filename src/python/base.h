@@ -22,6 +22,23 @@
 #define CORE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CORE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+#if PY_VERSION_HEX < 0x030A0000
+/* Python 3.9 (still supported) lacks these 3.10 functions; same contracts. */
+static inline int PyModule_AddObjectRef(PyObject* module, const char* name, PyObject* value) {
+  Py_XINCREF(value);
+  if (PyModule_AddObject(module, name, value) < 0) {
+    Py_XDECREF(value);
+    return -1;
+  }
+  return 0;
+}
+
+static inline PyObject* Py_NewRef(PyObject* object) {
+  Py_INCREF(object);
+  return object;
+}
+#endif
+
 /* Up to this many arguments travel in stack arrays: a call allocates nothing. */
 #define CORE_INLINE_ARGS 8
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses as _std_dataclasses
 from typing import Any, Callable
 
 from .. import _core
@@ -12,11 +11,10 @@ from ..container import Array, Dict, List, Map
 from . import _low_level  # noqa: F401  (the step-by-step py_class names on core and TypeInfo)
 from ._enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 from .c_class import c_class
-from .field import MISSING, Field, field, init_property
+from .field import KW_ONLY, MISSING, Field, field, init_property
 from .gen_abi_cpp import gen_abi_cpp
 from .py_class import method, py_class
 
-KW_ONLY = _std_dataclasses.KW_ONLY
 Object = _core.Object
 
 

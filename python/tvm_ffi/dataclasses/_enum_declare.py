@@ -8,6 +8,7 @@ names a member registered elsewhere (by C++ ``EnumDef``) or, for plain enums, a 
 from __future__ import annotations
 
 import inspect
+import sys
 import typing
 from typing import Any
 
@@ -37,7 +38,9 @@ def _is_class_var(annotation: Any) -> bool:
 
 def own_annotations(cls: type) -> dict[str, Any]:
     """The annotations the class body itself wrote (unevaluated strings stay strings)."""
-    return dict(inspect.get_annotations(cls))
+    if sys.version_info >= (3, 10):
+        return dict(inspect.get_annotations(cls))
+    return dict(cls.__dict__.get("__annotations__", {}))  # 3.9: a class's own, in its dict
 
 
 def collect_declarations(cls: type, payload: type | None) -> tuple[list[str], dict[str, EnumEntry]]:

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import inspect
-import typing
 from typing import Any, Callable
 
 from .. import _core
+from .._annotations import type_hints
 from . import _c_registry
 from ._schema import from_annotation
 
@@ -39,7 +39,7 @@ def method_schema(func: Callable[..., Any], owner: type, is_static: bool) -> dic
     if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
         return {"type": "Callable"}
     try:
-        hints = typing.get_type_hints(func, localns={owner.__name__: owner})
+        hints = type_hints(func, localns={owner.__name__: owner})
     except (NameError, TypeError):
         hints = {}
     out = []

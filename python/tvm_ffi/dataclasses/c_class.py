@@ -3,10 +3,10 @@ from its reflection)."""
 
 from __future__ import annotations
 
-import typing
 from typing import Any, TypeVar
 
 from .. import _core
+from .._annotations import type_hints
 from .._class_binding import _find_init, make_no_init
 from .._reflection import _type_info_of_index
 from ..registry import _warn_missing_field_annotations, register_object
@@ -22,7 +22,7 @@ _T = TypeVar("_T", bound=type)
 def _resolved_hints(cls: type) -> dict[str, Any]:
     """The class's annotations evaluated (string annotations included); {} when they cannot be."""
     try:
-        return typing.get_type_hints(cls)
+        return type_hints(cls)
     except Exception:  # an undefined name, a bad forward reference: no types rather than an error
         return {}
 

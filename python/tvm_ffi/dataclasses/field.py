@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .. import _core
 
 MISSING = _core.MISSING
+
+
+class _KwOnlyMarker:
+    """The keyword-only marker where the standard library has none (Python 3.9)."""
+
+
+# ``_: KW_ONLY`` in a class body makes the fields after it keyword-only: the standard marker
+# (Python 3.10+), so code written for ``dataclasses`` works unchanged.
+KW_ONLY: Any = getattr(dataclasses, "KW_ONLY", _KwOnlyMarker)
 
 _STRUCTURAL_EQ = (None, "def", "def-pattern", "def-simple", "ignore")
 

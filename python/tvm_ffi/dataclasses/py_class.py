@@ -9,12 +9,12 @@ reflection, and they cross the ABI and come back as the same Python class.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import typing
 from typing import Any, Callable
 
 from .. import _core
+from .._annotations import eval_annotation
 from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
 from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
@@ -26,7 +26,7 @@ from ._hooks import collect_py_methods as _collect_py_methods  # noqa: F401  (re
 from ._hooks import register_body_members
 from ._schema import from_annotation, storage_of
 from ._transform import dataclass_transform, note_field_converter
-from .field import MISSING, Field, _identity, field, init_property
+from .field import KW_ONLY, MISSING, Field, _identity, field, init_property
 
 # TVMFFIFieldFlagBitMask
 _WRITABLE, _HAS_DEFAULT, _SEQ_IGNORE, _DEF_PATTERN, _FROM_FACTORY = 1, 2, 8, 16, 32
@@ -150,7 +150,7 @@ def _resolve_annotations(cls: type) -> dict[str, Any]:
     for name, ann in own.items():
         try:
             while isinstance(ann, str):  # a quoted annotation under `from __future__ import annotations`
-                ann = eval(ann, globalns, localns)  # noqa: S307 -- annotations are code by design
+                ann = eval_annotation(ann, globalns, localns)
         except Exception as err:  # noqa: BLE001 -- a name defined later, or an annotation that fails: both reported
             unresolved.append(f"{name}: {own[name]} ({err})")
             continue
@@ -199,7 +199,7 @@ def _collect_fields(cls: type, options: dict[str, Any], body: dict[str, Any], in
     markers = list(getattr(parent, "_decorator_args", {}).get("field_markers", ()))
     inherited_count = len(parent.all_fields()) if parent is not None else 0
     for name, ann, where in _declared_fields(cls, body, parent):
-        if ann is dataclasses.KW_ONLY:
+        if ann is KW_ONLY:
             kw_only_mode = True
             continue
         if _is_classvar(ann):
@@ -264,7 +264,7 @@ def _resolve_return(cls: type, func: Any) -> Any:
     globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
     try:
         while isinstance(ann, str):
-            ann = eval(ann, globalns, {cls.__name__: cls, **dict(vars(cls))})  # noqa: S307
+            ann = eval_annotation(ann, globalns, {cls.__name__: cls, **dict(vars(cls))})
     except NameError as err:
         raise _Unresolved([f"{func.__name__}: {ann} ({err})"]) from None
     return ann

@@ -12,6 +12,8 @@ import types
 import typing
 from typing import Any, Callable
 
+from .._annotations import eval_annotation, type_hints
+
 __all__ = ["UNPACK", "DataclassToTupleSchema", "dataclass_to_tuple_schema", "unpack_dataclass_to_tuple"]
 
 #: How each field of a dataclass unpacks, by field name: ``None`` for a field whose declared
@@ -63,7 +65,7 @@ def dataclass_to_tuple_schema(cls: type) -> dict[str, str | None]:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise TypeError(f"dataclass_to_tuple_schema expects a dataclass type, got {cls!r}")
     try:
-        hints = typing.get_type_hints(cls)
+        hints = type_hints(cls)
     except Exception:  # some annotation does not resolve: resolve them one by one
         hints = {f.name: _resolve_one(cls, f.type) for f in dataclasses.fields(cls)}
     return {f.name: None if _is_leaf_type(hints.get(f.name)) else UNPACK for f in dataclasses.fields(cls)}
@@ -75,7 +77,7 @@ def _resolve_one(cls: type, annotation: Any) -> Any:
         return annotation
     namespace = dict(vars(sys.modules[cls.__module__])) if cls.__module__ in sys.modules else {}
     try:
-        return eval(annotation, namespace)  # noqa: S307 - an annotation of the class, as get_type_hints does
+        return eval_annotation(annotation, namespace)
     except Exception:
         return None
 
