@@ -38,6 +38,19 @@ static int resolve(GlobalFunc* func) {
   return 0;
 }
 
+/* func(a, b) for a global that answers a bool: 1 or 0, -1 with a Python error set. */
+static int call_for_bool(GlobalFunc* func, PyObject* a, PyObject* b) {
+  if (resolve(func) != 0) return -1;
+  PyObject* args[2] = {a, b};
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
+  if (core_call(func->handle, args, 2, func->py_name, &result, &fw) != 0) return -1;
+  return result.type_index == kTVMFFIBool && result.v_int64 != 0;
+}
+
 Py_hash_t core_container_hash(PyObject* self) {
   TVMFFIObjectHandle handle = ((CoreObject*)self)->chandle;
   if (CORE_UNLIKELY(handle == NULL)) {
@@ -71,28 +84,11 @@ int core_seq_contains(PyObject* self, PyObject* value) {
   }
   GlobalFunc* func =
       TVMFFIObjectGetTypeIndex(handle) == kTVMFFIList ? &g_list_contains : &g_array_contains;
-  if (resolve(func) != 0) return -1;
-  PyObject* args[2] = {self, value};
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
-  if (core_call(func->handle, args, 2, func->py_name, &result, &fw) != 0) return -1;
-  return result.type_index == kTVMFFIBool && result.v_int64 != 0;
+  return call_for_bool(func, self, value);
 }
 
 PyObject* core_container_content_compare(PyObject* self, PyObject* other, int op) {
-  if (resolve(&g_content_equal) != 0) return NULL;
-  PyObject* args[2] = {self, other};
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
-  CoreFramework fw; /* the answer is a bool: no framework to hand results back to */
-  if (core_call(g_content_equal.handle, args, 2, g_content_equal.py_name, &result, &fw) != 0) {
-    return NULL;
-  }
-  int equal = result.type_index == kTVMFFIBool && result.v_int64 != 0;
+  int equal = call_for_bool(&g_content_equal, self, other);
+  if (equal < 0) return NULL;
   return PyBool_FromLong(op == Py_EQ ? equal : !equal);
 }
