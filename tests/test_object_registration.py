@@ -204,3 +204,15 @@ def test_reflected_fields_registered_after_the_class_are_picked_up(kernel: Path,
     with pytest.raises(AttributeError, match="no setter"):
         obj.value = 7
     assert [f.name for f in Late.__tvm_ffi_type_info__.fields] == ["value"]
+
+
+def test_types_with_registered_reflection_get_no_miss_hook() -> None:
+    # The enum fixtures register metadata but no fields or methods of their own: their
+    # reflection is complete, so attribute misses need not look again (a hook slows every read).
+    import tvm_ffi.testing as t
+
+    for cls in (t._TestCxxIntEnum, t._TestCxxStrEnum):
+        assert cls.__tvm_ffi_type_info__.metadata and not cls.__tvm_ffi_type_info__.fields
+        assert "__getattr__" not in cls.__dict__
+    with pytest.raises(AttributeError, match="no attribute 'missing'"):
+        t._TestCxxIntEnum.high.missing  # noqa: B018

@@ -106,9 +106,12 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
         cls.__init__ = _make_init(cls, ffi_init, "__init__") if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
     # A type that reflects nothing yet may get its reflection later (a library registering it
     # after the class was bound): its misses look again. Only then, because a __getattr__
-    # slows every attribute access of the class.
+    # slows every attribute access of the class (about a third of an enum member's `.value`).
+    # A type with metadata has had its reflection registered (ObjectDef registers the metadata
+    # first), even if it declared no fields or methods of its own, as enums do.
     dynamic = info.type_index >= 128  # the runtime's own types never gain reflection later
-    if dynamic and not info.fields and not info.methods and not hasattr(cls, "__getattr__"):
+    reflects_nothing = not info.fields and not info.methods and not info.metadata
+    if dynamic and reflects_nothing and not hasattr(cls, "__getattr__"):
         cls.__getattr__ = _late_reflection_getattr  # type: ignore[attr-defined]
 
 
