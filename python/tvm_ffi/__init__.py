@@ -32,9 +32,9 @@ def _running_as_config() -> builtins.bool:
     if sys.argv and os.path.basename(sys.argv[0]).startswith("tvm-ffi-config"):
         return True
     orig_argv = getattr(sys, "orig_argv", None)  # Python >= 3.10
-    if orig_argv is None and sys.argv[:1] == ["-m"]:
-        orig_argv = _process_command_line()  # 3.9 says only "-m" while the package imports
-    return any(a == "-m" and b == "tvm_ffi.config" for a, b in zip(orig_argv or [], (orig_argv or [])[1:]))
+    if orig_argv is None:  # 3.9 says only "-m" while the package imports
+        orig_argv = _process_command_line() if sys.argv[:1] == ["-m"] else []
+    return any(a == "-m" and b == "tvm_ffi.config" for a, b in zip(orig_argv, orig_argv[1:]))
 
 
 def _process_command_line() -> list[str]:

@@ -21,13 +21,22 @@ typedef struct {
 CoreStackGuard* core_stack_guard_slow(void);
 extern _Thread_local CoreStackGuard core_stack_guard __attribute__((tls_model("initial-exec")));
 
-/* Enters a callback: 0, or -1 (GIL held) with RecursionError set when the thread's remaining
- * C stack is below the reserve. Pair every 0 with core_stack_guard_leave(). */
-static inline int core_stack_guard_enter(void) {
+/* The thread's guard (its limit computed on first use); *low says whether the caller's frame
+ * already lies below the reserve. Inlined, so `here` sits in the caller's frame. */
+static inline CoreStackGuard* core_stack_guard_probe(int* low) {
   char here;
   CoreStackGuard* g = &core_stack_guard;
   if (CORE_UNLIKELY(g->limit == 0)) g = core_stack_guard_slow();
-  if (CORE_UNLIKELY((uintptr_t)&here < g->limit)) {
+  *low = (uintptr_t)&here < g->limit;
+  return g;
+}
+
+/* Enters a callback: 0, or -1 (GIL held) with RecursionError set when the thread's remaining
+ * C stack is below the reserve. Pair every 0 with core_stack_guard_leave(). */
+static inline int core_stack_guard_enter(void) {
+  int low;
+  CoreStackGuard* g = core_stack_guard_probe(&low);
+  if (CORE_UNLIKELY(low)) {
     PyErr_Format(PyExc_RecursionError,
                  "FFI callbacks nested %d deep on this thread: the C stack is nearly exhausted "
                  "(Python -> kernel -> Python callback cycles use C stack that "
@@ -46,10 +55,9 @@ static inline void core_stack_guard_leave(void) { core_stack_guard.depth--; }
  * it: from 3.12, Py_EnterRecursiveCall allows about 10,000 C levels whatever their frame size,
  * and a level of ours takes more than 8 MiB / 10,000. */
 static inline int core_stack_guard_check(const char* where) {
-  char here;
-  CoreStackGuard* g = &core_stack_guard;
-  if (CORE_UNLIKELY(g->limit == 0)) g = core_stack_guard_slow();
-  if (CORE_UNLIKELY((uintptr_t)&here < g->limit)) {
+  int low;
+  (void)core_stack_guard_probe(&low);
+  if (CORE_UNLIKELY(low)) {
     PyErr_Format(PyExc_RecursionError,
                  "maximum recursion depth exceeded%s (the C stack is nearly exhausted)", where);
     return -1;
