@@ -1,7 +1,11 @@
 """Public names the reference has beside tvm_ffi.__all__: CAny/CContainerBase at the top level,
-core.ObjectConvertible and core.object_repr, libinfo.find_windows_implib, config.__main__."""
+core.ObjectConvertible and core.object_repr, libinfo.find_windows_implib, config.__main__, the
+submodules reachable after a bare `import tvm_ffi`."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 import tvm_ffi
@@ -39,3 +43,15 @@ def test_config_main_entry_point(capsys: pytest.CaptureFixture[str], monkeypatch
     with pytest.raises(SystemExit) as done:
         tvm_ffi.config.__main__()
     assert done.value.code == 0 and capsys.readouterr().out.strip() == "-ltvm_ffi"
+
+
+def test_submodules_are_attributes_after_a_bare_import() -> None:
+    # A fresh interpreter: in this one, other tests have imported the submodules already.
+    code = (
+        "import tvm_ffi\n"
+        "print(tvm_ffi.utils.FileLock.__name__, tvm_ffi.utils.kwargs_wrapper.__name__,"
+        " tvm_ffi.cpp.__name__, tvm_ffi.dataclasses.__name__, tvm_ffi.structural.__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["FileLock", "tvm_ffi.utils.kwargs_wrapper", "tvm_ffi.cpp", "tvm_ffi.dataclasses",
+                           "tvm_ffi.structural"]

@@ -172,6 +172,29 @@ def test_reader_leniency_and_order() -> None:
         from_json_graph_str(0)  # type: ignore[arg-type]
 
 
+JSON_NUMBERS = [
+    ("0", 0), ("-0", 0), ("-12", -12), ("+5", 5), ("007", 7),
+    ("123456789012345678", 123456789012345678), ("-123456789012345678", -123456789012345678),
+    ("9223372036854775807", 2**63 - 1), ("-9223372036854775808", -(2**63)),
+    ("9223372036854775808", 2.0**63), ("1.5", 1.5), ("-1e3", -1000.0), (".5", 0.5), ("1.", 1.0),
+    ("-Infinity", float("-inf")), ("[1,-2,+3]", (1, -2, 3)), ("true", True), ("null", None),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), JSON_NUMBERS, ids=[t for t, _ in JSON_NUMBERS])
+def test_json_reader_numbers_and_keywords(text: str, value: Any) -> None:
+    parsed = tvm_ffi.get_global_func("ffi.json.Parse")(text)
+    assert parsed == value
+    if not isinstance(value, tuple):  # int stays int, float float, bool bool
+        assert type(parsed) is type(value)
+
+
+@pytest.mark.parametrize("text", ["-", "+", "-x", "nul", "tru", "fals", "n", "[-]"])
+def test_json_reader_rejects_broken_tokens(text: str) -> None:
+    with pytest.raises(ValueError, match="Expecting value"):
+        tvm_ffi.get_global_func("ffi.json.Parse")(text)
+
+
 def test_object_field_errors(st_make: Any) -> None:
     with pytest.raises(TypeError, match="Required field `value` not set in type `st.Int`"):
         from_json_graph_str('{"root_index":0,"nodes":[{"type":"st.Int","data":{}}]}')

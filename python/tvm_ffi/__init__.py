@@ -81,7 +81,8 @@ if not _running_as_config():
 
     # isort: on
     # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
-    from . import access_path, cpp, dataclasses, serialization, stream, structural
+    # utils is an attribute after `import tvm_ffi` alone, as in the reference (about 2 ms).
+    from . import access_path, cpp, dataclasses, serialization, stream, structural, utils
     from ._convert import convert, convert_func
     from ._core import KWARGS, MISSING, CAny, CContainerBase, Function, Object  # CAny, CContainerBase: not in __all__
     from ._device import Device, DLDeviceType, device

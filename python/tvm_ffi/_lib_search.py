@@ -9,7 +9,6 @@ then the directories next to the package (``<pkg>``, ``<pkg>/lib``, ``<pkg>/../b
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -28,6 +27,8 @@ def _library_names(target_name: str) -> tuple[str, ...]:
 
 def _recorded(package: str, names: tuple[str, ...]) -> Path | None:
     """The library among the files the installed distribution ``package`` lists, if any."""
+    import importlib.metadata  # noqa: PLC0415 - 30 ms to import; only extension loaders need it
+
     try:
         dist = importlib.metadata.distribution(package)
     except (importlib.metadata.PackageNotFoundError, ValueError):

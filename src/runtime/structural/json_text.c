@@ -310,6 +310,18 @@ static int parse_number(Reader* r, TVMFFIAny* out) {
     }
   }
   size_t len = i - start;
+  if (!is_float && digits <= 18) { /* fits int64 exactly: no copy, no strtoll */
+    size_t d = start;
+    bool negative = r->s[d] == '-';
+    if (negative || r->s[d] == '+') ++d;
+    int64_t v = 0;
+    for (; d < i; ++d) v = v * 10 + (r->s[d] - '0');
+    *out = ffi_any_none();
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = negative ? -v : v;
+    r->pos = i;
+    return 0;
+  }
   char small[64];
   char* tok = len < sizeof(small) ? small : (char*)malloc(len + 1);
   if (tok == NULL) return ffi_raise("MemoryError", "out of memory parsing a number");
@@ -429,16 +441,19 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
         if (c == '{' && (rc = parse_key(&r, &tmp, &values)) != 0) break;
         continue;
       }
+      /* The first character picks the kind; numbers, the common case, try no keyword. */
       if (c == '"') {
         rc = parse_string(&r, &tmp, &v);
-      } else if (match(&r, "null")) {
-      } else if (match(&r, "true") || match(&r, "false")) {
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        rc = parse_number(&r, &v);
+      } else if (c == 'n' && match(&r, "null")) {
+      } else if ((c == 't' && match(&r, "true")) || (c == 'f' && match(&r, "false"))) {
         v.type_index = kTVMFFIBool;
-        v.v_int64 = r.s[r.pos - 1] == 'e' && r.s[r.pos - 2] == 'u';
-      } else if (match(&r, "NaN")) {
+        v.v_int64 = c == 't';
+      } else if (c == 'N' && match(&r, "NaN")) {
         v.type_index = kTVMFFIFloat;
         v.v_float64 = NAN;
-      } else if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || c == 'I') {
+      } else if (c == '+' || c == '.' || c == 'I') {
         rc = parse_number(&r, &v);
       } else {
         rc = parse_error(&r, "Expecting value", r.pos);

@@ -165,7 +165,7 @@ int ffi_text_bigint(FfiBuf* b, const TVMFFIAny* value) {
 
 int ffi_text_shape_dims(FfiBuf* b, const int64_t* dims, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    if (ffi_buf_printf(b, i == 0 ? "%" PRId64 : ", %" PRId64, dims[i]) != 0) return -1;
+    if ((i != 0 && ffi_buf_append(b, ", ", 2) != 0) || ffi_buf_put_i64(b, dims[i]) != 0) return -1;
   }
   return 0;
 }
@@ -185,7 +185,7 @@ int ffi_text_leaf(FfiBuf* b, const TVMFFIAny* v) {
   switch (v->type_index) {
     case kTVMFFINone: return ffi_buf_puts(b, "None");
     case kTVMFFIBool: return ffi_buf_puts(b, v->v_int64 ? "True" : "False");
-    case kTVMFFIInt: return ffi_buf_printf(b, "%" PRId64, v->v_int64);
+    case kTVMFFIInt: return ffi_buf_put_i64(b, v->v_int64); /* no printf: arrays of ints are common */
     case kTVMFFIFloat: return ffi_buf_printf(b, "%g", v->v_float64);
     case kTVMFFIDataType: return ffi_text_dtype(b, v->v_dtype);
     case kTVMFFIDevice: return ffi_text_device(b, v->v_device);
