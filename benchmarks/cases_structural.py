@@ -7,6 +7,12 @@ from cases import Case
 
 _ARR = "import tvm_ffi\narr = tvm_ffi.Array([1, 2, 3])\nother = tvm_ffi.Array([1, 2, 3])\n"
 _JSON = "import tvm_ffi\nfrom tvm_ffi.serialization import to_json_graph_str\narr = tvm_ffi.Array([1, 2, 3])\n"
+# A document of 101 nodes: a 100-int Array.
+_JSON_READ = """import tvm_ffi
+from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+text = to_json_graph_str(tvm_ffi.Array(list(range(100))))
+"""
+_REPR = "import tvm_ffi\nlong_arr = tvm_ffi.Array(list(range(100)))\n"
 # 10^5 distinct Arrays, each referring to an earlier one (node i to node i // 2: a shared
 # binary tree of depth 17), all listed by the root; built twice so that equality compares two
 # separate graphs. (With two shared children per node the reference, which does not memoise
@@ -55,4 +61,6 @@ CASES = [
     Case("structural_map(1101 values, identity on 101 Arrays)", _MAP,
          "tvm_ffi.structural_map(graph, same_array)", ref_target=1.0),
     Case("to_json_graph_str(3-element Array)", _JSON, "to_json_graph_str(arr)", ref_target=0.3),
+    Case("from_json_graph_str(100-int Array)", _JSON_READ, "from_json_graph_str(text)", ref_target=1.0),
+    Case("repr(100-int Array)", _REPR, "repr(long_arr)", ref_target=0.6),
 ]

@@ -63,23 +63,17 @@ int ffi_buf_to_str(FfiBuf* b, TVMFFIAny* out) {
 
 /* ---- vector ---- */
 
-void* ffi_vec_push(FfiVec* v) {
-  if (v->size == v->capacity) {
-    size_t cap = v->capacity < 16 ? 16 : v->capacity * 2;
-    char* data = v->data == v->inline_data ? (char*)malloc(cap * v->elem)
-                                           : (char*)realloc(v->data, cap * v->elem);
-    if (data == NULL) {
-      ffi_raise("MemoryError", "out of memory for a traversal stack of %zu entries", cap);
-      return NULL;
-    }
-    if (v->data == v->inline_data && v->size > 0) memcpy(data, v->data, v->size * v->elem);
-    v->data = data;
-    v->capacity = cap;
+int ffi_vec_grow(FfiVec* v) {
+  size_t cap = v->capacity < 16 ? 16 : v->capacity * 2;
+  char* data = v->data == v->inline_data ? (char*)malloc(cap * v->elem)
+                                         : (char*)realloc(v->data, cap * v->elem);
+  if (data == NULL) {
+    return ffi_raise("MemoryError", "out of memory for a traversal stack of %zu entries", cap);
   }
-  void* slot = v->data + v->size * v->elem;
-  memset(slot, 0, v->elem);
-  v->size += 1;
-  return slot;
+  if (v->data == v->inline_data && v->size > 0) memcpy(data, v->data, v->size * v->elem);
+  v->data = data;
+  v->capacity = cap;
+  return 0;
 }
 
 void ffi_vec_free(FfiVec* v) {

@@ -60,8 +60,17 @@ static inline void ffi_vec_init_inline(FfiVec* v, size_t elem, void* buffer, siz
   v->capacity = capacity;
   v->elem = elem;
 }
-/* Appends one zeroed element and returns it; NULL after raising MemoryError. */
-void* ffi_vec_push(FfiVec* v);
+/* Doubles the capacity; -1 after raising MemoryError. */
+int ffi_vec_grow(FfiVec* v);
+/* Appends one zeroed element and returns it; NULL after raising MemoryError. Inline: every
+ * traversal pushes once per value, and the call cost more than the push. */
+static inline void* ffi_vec_push(FfiVec* v) {
+  if (v->size == v->capacity && ffi_vec_grow(v) != 0) return NULL;
+  void* slot = v->data + v->size * v->elem;
+  memset(slot, 0, v->elem);
+  v->size += 1;
+  return slot;
+}
 static inline void* ffi_vec_at(const FfiVec* v, size_t i) { return v->data + i * v->elem; }
 static inline void* ffi_vec_top(const FfiVec* v) { return v->data + (v->size - 1) * v->elem; }
 void ffi_vec_free(FfiVec* v);

@@ -38,14 +38,16 @@ static int bad_index(int64_t i) {
   return ffi_raise("ValueError", "Invalid JSON Object Graph: invalid node index %lld", (long long)i);
 }
 
-/* Map lookups by short literal keys; NULL when absent. */
-static const TVMFFIAny* get(TVMFFIObject* map, const char* key) {
+/* Map lookups by short literal keys ("type", "data", ...: small strings, nothing allocated);
+ * NULL when absent. */
+static const TVMFFIAny* get_key(TVMFFIObject* map, const char* key, size_t size) {
   TVMFFIAny k;
-  if (ffi_string_make(key, strlen(key), 0, &k) != 0) return NULL;
+  if (ffi_string_make(key, size, 0, &k) != 0) return NULL;
   const TVMFFIAny* found = ffi_map_lookup(map, &k);
   ffi_any_release(&k);
   return found;
 }
+#define get(map, literal) get_key((map), (literal), sizeof(literal) - 1)
 
 static int node_map(Reader* r, int64_t index, TVMFFIObject** out) {
   const TVMFFIAny* node = &ffi_seq_items(r->nodes)[index];
@@ -82,11 +84,14 @@ static int find_type(TVMFFIByteArray t, int32_t* index) {
 }
 
 static bool is_builtin_key(TVMFFIByteArray t) {
-  static const char* const kKeys[] = {"None", "bool", "int", "float", "DataType", "Device",
-                                      "ffi.String", "ffi.Bytes", "ffi.Shape", "ffi.BigInt",
-                                      "ffi.Array", "ffi.List", "ffi.Map", "ffi.Dict"};
+#define KEY(text) {text, sizeof(text) - 1}
+  static const TVMFFIByteArray kKeys[] = {
+      KEY("int"),       KEY("float"),     KEY("ffi.String"), KEY("ffi.Array"), KEY("ffi.Map"),
+      KEY("None"),      KEY("bool"),      KEY("DataType"),   KEY("Device"),    KEY("ffi.Bytes"),
+      KEY("ffi.Shape"), KEY("ffi.BigInt"), KEY("ffi.List"),  KEY("ffi.Dict")};
+#undef KEY
   for (size_t i = 0; i < sizeof(kKeys) / sizeof(kKeys[0]); ++i) {
-    if (type_is(t, kKeys[i])) return true;
+    if (t.size == kKeys[i].size && memcmp(t.data, kKeys[i].data, t.size) == 0) return true;
   }
   return false;
 }
