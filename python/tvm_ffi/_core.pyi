@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import types
+from abc import ABCMeta
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Literal, final, overload
 
@@ -45,7 +46,10 @@ KWARGS: Object
 ERROR_NAME_TO_TYPE: dict[str, type[BaseException]]
 ERROR_TYPE_TO_NAME: dict[type[BaseException], str]
 
-class Object:
+class _ObjectSlotsMeta(ABCMeta):
+    """Metaclass of FFI object classes: ``__slots__ = ()`` unless the class body names its slots."""
+
+class Object(metaclass=_ObjectSlotsMeta):
     """Base class of every FFI object: owns one reference to a runtime object."""
 
     def __init__(self) -> None: ...

@@ -163,6 +163,9 @@ from ._core import (
     _object_type_key_to_index as _object_type_key_to_index,
 )
 from ._core import (
+    _ObjectSlotsMeta as _ObjectSlotsMeta,
+)
+from ._core import (
     _register_global_func as _register_global_func,
 )
 from ._core import (

@@ -42,6 +42,9 @@ class Module(_core.Object):
     (or a function of it) alive until they are gone, or load with ``keep_module_alive=True``.
     """
 
+    # Functions found by attribute are cached in the instance dict (see __getattr__).
+    __slots__ = ("__dict__",)
+
     entry_name: ClassVar[str] = "main"
     """Name of the function :meth:`__call__` runs."""
 

@@ -9,6 +9,7 @@
 
 #include <structmember.h>
 
+#include "object_meta.h"
 #include "pending_error.h"
 #include "state.h"
 
@@ -349,6 +350,10 @@ PyTypeObject CoreOpaque_Type = {
 };
 
 int core_object_init_types(PyObject* module) {
+  /* Before PyType_Ready: every C subtype readied later takes its metaclass from Object. */
+  PyTypeObject* meta = core_object_meta_init(module);
+  if (meta == NULL) return -1;
+  Py_SET_TYPE(&CoreObject_Type, meta);
   CoreOpaque_Type.tp_base = &CoreObject_Type;
   PyTypeObject* types[] = {&CoreObject_Type, &CoreRValueRef_Type, &CoreOpaque_Type};
   const char* names[] = {"Object", "ObjectRValueRef", "OpaquePyObject"};

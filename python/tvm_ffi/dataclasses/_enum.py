@@ -147,7 +147,7 @@ class _ClassProperty:
         return self.fget(owner if owner is not None else type(instance))
 
 
-class _EnumMeta(type(_core.Object)):  # type: ignore[misc]
+class _EnumMeta(_core._ObjectSlotsMeta):
     """Iteration over the members; ``E(index)`` looks a member up; slots stay empty."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any],
@@ -173,7 +173,7 @@ class _EnumMeta(type(_core.Object)):  # type: ignore[misc]
                 return value
             if isinstance(value, (int, str)):
                 try:
-                    return cls.get(value)
+                    return cls.get(value)  # type: ignore[attr-defined]  # Enum.get (this makes Enums)
                 except KeyError:
                     raise ValueError(f"{value!r} is not a valid {cls.__name__}") from None
         return super().__call__(*args, **kwargs)
