@@ -312,10 +312,15 @@ static int call_hook(Printer* p, const TVMFFIAny* hook, TVMFFIObject* obj, FfiBu
 int ffi_repr_print(const TVMFFIAny* value, TVMFFIAny* result) {
   Printer p;
   ffi_ptr_map_init(&p.memo);
-  ffi_vec_init(&p.spans, sizeof(Span));
-  ffi_vec_init(&p.buffers, sizeof(FfiBuf*));
-  ffi_vec_init(&p.frames, sizeof(Frame));
-  ffi_vec_init(&p.children, sizeof(Child));
+  /* Small values print without allocating these vectors. */
+  Span spans[16];
+  FfiBuf* buffers[4];
+  Frame frames[8];
+  Child children[32];
+  ffi_vec_init_inline(&p.spans, sizeof(Span), spans, 16);
+  ffi_vec_init_inline(&p.buffers, sizeof(FfiBuf*), buffers, 4);
+  ffi_vec_init_inline(&p.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&p.children, sizeof(Child), children, 32);
   const char* env = getenv("TVM_FFI_REPR_WITH_ADDR");
   p.with_addr = env != NULL && strcmp(env, "1") == 0;
   FfiBuf* b = new_buffer(&p);

@@ -518,8 +518,11 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
   e.map_free_vars = map_free_vars;
   e.skip_tensor_content = skip_tensor_content;
   e.want_paths = paths != NULL;
-  ffi_vec_init(&e.frames, sizeof(Frame));
-  ffi_vec_init(&e.children, sizeof(Child));
+  /* Small comparisons run on the stack: no allocation until the walk outgrows these. */
+  Frame frames[8];
+  Child children[32];
+  ffi_vec_init_inline(&e.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&e.children, sizeof(Child), children, 32);
   int region = map_free_vars ? kTVMFFIDefRegionKindPattern : kTVMFFIDefRegionKindNone;
   int rc = equal_pair(&e, lhs, rhs, region, ffi_step_none(), ffi_step_none(), equal);
   ffi_ptr_map_free(&e.equal_memo);
