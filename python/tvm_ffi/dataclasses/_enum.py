@@ -148,13 +148,8 @@ class _ClassProperty:
 
 
 class _EnumMeta(_core._ObjectSlotsMeta):
-    """Iteration over the members; ``E(index)`` looks a member up; slots stay empty."""
-
-    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any],
-                **kwargs: Any) -> Any:
-        # Members are runtime objects without a __dict__, and py_class must not remake the class.
-        namespace.setdefault("__slots__", ())
-        return super().__new__(mcls, name, bases, namespace, **kwargs)
+    """Iteration over the members; ``E(index)`` looks a member up (slots stay empty, as for
+    every object class)."""
 
     def __iter__(cls) -> Iterator[Any]:
         return iter(_members(cls))

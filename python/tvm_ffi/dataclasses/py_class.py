@@ -284,31 +284,6 @@ def _flags(f: Field) -> int:
     return flags
 
 
-def _with_slots(cls: type) -> type:
-    """The class remade with ``__slots__ = ()`` (as ``dataclass(slots=True)``) unless it has slots."""
-    if "__slots__" in cls.__dict__:
-        return cls
-    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    namespace["__slots__"] = ()
-    new = type(cls)(cls.__name__, cls.__bases__, namespace)
-    new.__qualname__ = cls.__qualname__
-    for value in namespace.values():
-        _retarget_class_cell(value, cls, new)
-    return new
-
-
-def _retarget_class_cell(value: Any, old: type, new: type) -> None:
-    """Zero-argument ``super()`` in the body's functions refers to the remade class."""
-    for func in (value, getattr(value, "__func__", None), getattr(value, "fget", None),
-                 getattr(value, "fset", None)):
-        code = getattr(func, "__code__", None)
-        if code is None or "__class__" not in code.co_freevars:
-            continue
-        cell = func.__closure__[code.co_freevars.index("__class__")]  # type: ignore[union-attr]
-        if cell.cell_contents is old:
-            cell.cell_contents = new
-
-
 def _exact_index(schema: Any) -> int:
     """A type index whose values the setter stores without calling the converter (-2: strings)."""
     if schema.origin == "str":
@@ -386,7 +361,6 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     for name, _ in props:
         delattr(cls, name)
     cls.__tvm_ffi_init_properties__ = props  # type: ignore[attr-defined]
-    cls = _with_slots(cls)
     cls.__tvm_ffi_type_info__, info.type_cls = info, cls  # type: ignore[attr-defined]
     info._decorator_args = dict(options)  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_key__, cls.__tvm_ffi_type_index__ = key, type_index  # type: ignore[attr-defined]
