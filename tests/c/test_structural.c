@@ -124,6 +124,8 @@ static void test_deep_inputs(void) {
   release(&r);
   CHECK(call_global("ffi.DeepCopy", args, 1, &r) == 0);
   release(&r);
+  CHECK(call_global("ffi.RecursiveHash", args, 1, &r) == 0);
+  CHECK(call_global("ffi.RecursiveEq", args, 2, &r) == 0 && r.v_int64 == 1);
   TVMFFIAny doc, none = {0};
   TVMFFIAny write_args[2] = {deep, none};
   CHECK(call_global("ffi.ToJSONGraphString", write_args, 2, &doc) == 0);
@@ -134,11 +136,58 @@ static void test_deep_inputs(void) {
   release(&deep);
 }
 
+/* Wide containers (more children than the walks' stack buffers hold) through every service, so
+ * each walk moves from its stack buffer to the heap mid-walk; ASan checks the move. */
+static void test_wide_inputs(void) {
+  TVMFFIAny rows[100];
+  for (int i = 0; i < 100; ++i) {
+    TVMFFIAny cells[3] = {any_int(i), any_int(i + 1), any_str("cell")};
+    rows[i] = make_container("ffi.Array", cells, 3);
+  }
+  TVMFFIAny wide = make_container("ffi.Array", rows, 100);
+  TVMFFIAny r, args[4] = {wide, wide, any_bool(0), any_bool(0)};
+  CHECK(call_global("ffi.StructuralHash", args, 1, &r) == 0);
+  CHECK(call_global("ffi.StructuralEqual", args, 2, &r) == 0 && r.v_int64 == 1);
+  CHECK(call_global("ffi.RecursiveHash", args, 1, &r) == 0);
+  CHECK(call_global("ffi.RecursiveEq", args, 2, &r) == 0 && r.v_int64 == 1);
+  TVMFFIAny copy;
+  CHECK(call_global("ffi.DeepCopy", args, 1, &copy) == 0);
+  TVMFFIAny same_args[2] = {wide, copy};
+  CHECK(call_global("ffi.RecursiveEq", same_args, 2, &r) == 0 && r.v_int64 == 1);
+  release(&copy);
+  TVMFFIAny doc, back, none = {0};
+  TVMFFIAny write_args[2] = {wide, none};
+  CHECK(call_global("ffi.ToJSONGraphString", write_args, 2, &doc) == 0);
+  CHECK(call_global("ffi.FromJSONGraphString", &doc, 1, &back) == 0);
+  TVMFFIAny back_args[4] = {wide, back, any_bool(0), any_bool(0)};
+  CHECK(call_global("ffi.StructuralEqual", back_args, 2, &r) == 0 && r.v_int64 == 1);
+  release(&back);
+  CHECK(call_global("ffi.json.Parse", &doc, 1, &r) == 0 && r.type_index == kTVMFFIMap);
+  TVMFFIAny text;
+  CHECK(call_global("ffi.json.Stringify", &r, 1, &text) == 0);
+  release(&text);
+  release(&r);
+  release(&doc);
+  char nested[81]; /* 40 levels of JSON arrays: deeper than the writer's and parser's buffers */
+  for (int i = 0; i < 40; ++i) nested[i] = '[', nested[40 + i] = ']';
+  nested[80] = '\0';
+  TVMFFIAny nested_text = any_str(nested);
+  CHECK(call_global("ffi.json.Parse", &nested_text, 1, &r) == 0 && r.type_index == kTVMFFIArray);
+  CHECK(call_global("ffi.json.Stringify", &r, 1, &text) == 0);
+  CHECK_BYTES_EQ(text_of(&text), nested);
+  release(&text);
+  release(&r);
+  check_no_error_pending();
+  release(&wide);
+  for (int i = 0; i < 100; ++i) release(&rows[i]);
+}
+
 static void test_no_leaks(void) {
   int64_t before = live_objects();
   test_repr_print();
   test_hash_and_equal();
   test_json_graph_round_trip();
+  test_wide_inputs();
   CHECK_EQ_INT(live_objects(), before);
 }
 
@@ -156,6 +205,7 @@ int main(int argc, char** argv) {
   RUN(test_deep_copy_keeps_cycles);
   RUN(test_json_graph_round_trip);
   RUN(test_deep_inputs);
+  RUN(test_wide_inputs);
   RUN(test_no_leaks);
   return CHECK_MAIN_RESULT();
 }

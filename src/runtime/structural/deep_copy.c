@@ -304,10 +304,14 @@ int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result) {
   Copier c;
   memset(&c, 0, sizeof(c));
   ffi_ptr_map_init(&c.memo);
-  ffi_vec_init(&c.owned, sizeof(TVMFFIObject*));
-  ffi_vec_init(&c.frames, sizeof(Frame));
-  ffi_vec_init(&c.children, sizeof(Slot));
-  ffi_vec_init(&c.results, sizeof(Slot));
+  /* Small copies walk in stack buffers and allocate only their results. */
+  TVMFFIObject* owned[16];
+  Frame frames[8];
+  Slot children[16], results[16];
+  ffi_vec_init_inline(&c.owned, sizeof(TVMFFIObject*), owned, 16);
+  ffi_vec_init_inline(&c.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&c.children, sizeof(Slot), children, 16);
+  ffi_vec_init_inline(&c.results, sizeof(Slot), results, 16);
   ffi_vec_init(&c.patches, sizeof(Patch));
   TVMFFIByteArray enum_key = {"ffi.Enum", 8};
   if (TVMFFITypeKeyToIndex(&enum_key, &c.enum_index) != 0) {

@@ -541,8 +541,10 @@ int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out) {
   if (root->v_int64 < 0 || root->v_int64 >= r.num_nodes) return bad_index(root->v_int64);
   r.state = (uint8_t*)calloc((size_t)r.num_nodes, 1);
   r.decoded = (TVMFFIAny*)calloc((size_t)r.num_nodes, sizeof(TVMFFIAny));
-  ffi_vec_init(&r.stack, sizeof(Frame));
-  ffi_vec_init(&r.pending, sizeof(int64_t));
+  Frame frames[8]; /* shallow graphs decode without growing these */
+  int64_t pending[32];
+  ffi_vec_init_inline(&r.stack, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&r.pending, sizeof(int64_t), pending, 32);
   int rc = (r.state == NULL || r.decoded == NULL)
                ? ffi_raise("MemoryError", "out of memory decoding a JSON graph")
                : walk(&r, root->v_int64);

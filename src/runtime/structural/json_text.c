@@ -99,7 +99,8 @@ static int write_item(FfiBuf* b, const TVMFFIAny* v, FfiVec* stack, FfiPtrMap* o
 int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out) {
   FfiVec stack;
   FfiPtrMap open;
-  ffi_vec_init(&stack, sizeof(WFrame));
+  WFrame frames[8]; /* shallow values nest without allocating */
+  ffi_vec_init_inline(&stack, sizeof(WFrame), frames, 8);
   ffi_ptr_map_init(&open);
   int rc = write_item(out, value, &stack, &open);
   while (rc == 0 && stack.size > 0) {
@@ -407,8 +408,10 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
   Reader r = {text, size, 0};
   FfiVec values, levels;
   FfiBuf tmp = {NULL, 0, 0};
-  ffi_vec_init(&values, sizeof(TVMFFIAny));
-  ffi_vec_init(&levels, sizeof(Level));
+  TVMFFIAny value_buffer[32]; /* short documents parse without growing these */
+  Level level_buffer[8];
+  ffi_vec_init_inline(&values, sizeof(TVMFFIAny), value_buffer, 32);
+  ffi_vec_init_inline(&levels, sizeof(Level), level_buffer, 8);
   int rc = 0;
   bool want_value = true;
   for (;;) {

@@ -367,8 +367,10 @@ int ffi_recursive_compare(const TVMFFIAny* a, const TVMFFIAny* b, bool ordering,
   memset(&c, 0, sizeof(c));
   ffi_ptr_map_init(&c.active);
   c.ordering = ordering;
-  ffi_vec_init(&c.frames, sizeof(Frame));
-  ffi_vec_init(&c.children, sizeof(Child));
+  Frame frames[8]; /* small comparisons allocate nothing */
+  Child children[16];
+  ffi_vec_init_inline(&c.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&c.children, sizeof(Child), children, 16);
   int rc = compare_values(&c, a, b, out);
   while (c.frames.size > 0) pop_frame(&c);
   ffi_ptr_map_free(&c.active);

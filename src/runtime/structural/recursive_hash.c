@@ -264,9 +264,12 @@ int ffi_recursive_hash(const TVMFFIAny* value, uint64_t* out) {
   memset(&h, 0, sizeof(h));
   ffi_ptr_map_init(&h.memo);
   ffi_ptr_map_init(&h.active);
-  ffi_vec_init(&h.frames, sizeof(Frame));
-  ffi_vec_init(&h.children, sizeof(Child));
-  ffi_vec_init(&h.results, sizeof(uint64_t));
+  Frame frames[8]; /* small values hash without allocating */
+  Child children[16];
+  uint64_t results[16];
+  ffi_vec_init_inline(&h.frames, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&h.children, sizeof(Child), children, 16);
+  ffi_vec_init_inline(&h.results, sizeof(uint64_t), results, 16);
   int rc = hash_value(&h, value, out);
   ffi_ptr_map_free(&h.memo);
   ffi_ptr_map_free(&h.active);
