@@ -1,27 +1,25 @@
 /*
- * module.cc -- the reference's C++ module interface: ModuleObj (its vtable and typeinfo, and
- * the non-virtual GetFunction / ImplementsFunction / GetFunctionDoc / GetFunctionMetadata with
- * `query_imports`, ImportModule, ClearImports) and Module::LoadFromFile / VisitContextSymbols.
+ * module.cc -- the library side of tvm/ffi/extra/module.h: ModuleObj's vtable and typeinfo,
+ * its non-virtual members (GetFunction / ImplementsFunction / GetFunctionDoc /
+ * GetFunctionMetadata with `query_imports`, ImportModule, ClearImports), and
+ * Module::LoadFromFile / VisitContextSymbols, under the reference's mangled names.
  *
- * In the reference, ModuleObj is a polymorphic C++ class: its vtable pointer sits at +0 and the
- * Object header at +8 (spec/ABI.md section 4). Kernels built against its headers call
- * `mod->GetFunction(name)` through that vtable. Two kinds of module objects therefore meet here:
+ * ModuleObj is a polymorphic C++ class: its vtable pointer sits at +0 and the Object header at
+ * +8 (spec/ABI.md section 4). Kernels call `mod->GetFunction(name)` through that vtable. Two
+ * kinds of module objects therefore meet here:
  *  - modules this runtime made (C structs, src/runtime/module.c): the runtime reserves the slot
  *    before their header and stores the vtable of RuntimeModule below, whose functions forward
  *    to the runtime's ffi.Module* globals;
- *  - ModuleObj subclasses defined by such kernels (custom module kinds, the modules a compiler
- *    such as TVM builds): their own vtable implements the virtual functions, and the
- *    non-virtual functions here follow the reference's semantics over their `imports_` array.
- *    Every ffi.Module* global of the runtime reaches them through ffi_cxx_module_call below.
- *
- * This file must not include tvm/ffi/extra/module.h: our header declares an opaque ModuleObj
- * (header-first, no virtual functions) for code built against our headers; the class below is
- * the reference's shape under the same name, needed for its mangled names and vtable layout.
+ *  - ModuleObj subclasses defined by kernels (custom module kinds, the modules a compiler such
+ *    as TVM builds), against our headers or the reference's: their own vtable implements the
+ *    virtual functions, and the non-virtual functions here follow the reference's semantics over
+ *    their `imports_` array. Every ffi.Module* global of the runtime reaches them through
+ *    ffi_cxx_module_call below.
  */
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
-#include <tvm/ffi/extra/base.h>
+#include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -38,57 +36,12 @@
 namespace tvm {
 namespace ffi {
 
-class Module;
-
-/*! \brief The reference's ModuleObj: same virtual functions in the same order, same fields. */
-class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
- public:
-  virtual const char* kind() const = 0;
-  virtual int GetPropertyMask() const { return 0; }
-  virtual Optional<Function> GetFunction(const String& name) = 0;
-  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
-  virtual Optional<String> GetFunctionDoc(const String&) { return std::nullopt; }
-  virtual Optional<String> GetFunctionMetadata(const String&) { return std::nullopt; }
-  virtual void WriteToFile(const String&, const String&) const {
-    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
-  }
-  virtual Array<String> GetWriteFormats() const { return Array<String>(); }
-  virtual Bytes SaveToBytes() const {
-    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
-  }
-  virtual String InspectSource(const String&) const { return String(); }
-  virtual void ImportModule(const Module& other);
-  virtual void ClearImports();
-
-  Optional<Function> GetFunction(const String& name, bool query_imports);
-  bool ImplementsFunction(const String& name, bool query_imports);
-  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
-  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
-
- protected:
-  // The reference's `Array<Any> imports_` (C++ +32, i.e. header +24, where runtime-made modules
-  // keep their import array too) and its private lookup cache (+40), as raw slots: this class
-  // is never constructed with live fields here (RuntimeModule only lends its vtable).
-  TVMFFIObject* imports_ = nullptr;
-  TVMFFIObject* import_lookup_cache_ = nullptr;
-
-  friend struct ModuleAccess;
-};
-
-/*! \brief The reference's Module: a non-null reference to a ModuleObj. */
-class Module : public ObjectRef {
- public:
-  explicit Module(ObjectRef ref) : ObjectRef(std::move(ref)) {}
-  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
-  TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
-      const TypedFunction<void(String, void*)>& callback);
-};
-
-static_assert(sizeof(ModuleObj) == 48, "the reference's ModuleObj is 48 bytes");
+static_assert(sizeof(ModuleObj) == 48, "ModuleObj is 48 bytes, as in the reference");
 static_assert(sizeof(Module) == sizeof(void*), "Module is one pointer");
+static_assert(sizeof(Array<Any>) == sizeof(TVMFFIObject*), "Array<Any> is one pointer");
 
 /*! \brief Conversions between the C++ view of a module and its runtime object. */
-struct ModuleAccess {
+struct ModuleObj::InternalUnsafe {
   static TVMFFIObject* Header(const ModuleObj* m) {
     return detail::ObjectUnsafe::GetHeader(static_cast<const Object*>(m));
   }
@@ -99,20 +52,23 @@ struct ModuleAccess {
   static ObjectRef Ref(const ModuleObj* m) {
     return ObjectRef(detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(Header(m)));
   }
+  static Module ModuleRef(ModuleObj* m) {
+    return Module(detail::ObjectUnsafe::ObjectPtrFromUnowned<ModuleObj>(Header(m)));
+  }
   static bool IsRuntimeMade(const ModuleObj* m) { return ffi_module_is_runtime_made(Header(m)) != 0; }
-  /*! \brief The `imports_` array of a kernel-defined module (layout of Array<Any>: one pointer). */
-  static Array<Any>& Imports(ModuleObj* m) { return *reinterpret_cast<Array<Any>*>(&m->imports_); }
+  /*! \brief The `imports_` array of a kernel-defined module. */
+  static Array<Any>& Imports(ModuleObj* m) { return m->imports_; }
   /*! \brief The imported modules of a kernel-defined module. */
   static std::vector<ModuleObj*> ImportedModules(ModuleObj* m) {
     std::vector<ModuleObj*> out;
-    for (const Any& item : Imports(m)) {
+    for (const Any& item : m->imports_) {
       out.push_back(FromHeader(detail::ObjectUnsafe::GetHeader(item.cast<ObjectRef>().get())));
     }
     return out;
   }
 };
 
-static_assert(sizeof(Array<Any>) == sizeof(TVMFFIObject*), "Array<Any> is one pointer");
+using ModuleAccess = ModuleObj::InternalUnsafe;
 
 namespace {
 
@@ -122,6 +78,7 @@ namespace {
  */
 class RuntimeModule final : public ModuleObj {
  public:
+  RuntimeModule() : ModuleObj(UnsafeInit{}) {}
   const char* kind() const final { return ffi_module_kind_cstr(ModuleAccess::Header(this)); }
   int GetPropertyMask() const final {
     return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleGetPropertyMask")(Self()).cast<int>();
@@ -164,7 +121,7 @@ class RuntimeModule final : public ModuleObj {
 
 extern "C" const void* ffi_cxx_runtime_module_vptr(void) {
   // The vtable pointer RuntimeModule's constructor writes, read from one instance built once in
-  // static storage (never destroyed, never used as an object).
+  // static storage (its fields null, nothing allocated; never used as an object).
   static const void* vptr = [] {
     alignas(RuntimeModule) static unsigned char storage[sizeof(RuntimeModule)];
     RuntimeModule* probe = new (storage) RuntimeModule();
@@ -298,7 +255,7 @@ extern "C" int ffi_cxx_module_call(TVMFFIObject* module, FfiCxxModuleOp op,
       m->WriteToFile(String(in->text), String(in->format));
       break;
     case kFfiCxxModuleImportModule:
-      m->ImportModule(Module(ModuleAccess::Ref(ModuleAccess::FromHeader(in->other))));
+      m->ImportModule(ModuleAccess::ModuleRef(ModuleAccess::FromHeader(in->other)));
       break;
     case kFfiCxxModuleClearImports:
       m->ClearImports();
@@ -311,7 +268,7 @@ extern "C" int ffi_cxx_module_call(TVMFFIObject* module, FfiCxxModuleOp op,
 // ---- Module ----
 
 Module Module::LoadFromFile(const String& file_name) {
-  return Module(TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<ObjectRef>());
+  return TVM_FFI_CXX_ABI_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<Module>();
 }
 
 namespace {

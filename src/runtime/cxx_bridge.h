@@ -3,7 +3,7 @@
  * src/cxx_abi (the reference's exported C++ symbols). Included from C and from C++.
  *
  * Runtime-made ffi.Module objects carry one pointer-sized slot before their header: kernels
- * built against the reference's headers see a module as a C++ object whose vtable pointer sits
+ * (built against either package's headers) see a module as a C++ object whose vtable pointer sits
  * there (spec/ABI.md section 4, ModuleObj), and call its virtual functions through it. The
  * shim supplies that vtable; the runtime stores it in every module it makes.
  */
@@ -23,13 +23,13 @@ extern "C" {
 const void* ffi_cxx_runtime_module_vptr(void);
 
 /* Whether `module` (a kTVMFFIModule object) was made by this runtime, as opposed to a C++
- * ModuleObj subclass defined in a kernel built against the reference's headers. */
+ * ModuleObj subclass defined in a kernel or a compiler's runtime. */
 int ffi_module_is_runtime_made(const TVMFFIObject* module);
 /* The kind ("library", "system_lib") of a runtime-made module: static text. */
 const char* ffi_module_kind_cstr(const TVMFFIObject* module);
 /* What ffi_cxx_module_call asks of a module implemented in C++ by a loaded library (a
  * ModuleObj subclass): each is one of its virtual functions, or a non-virtual member of the
- * reference's ModuleObj that walks its imports. */
+ * ModuleObj that walks its imports. */
 typedef enum {
   kFfiCxxModuleGetFunction = 0,         /* text: name; query_imports -> Function or None */
   kFfiCxxModuleImplementsFunction = 1,  /* text: name; query_imports -> bool */

@@ -1,11 +1,12 @@
 /*
  * module_internal.h -- what the module files of the runtime share.
  *
- * Module objects (type index kTVMFFIModule) use a private, header-first layout owned by
- * module.c: the reference's C++ ModuleObj is opaque to kernels, so nothing outside the runtime
- * reads it. The reference reflects one read-only field, `imports_` (an ffi.Array of the
- * imported modules); ours sits at a fixed offset so the type registry can describe it as an
- * 8-byte object-reference field for Python's `Module.imports`.
+ * Module objects (type index kTVMFFIModule) made here use a private, header-first layout owned
+ * by module.c. Kernels see them as the C++ class ModuleObj (extra/module.h) through the vtable
+ * slot before the header (cxx_bridge.h) and read one field inline: `imports_` (an ffi.Array of
+ * the imported modules), which the reference also reflects read-only. Ours sits at the same
+ * offset (header +24), which the type registry describes as an 8-byte object-reference field
+ * for Python's `Module.imports`.
  *
  * The files and their one-way arrows:
  *   module_system_symbols.c  name -> address table of statically linked kernels (leaf)

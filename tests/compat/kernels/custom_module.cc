@@ -1,8 +1,8 @@
-// ref_custom_module.cc -- a custom module kind defined the reference's way: a C++ subclass of
-// tvm::ffi::ModuleObj (reference headers only; ours do not support subclassing), as compilers
-// such as TVM define theirs. It needs ModuleObj's vtable/typeinfo and its exported non-virtual
-// members from libtvm_ffi.so, and registers a bytes loader (ffi.Module.load_from_bytes.echo) so
-// that a composite library (ref_custom_module_bin.c) can embed an echo module.
+// custom_module.cc -- a custom module kind: a C++ subclass of tvm::ffi::ModuleObj, as compilers
+// such as TVM define theirs; written once, built against either package's headers. It needs
+// ModuleObj's vtable/typeinfo and its exported non-virtual members from libtvm_ffi.so, and
+// registers a bytes loader (ffi.Module.load_from_bytes.echo) so
+// that a composite library (custom_module_bin.cc) can embed an echo module.
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/reflection/registry.h>

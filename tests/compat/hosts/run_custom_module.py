@@ -1,9 +1,9 @@
-"""Uses the custom module kind of kernels/ref_custom_module.cc (a C++ ModuleObj subclass built
-against the reference's headers) inside the kernel and from Python, through whichever `tvm_ffi`
+"""Uses the custom module kind of kernels/custom_module.cc (a C++ ModuleObj subclass, built
+against either package's headers) inside the kernel and from Python, through whichever `tvm_ffi`
 this interpreter imports; prints "ok <check>" lines.
 
-Usage: python run_ref_custom_module.py <ref_custom_module.so> <another kernel.so> <its function>
-                                       <ref_custom_module_bin.so> <scratch directory>
+Usage: python run_custom_module.py <custom_module.so> <another kernel.so> <its function>
+                                   <custom_module_bin.so> <scratch directory>
 """
 
 from __future__ import annotations

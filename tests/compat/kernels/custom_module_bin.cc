@@ -1,7 +1,7 @@
-// ref_custom_module_bin.cc -- a composite library built against the reference's headers: its
+// custom_module_bin.cc -- a composite library (built against either package's headers): its
 // __tvm_ffi__library_bin makes node 0 the library itself ("_lib") and has it import node 1, an
-// "echo" module (a C++ ModuleObj subclass) that the loader of ref_custom_module.cc builds from
-// the bytes "hi". Load ref_custom_module.so first so that the loader is registered.
+// "echo" module (a C++ ModuleObj subclass) that the loader of custom_module.cc builds from
+// the bytes "hi". Load custom_module.so first so that the loader is registered.
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/tvm_ffi.h>
 
