@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import tvm_ffi
+import tvm_ffi.testing
 from tvm_ffi import core
 from tvm_ffi._dunder import _install_dataclass_dunders
 from tvm_ffi.core import TypeSchema
@@ -63,3 +64,30 @@ def test_a_multi_line_conversion_error_keeps_its_nesting_under_the_field() -> No
                             "  expected ffi.Shape, got ffi.Array\n"
                             "    __ffi_convert__ failed:\n"
                             "      Cannot cast from `ffi.Array` to `ffi.Shape`")
+
+
+@pytest.mark.parametrize(("cls", "type_key", "parent"), [
+    (tvm_ffi.Tensor, "ffi.Tensor", tvm_ffi.Object),
+    (core.DataType, "DataType", None),
+    (tvm_ffi.Device, "Device", None),
+    (tvm_ffi.Shape, "ffi.Shape", tvm_ffi.Object),
+    (tvm_ffi.Function, "ffi.Function", tvm_ffi.Object),
+    (core.Error, "ffi.Error", tvm_ffi.Object),
+    (core.String, "ffi.String", tvm_ffi.Object),
+    (core.Bytes, "ffi.Bytes", tvm_ffi.Object),
+    (tvm_ffi.Module, "ffi.Module", tvm_ffi.Object),
+    (tvm_ffi.Array, "ffi.Array", tvm_ffi.Object),
+    (tvm_ffi.testing.TestObjectDerived, "testing.TestObjectDerived", tvm_ffi.testing.TestObjectBase),
+])
+def test_every_builtin_class_knows_its_type_info(cls: type, type_key: str, parent: type | None) -> None:
+    info = core._type_cls_to_type_info(cls)
+    assert info is not None and info.type_cls is cls and info.type_key == type_key
+    if parent is None:
+        assert info.parent_type_info is None
+    else:
+        assert info.parent_type_info is not None and info.parent_type_info.type_cls is parent
+
+
+def test_classes_outside_the_ffi_have_no_type_info() -> None:
+    assert core._type_cls_to_type_info(int) is None
+    assert core._type_cls_to_type_info("ffi.Array") is None

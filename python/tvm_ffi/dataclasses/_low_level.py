@@ -25,12 +25,38 @@ from .py_class import _PY_KEYS, _attach_declared_fields, _register_layout
 _OBJECT_INDEX = 64
 
 
+def _builtin_class_indices() -> dict[type, int]:
+    """The classes of the runtime's built-in types, by their static type index (c_api.h).
+
+    C types cannot carry a ``__tvm_ffi_type_info__`` attribute and ``Shape`` is a tuple, so
+    these are looked up here.
+    """
+    from ..container import Shape  # noqa: PLC0415 - container imports the dataclasses package
+
+    return {_core.DataType: 5, _core.Device: 6, _core.String: 65, _core.Bytes: 66,
+            _core.Error: 67, _core.Function: 68, Shape: 69, _core.Tensor: 70}
+
+
+_BUILTIN_CLASS_INDICES: dict[type, int] = {}
+
+
 def type_cls_to_type_info(cls: Any) -> TypeInfo | None:
     """The type info ``cls`` is bound to (``Object``'s for ``Object``), or None."""
     if cls is _core.Object:
         return _type_info_of_index(_OBJECT_INDEX)
-    info = cls.__dict__.get("__tvm_ffi_type_info__") if isinstance(cls, type) else None
-    return info if isinstance(info, TypeInfo) else None
+    if not isinstance(cls, type):
+        return None
+    info = cls.__dict__.get("__tvm_ffi_type_info__")
+    if isinstance(info, TypeInfo):
+        return info
+    if not _BUILTIN_CLASS_INDICES:
+        _BUILTIN_CLASS_INDICES.update(_builtin_class_indices())
+    index = _BUILTIN_CLASS_INDICES.get(cls)
+    if index is None:
+        return None
+    info = _type_info_of_index(index)
+    info.type_cls = cls
+    return info
 
 
 def register_py_class(parent_info: TypeInfo, type_key: str, cls: type) -> TypeInfo:
