@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,68 @@ def test_gpu_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _resolve_backend(None, True) == "hip"
     with pytest.raises(ValueError, match="Invalid backend: vulkan"):
         _resolve_backend("vulkan", True)
+
+
+def _torch_build(monkeypatch: pytest.MonkeyPatch, cuda: str | None, hip: str | None) -> None:
+    """A stand-in for an imported PyTorch built for CUDA or ROCm."""
+    import types
+
+    fake = types.ModuleType("torch")
+    fake.version = types.SimpleNamespace(cuda=cuda, hip=hip)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "torch", fake)
+
+
+def _compilers_on_path(monkeypatch: pytest.MonkeyPatch, names: set[str]) -> None:
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda cmd, *a, **k: f"/usr/bin/{cmd}" if cmd in names else None)
+    for var in ("CUDA_HOME", "CUDA_PATH", "ROCM_HOME", "ROCM_PATH", "TVM_FFI_GPU_BACKEND"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def fresh_detection() -> Iterator[None]:
+    from tvm_ffi.cpp import extension
+
+    extension._detect_gpu_backend.cache_clear()
+    yield
+    extension._detect_gpu_backend.cache_clear()
+
+
+@pytest.mark.usefixtures("fresh_detection")
+@pytest.mark.parametrize(("torch_build", "compilers", "expected"), [
+    ((None, "6.0"), {"nvcc"}, "hip"),            # a ROCm PyTorch decides, whatever is on PATH
+    (("12.4", None), {"nvcc", "hipcc"}, "cuda"),  # a CUDA PyTorch decides
+    (None, {"hipcc"}, "hip"),                    # no PyTorch: hipcc alone means ROCm
+    (None, {"nvcc", "hipcc"}, "cuda"),           # nvcc wins when both are there
+    (None, set(), "cuda"),                       # nothing found: CUDA, as before
+])
+def test_gpu_backend_detection(monkeypatch: pytest.MonkeyPatch, torch_build: tuple[str | None, str | None] | None,
+                               compilers: set[str], expected: str) -> None:
+    from tvm_ffi.cpp import extension
+
+    if torch_build is None:
+        monkeypatch.setitem(sys.modules, "torch", None)
+    else:
+        _torch_build(monkeypatch, *torch_build)
+    _compilers_on_path(monkeypatch, compilers)
+    assert extension._detect_gpu_backend() == expected
+    assert extension._resolve_gpu_backend(None) == expected
+    assert extension._resolve_gpu_backend("hip") == "hip"
+
+
+@pytest.mark.usefixtures("fresh_detection")
+def test_gpu_backend_override_and_toolkit_homes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tvm_ffi.cpp import extension
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    _compilers_on_path(monkeypatch, {"hipcc"})
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "nvcc").write_text("")
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path))  # an nvcc off PATH still counts
+    assert extension._detect_gpu_backend() == "cuda"
+    monkeypatch.setenv("TVM_FFI_GPU_BACKEND", "HIP")  # read on every resolution, any case
+    assert extension._resolve_gpu_backend(None) == "hip"
+    assert extension._detect_gpu_backend_from_torch() is None
+    with pytest.raises(ValueError, match="Invalid backend: rocm"):
+        extension._resolve_gpu_backend("rocm")

@@ -9,6 +9,7 @@ the compilers are driven directly, object files in parallel (``MAX_JOBS`` caps b
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import sys
@@ -60,24 +61,75 @@ def _check_name(name: Any) -> str:
     return name
 
 
-def _resolve_backend(backend: str | None, has_gpu_sources: bool) -> str | None:
-    if backend is not None and backend not in _BACKENDS:
-        raise ValueError(f"Invalid backend: {backend}. Supported backends are 'cuda' and 'hip'.")
-    if not has_gpu_sources:
-        return backend
-    if backend is not None:
-        return backend
+def _find_compiler(name: str, *home_vars: str) -> str | None:
+    """``name`` on PATH, else ``$HOME_VAR/bin/name`` of the first toolkit home that has it."""
+    import shutil  # noqa: PLC0415  (kept off `import tvm_ffi`)
+
+    found = shutil.which(name)
+    if found is not None:
+        return found
+    for var in home_vars:
+        home = os.environ.get(var)
+        if home and os.path.isfile(os.path.join(home, "bin", name)):
+            return os.path.join(home, "bin", name)
+    return None
+
+
+def _detect_gpu_backend_from_torch() -> str | None:
+    """``"hip"`` or ``"cuda"`` from the build of a PyTorch the program already imported, else
+    None. PyTorch is never imported here (seconds of start-up, and it may not be installed)."""
+    version = getattr(sys.modules.get("torch"), "version", None)
+    if getattr(version, "hip", None):
+        return "hip"
+    if getattr(version, "cuda", None):
+        return "cuda"
+    return None
+
+
+@functools.cache
+def _detect_gpu_backend() -> str:
+    """The GPU backend of this machine: ``TVM_FFI_GPU_BACKEND`` (``cuda``/``hip``, any case),
+    else the build of an imported PyTorch, else ``hip`` when only ``hipcc`` is found (PATH, then
+    ``ROCM_HOME``/``ROCM_PATH``; an ``nvcc`` on PATH or under ``CUDA_HOME``/``CUDA_PATH`` wins),
+    else ``cuda``. Computed once; ``_resolve_gpu_backend`` reads the override on every call."""
     forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
     if forced in _BACKENDS:
         return forced
-    torch = sys.modules.get("torch")  # only if the user already imported it: never imported here
-    if getattr(getattr(torch, "version", None), "hip", None):
-        return "hip"
-    import shutil  # noqa: PLC0415  (kept off `import tvm_ffi`)
-
-    if shutil.which("nvcc") is None and not os.environ.get("CUDA_HOME") and shutil.which("hipcc") is not None:
+    from_torch = _detect_gpu_backend_from_torch()
+    if from_torch is not None:
+        return from_torch
+    if _find_compiler("nvcc", "CUDA_HOME", "CUDA_PATH") is None and (
+        _find_compiler("hipcc", "ROCM_HOME", "ROCM_PATH") is not None
+    ):
         return "hip"
     return "cuda"
+
+
+def _resolve_gpu_backend(backend: str | None) -> str:
+    """``backend`` when given (``cuda`` or ``hip``, else ValueError), else the override or the
+    detected backend."""
+    if backend is not None:
+        if backend not in _BACKENDS:
+            raise ValueError(f"Invalid backend: {backend}. Supported backends are 'cuda' and 'hip'.")
+        return backend
+    forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
+    return forced if forced in _BACKENDS else _detect_gpu_backend()
+
+
+def _resolve_backend(backend: str | None, has_gpu_sources: bool) -> str | None:
+    """The backend a build uses: None without GPU sources (a given one is still checked)."""
+    if not has_gpu_sources:
+        return _resolve_gpu_backend(backend) if backend is not None else None
+    return _resolve_gpu_backend(backend)
+
+
+def __getattr__(name: str) -> Any:
+    """``shutil``, imported on first use (the compiler search patches it in tests)."""
+    if name == "shutil":
+        import shutil  # noqa: PLC0415
+
+        return shutil
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _cubins(embed_cubin: Mapping[str, bytes] | None) -> dict[str, bytes]:
