@@ -106,3 +106,14 @@ def test_a_key_python_already_defined_cannot_be_declared_again() -> None:
     declare("Once", Enum, {"a": auto()}, type_key="test_enum_decl.Once")
     with pytest.raises(ValueError, match="Type key 'test_enum_decl.Once' is already registered"):
         declare("Twice", Enum, {"a": auto()}, type_key="test_enum_decl.Once")
+
+
+def test_entry_and_auto_leave_markers_that_show_their_arguments() -> None:
+    from tvm_ffi.dataclasses.enum import _EnumEntry
+
+    marker = entry(3, label="three")
+    assert isinstance(marker, _EnumEntry)
+    assert (marker.args, marker.kwargs) == ((3,), {"label": "three"})
+    assert repr(marker) == "entry(3, label='three')"
+    first, second = auto(), auto()
+    assert first is not second and (first.args, first.kwargs) == ((), {})

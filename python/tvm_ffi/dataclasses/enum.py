@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import core
 from .._core import Object
 from ._enum import ENUM_STATE_ATTR, Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
+from ._enum_declare import EnumEntry as _EnumEntry  # noqa: F401  (the marker class, by the reference's name)
 from .c_class import c_class
 from .py_class import py_class
 
