@@ -75,6 +75,25 @@ def test_method_decorator_errors() -> None:
         method(5)  # type: ignore[arg-type]
 
 
+def test_a_marked_method_under_classmethod_is_refused_by_the_class() -> None:
+    with pytest.raises(TypeError, match="'make' is wrapped by @classmethod"):
+        @py_class("testing.hooks.ClassmethodOverMethod")
+        class Swapped(tvm_ffi.Object):
+            @classmethod
+            @method
+            def make(cls) -> int:
+                return 0
+
+    def build(cls: type) -> int:
+        return 0
+
+    build.__ffi_method__ = True  # type: ignore[attr-defined]  (the marker @method leaves)
+    with pytest.raises(TypeError, match="'built' is wrapped by @classmethod"):
+        @py_class("testing.hooks.ManuallyMarkedClassmethod")
+        class Manual(tvm_ffi.Object):
+            built = classmethod(build)
+
+
 def test_package_exports() -> None:
     assert tvm_ffi.method is method
     assert "dataclasses" in tvm_ffi.__all__ and "method" in tvm_ffi.__all__

@@ -60,8 +60,9 @@ def collect_py_methods(cls: type) -> list[tuple[str, Any, bool]] | None:
     out: list[tuple[str, Any, bool]] = []
     for name, value in cls.__dict__.items():
         is_static = isinstance(value, staticmethod)
-        target = value.__func__ if is_static else value
-        if name not in hooks and not getattr(target, "__tvm_ffi_method__", False):
+        # A classmethod hides the marker on its function (``@classmethod @method``).
+        target = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+        if name not in hooks and getattr(target, "__ffi_method__", False) is not True:
             continue
         if isinstance(value, classmethod):
             raise TypeError(

@@ -22,7 +22,7 @@ from ._c_registry import _PY_KEYS as _PY_KEYS  # re-exported: c_class.py and _en
 from ._converter import as_ffi_converter
 from ._dunder import install_dunders, make_init
 from ._enum_fields import install_enum_field_normalizers
-from ._hooks import collect_py_methods as _collect_py_methods  # noqa: F401  (reference's private name)
+from ._hooks import collect_py_methods as _collect_py_methods  # (also the reference's private name)
 from ._hooks import register_body_members
 from ._schema import from_annotation, storage_of
 from ._transform import dataclass_transform, note_field_converter
@@ -349,6 +349,7 @@ def _define(cls: type, type_key: str | None, options: dict[str, Any]) -> type:
     bound = None if existing is None else getattr(_TYPE_INFOS.get(int(existing)), "type_cls", None)
     if key in _PY_KEYS or bound is not None:
         raise ValueError(f"Type key {key!r} is already registered")
+    _collect_py_methods(cls)  # a misdeclared method (under @classmethod) fails before registration
     # The index and class binding exist before annotations are read, so a field may name its
     # own class. Body values of annotated names are defaults: they leave the class.
     type_index = _c_registry.alloc_type_index(key, parent.type_index, parent.type_depth + 1)
@@ -495,5 +496,5 @@ def method(fn: Callable[..., Any]) -> Callable[..., Any]:
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
         raise TypeError(f"@tvm_ffi.method: expected a callable, got {type(fn).__name__}.")
-    target.__tvm_ffi_method__ = True  # type: ignore[attr-defined]
+    target.__ffi_method__ = True  # type: ignore[attr-defined]  (the reference's marker)
     return fn
