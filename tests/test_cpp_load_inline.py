@@ -108,6 +108,14 @@ def test_docstrings_with_metadata_enabled() -> None:
     assert mod.get_function_metadata("f") is not None
 
 
+def test_a_function_mapped_to_none_has_no_docstring() -> None:
+    from tvm_ffi.cpp._inline import function_map
+
+    assert function_map({"f": None, "g": "Doc."}) == {"f": "", "g": "Doc."}
+    with pytest.raises(TypeError, match="docstring of 'f' must be a str or None, got int"):
+        function_map({"f": 3})  # type: ignore[dict-item]
+
+
 @needs_headers
 def test_compile_error_points_at_the_users_line() -> None:
     source = "int64_t f(int64_t x) {\n  return x +\n    undeclared_thing;\n}\n"

@@ -87,7 +87,7 @@ def test_a_marked_method_under_classmethod_is_refused_by_the_class() -> None:
     def build(cls: type) -> int:
         return 0
 
-    build.__ffi_method__ = True  # type: ignore[attr-defined]  (the marker @method leaves)
+    build.__ffi_method__ = True  # type: ignore[attr-defined]
     with pytest.raises(TypeError, match="'built' is wrapped by @classmethod"):
         @py_class("testing.hooks.ManuallyMarkedClassmethod")
         class Manual(tvm_ffi.Object):

@@ -16,8 +16,8 @@ PRELUDE_HEADER = "tvm/ffi/tvm_ffi.h"
 _ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"})
 
 
-def function_map(functions: Mapping[str, str] | Sequence[str] | str | None) -> dict[str, str]:
-    """``functions`` as name -> docstring (a name or a list of names get empty docstrings)."""
+def function_map(functions: Mapping[str, str | None] | Sequence[str] | str | None) -> dict[str, str]:
+    """``functions`` as name -> docstring (names alone, or mapped to None, get empty docstrings)."""
     if functions is None:
         return {}
     if isinstance(functions, str):
@@ -36,8 +36,10 @@ def function_map(functions: Mapping[str, str] | Sequence[str] | str | None) -> d
     for name, doc in items:
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"functions: {name!r} is not a C++ function name")
+        if doc is None:  # no docstring, as with an empty one
+            doc = ""
         if not isinstance(doc, str):
-            raise TypeError(f"functions: the docstring of {name!r} must be a str, got {type(doc).__name__}")
+            raise TypeError(f"functions: the docstring of {name!r} must be a str or None, got {type(doc).__name__}")
         result[name] = doc
     return result
 

@@ -496,5 +496,6 @@ def method(fn: Callable[..., Any]) -> Callable[..., Any]:
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
         raise TypeError(f"@tvm_ffi.method: expected a callable, got {type(fn).__name__}.")
-    target.__ffi_method__ = True  # type: ignore[attr-defined]  (the reference's marker)
+    # The marker attribute is the reference's name for it.
+    target.__ffi_method__ = True  # type: ignore[attr-defined]
     return fn
