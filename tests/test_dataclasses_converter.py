@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ctypes
+import re
 from typing import Any, Callable
 
 import numpy as np
 import pytest
 import tvm_ffi
 from leakcheck import no_ffi_leaks  # noqa: F401
+from tvm_ffi.core import TypeSchema, _to_py_class_value
 from tvm_ffi.dataclasses import py_class
 
 
@@ -121,3 +123,18 @@ def test_objects_callables_devices() -> None:
 def test_init_reports_field_and_default() -> None:
     with pytest.raises(TypeError, match=r"dc_conv.Holder.__ffi_init__\(\) field 'i':\n  expected int, got str"):
         Holder(i="x")
+
+
+def test_schemas_spelled_with_runtime_type_keys_convert_like_their_python_spelling() -> None:
+    as_list = _to_py_class_value(TypeSchema("ffi.List", (TypeSchema("int"),)).convert((1, 2)))
+    assert isinstance(as_list, tvm_ffi.List) and list(as_list) == [1, 2]
+    as_map = _to_py_class_value(TypeSchema("ffi.Map", (TypeSchema("str"), TypeSchema("int"))).convert({"a": 1}))
+    assert isinstance(as_map, tvm_ffi.Map) and dict(as_map) == {"a": 1}
+
+
+@pytest.mark.parametrize(("value", "key"), [(tvm_ffi.Device("cpu", 0), "Device"), (ctypes.c_void_p(8), "void*")])
+def test_values_that_are_not_objects_do_not_pass_as_object(value: object, key: str) -> None:
+    for schema in (TypeSchema.from_annotation(tvm_ffi.Object), TypeSchema("ffi.Object")):
+        with pytest.raises(TypeError, match=f"Cannot cast from `{re.escape(key)}` to `ffi.Object`"):
+            schema.convert(value)
+    assert list(_to_py_class_value(TypeSchema.from_annotation(tvm_ffi.Object).convert([1]))) == [1]

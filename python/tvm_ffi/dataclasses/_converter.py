@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .. import _core
 from .._object_convertible import ObjectConvertible
-from .._type_schema import TypeSchema, install_schema_converter
+from .._type_schema import _ORIGIN_ALIASES, TypeSchema, install_schema_converter
 from ..container import Array, Dict, List, Map
 from ._c_registry import _PY_KEYS
 
@@ -140,7 +140,10 @@ def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
         if isinstance(v, _core.Object) and (cls is None or isinstance(v, cls)):
             return v
         if cls is None and v is not None and not isinstance(v, _PY_PRIMITIVES):
-            return _core._convert(v)  # lists become Arrays, ...; other Python objects stay opaque
+            converted = _core._convert(v)  # lists become Arrays, ...; other Python objects stay opaque
+            if isinstance(converted, _core.Object):
+                return converted
+            v = converted  # a value that is no object (a Device, a pointer): refused below
         if python_defined or v is None:
             raise _fail(schema, v)
         if convert_attr is not None:
@@ -289,7 +292,8 @@ def register_object_converter(factory: Callable[[Any, TypeSchema], Converter | N
 
 def make_converter(schema: TypeSchema) -> Converter | None:
     """The converter of ``schema``; ``None`` when every value is accepted unchanged (``Any``)."""
-    origin, args = schema.origin, list(schema.args or ())
+    # A schema built directly may spell its origin the runtime's way ("ffi.List").
+    origin, args = _ORIGIN_ALIASES.get(schema.origin, schema.origin), list(schema.args or ())
     if origin == "Any":
         return None
     scalar = _SCALARS.get(origin)
