@@ -218,6 +218,12 @@ def test_console_script_and_module_entry_points() -> None:
     assert out.returncode == 1 and "usage: tvm-ffi-stubgen" in out.stdout
 
 
+def test_no_path_exits_after_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 1 and "usage: tvm-ffi-stubgen" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -226,9 +226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 1 when ``--check`` finds stale blocks or no PATH is given (the help is
-        printed), 2 on bad markers, unregistered types or missing paths (the error is printed
-        to stderr).
+        0 on success, 1 when ``--check`` finds stale blocks, 2 on bad markers, unregistered
+        types or missing paths (the error is printed to stderr).
+
+    Raises
+    ------
+    SystemExit
+        For bad arguments (status 2) or when no PATH is given (status 1, after the help).
 
     Examples
     --------
@@ -254,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--init-* needs a PATH: the directory the package tree is written to")
     if not args.files and args.coverage_out is None:
         parser.print_help()
-        return 1
+        sys.exit(1)  # as an argument error: SystemExit from main() too, as in the reference
     try:
         return run(args)
     except (StubgenError, _markers.MarkerError, OSError) as err:
