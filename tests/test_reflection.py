@@ -320,3 +320,12 @@ def test_field_descriptor_rejects_non_objects() -> None:
     with pytest.raises(TypeError, match="needs a tvm_ffi Object"):
         t.TestIntPair.a.set("not an object", 1)
     assert t.TestIntPair.a.__get__(None, t.TestIntPair) is t.TestIntPair.a
+
+
+def test_the_runtime_reflects_the_visit_error_record() -> None:
+    from tvm_ffi.core import _lookup_or_register_type_info_from_type_key
+
+    info = _lookup_or_register_type_info_from_type_key("ffi.VisitErrorContext")
+    assert [(f.name, f.offset, f.frozen) for f in info.fields] == [
+        ("reverse_visit_pattern", 24, True), ("prev_error_context", 32, True)]
+    assert core._lookup_type_attr(info.type_index, "__ffi_type_final__") is True

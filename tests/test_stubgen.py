@@ -276,6 +276,45 @@ def test_coverage_report_classifies_native_layouts(tmp_path: Path) -> None:
                           for e in opaque)
 
 
+def test_layout_verdicts_of_hand_made_types() -> None:
+    from tvm_ffi.stub.layout import ByteRange, FieldBytes, classify, coverage_report
+    from tvm_ffi.stub.utils import NamedTypeSchema, ObjectInfo
+
+    def field(name: str, offset: int, size: int) -> NamedTypeSchema:
+        return NamedTypeSchema(name, TypeSchema("int"), size=size, alignment=size, offset=offset)
+
+    root = ObjectInfo("ffi.Object", [], [], None, [], total_size=24)
+    pair = ObjectInfo("t.Pair", [field("b", 32, 4), field("a", 24, 8)], [], "ffi.Object", ["ffi.Object"],
+                      total_size=40, is_final=True)
+    holed = ObjectInfo("t.Holed", [field("a", 24, 8)], [], "ffi.Object", ["ffi.Object"], total_size=40)
+    child = ObjectInfo("t.Child", [field("c", 40, 8)], [], "t.Pair", ["ffi.Object", "t.Pair"], total_size=48)
+    infos = {"t.Child": child, "t.Holed": holed, "t.Pair": pair, "ffi.Object": root}
+    verdicts = classify(infos)
+    assert verdicts["t.Pair"].is_complete and verdicts["t.Pair"].is_final is True
+    assert verdicts["t.Pair"].fields == [FieldBytes("a", 24, 8, 8), FieldBytes("b", 32, 4, 4)]
+    assert verdicts["t.Pair"].own_bytes == ByteRange(24, 40) and verdicts["t.Pair"].padding == [ByteRange(36, 40)]
+    assert verdicts["t.Holed"].reason == "uncovered-bytes" and verdicts["t.Holed"].uncovered == [ByteRange(32, 40)]
+    assert verdicts["t.Child"].is_complete
+    # The caller may keep a covered type opaque, or refuse one of its fields; children follow.
+    kept = classify(infos, forced_opaque={"t.Pair"})
+    assert kept["t.Pair"].reason == "by-directive" and kept["t.Child"].reason == "parent-opaque"
+    refused = classify(infos, field_renderable=lambda f: f.name != "b")
+    assert refused["t.Pair"].reason == "unrenderable-field" and "'b'" in refused["t.Pair"].detail
+    assert list(coverage_report(verdicts)) == ["ffi.Object", "t.Child", "t.Holed", "t.Pair"]
+    with pytest.raises(KeyError, match="t.Pair"):
+        classify({"t.Child": child})
+
+
+def test_registered_finality_reaches_the_layout_report() -> None:
+    from tvm_ffi.stub.lib_state import collect_type_keys, object_info_from_type_key
+
+    keys = [key for group in collect_type_keys().values() for key in group]
+    infos = {key: object_info_from_type_key(key) for key in keys}
+    assert infos["testing.TestIntPair"].is_final is True
+    assert infos["testing.TestObjectBase"].is_final is False
+    assert infos["ffi.Module"].is_final is True
+
+
 def test_annotations_import_only_what_they_name() -> None:
     imports = Imports()
     out = Namer({**OUTPUT_NAMES, "mylib.Point": "mylib.geometry.Point"}, imports)

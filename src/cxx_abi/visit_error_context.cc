@@ -15,6 +15,7 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/extra/visit_error_context.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <string>
 #include <unordered_set>
@@ -135,6 +136,14 @@ Array<reflection::AccessPath> VisitErrorContext::FindAccessPaths(const ObjectRef
   const List<ObjectRef>& recorded = visit_context->reverse_visit_pattern;
   for (int64_t i = static_cast<int64_t>(recorded.size()) - 1; i >= 0; --i) pattern.push_back(recorded[i].get());
   return PathFinder(std::move(pattern), allow_prefix_match).Find(root);
+}
+
+// The record's reflection, as the reference's library registers it (read-only fields, and the
+// type's finality for binding generators).
+TVM_FFI_STATIC_INIT_BLOCK() {
+  reflection::ObjectDef<VisitErrorContextObj>()
+      .def_ro("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern)
+      .def_ro("prev_error_context", &VisitErrorContextObj::prev_error_context);
 }
 
 }  // namespace ffi

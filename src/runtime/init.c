@@ -31,4 +31,5 @@ __attribute__((constructor)) static void ffi_runtime_init(void) {
   ffi_register_enum_types();
   ffi_register_py_class_globals();
   ffi_register_object_convert_attrs();
+  ffi_register_type_final_attrs();
 }

@@ -36,6 +36,7 @@ void ffi_register_reflection_globals(void); /* reflection_create.c */
 void ffi_register_structural_globals(void); /* structural/register.c */
 void ffi_register_py_class_globals(void);   /* py_class.c */
 void ffi_register_object_convert_attrs(void); /* object_convert.c: __ffi_convert__ of core types */
+void ffi_register_type_final_attrs(void);    /* type_final.c: __ffi_type_final__ of runtime types */
 /* object_convert.c: registers the __ffi_convert__ that lets a type's own values pass (and the
  * core types' few conversions) for `type_index`. */
 void ffi_register_convert_attr(int32_t type_index);

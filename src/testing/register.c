@@ -98,6 +98,7 @@ __attribute__((constructor)) static void testing_register_all(void) {
   testing_register_object_types();
   if (testing_register_basic_hooks() != 0) report_failure("registering", "type attributes");
   if (testing_register_enum_fixtures() != 0) report_failure("registering", "enum fixtures");
+  if (testing_register_type_final() != 0) report_failure("registering", "type finality");
   for (int i = 0; i < kTestingNumObjectFixtures; ++i) {
     register_fixture(&kTestingObjectFixtures[i], NULL);
   }

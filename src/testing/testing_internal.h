@@ -67,6 +67,7 @@ void testing_register_object_types(void);
 int testing_register_basic_hooks(void);
 /* objects_enum.c: the enum types, their EnumDef entries and testing.enum_variant_get. */
 int testing_register_enum_fixtures(void);
+int testing_register_type_final(void); /* type_final.c: __ffi_type_final__ of the fixtures */
 
 /* The add-one safe call behind get_add_one_c_symbol and the system-library entry. */
 int testing_add_one_safe_call(void* handle, const TVMFFIAny* args, int32_t num_args,

@@ -27,14 +27,16 @@ _STUB_INTERNALS = ("internals of the reference's stub generator (file parsing, c
                    "organised differently and its command line (tvm_ffi.stub.cli) is compatible")
 _BUILD_INTERNALS = "internals of the reference's build machinery; ours writes and runs ninja in tvm_ffi.cpp._ninja"
 ACCEPTED_MODULES = {name: _STUB_INTERNALS for name in (
-    "tvm_ffi.stub.consts", "tvm_ffi.stub.file_utils", "tvm_ffi.stub.generator", "tvm_ffi.stub.layout",
-    "tvm_ffi.stub.lib_state", "tvm_ffi.stub.utils", "tvm_ffi.stub.python_generator",
+    "tvm_ffi.stub.consts", "tvm_ffi.stub.file_utils", "tvm_ffi.stub.generator", "tvm_ffi.stub.python_generator",
     "tvm_ffi.stub.python_generator.codegen", "tvm_ffi.stub.python_generator.consts",
     "tvm_ffi.stub.python_generator.generator", "tvm_ffi.stub.python_generator.utils",
     "tvm_ffi.stub.rust_generator", "tvm_ffi.stub.rust_generator.codegen", "tvm_ffi.stub.rust_generator.consts",
     "tvm_ffi.stub.rust_generator.directives", "tvm_ffi.stub.rust_generator.generator",
     "tvm_ffi.stub.rust_generator.utils")}
 ACCEPTED_NAMES = {
+    "tvm_ffi.stub.lib_state.GetRegisteredTypeKeys": _STUB_INTERNALS,
+    "tvm_ffi.stub.utils.InitFieldInfo": _STUB_INTERNALS,
+    "tvm_ffi.stub.utils.Options": _STUB_INTERNALS,
     "tvm_ffi.core.ByteArrayArg": "the reference's C-level holder of a bytes argument; it has no Python API",
     "tvm_ffi.core.attr_name": _LOOP_LEFTOVER,
     "tvm_ffi.core.dl_dtype": _LOOP_LEFTOVER,

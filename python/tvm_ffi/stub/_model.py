@@ -18,7 +18,17 @@ BUILTIN_TYPE_KEYS = frozenset({
 
 @dataclasses.dataclass
 class FuncInfo:
-    """A function or method: its full name, its ``Callable`` schema, and whether it takes ``self``."""
+    """A function or method: its full name, its ``Callable`` schema, and whether it takes ``self``.
+
+    Parameters
+    ----------
+    name : str
+        The full name (``testing.add_one``, or the method's name).
+    schema : TypeSchema
+        Its ``Callable`` schema.
+    is_member : bool
+        Whether it takes the object as its first argument.
+    """
 
     name: str
     schema: TypeSchema
@@ -32,7 +42,21 @@ class FuncInfo:
 
 @dataclasses.dataclass
 class FieldInfo:
-    """A reflected field: name, type, the ``__init__`` options and the native layout facts."""
+    """A reflected field: name, type, the ``__init__`` options and the native layout facts.
+
+    Parameters
+    ----------
+    name : str
+        The field's name.
+    schema : TypeSchema
+        Its type.
+    kw_only : bool
+        Whether ``__init__`` takes it by keyword only.
+    has_default : bool
+        Whether ``__init__`` may leave it out.
+    size, alignment, offset : int, optional
+        Its bytes in the object (None when the library did not say).
+    """
 
     name: str
     schema: TypeSchema
@@ -45,17 +69,39 @@ class FieldInfo:
 
 @dataclasses.dataclass
 class ObjectInfo:
-    """A reflected object type: own fields and methods, constructor, ancestry, native size."""
+    """A reflected object type: own fields and methods, constructor, ancestry, native size.
+
+    Parameters
+    ----------
+    type_key : str
+        The type's key.
+    fields : list of FieldInfo
+        Its own fields.
+    methods : list of FuncInfo
+        Its own methods.
+    parent_type_key : str, optional
+        The parent's key (None for the root).
+    ancestors : list of str
+        Every ancestor's key, root first.
+    has_init : bool
+        Whether it has a constructor (``__ffi_init__``).
+    init_fields : list of FieldInfo
+        The constructor's fields, ancestors' first.
+    total_size : int, optional
+        Its registered size in bytes.
+    is_final : bool, optional
+        Its ``__ffi_type_final__`` (None when not registered).
+    """
 
     type_key: str
     fields: list[FieldInfo]
     methods: list[FuncInfo]
     parent_type_key: str | None
     ancestors: list[str]
-    has_init: bool
-    init_fields: list[FieldInfo]
-    total_size: int | None
-    is_final: bool | None
+    has_init: bool = False
+    init_fields: list[FieldInfo] = dataclasses.field(default_factory=list)
+    total_size: int | None = None
+    is_final: bool | None = None
 
 
 def _schema(metadata: dict[str, Any]) -> TypeSchema:

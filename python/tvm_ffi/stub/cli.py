@@ -22,11 +22,11 @@ from pathlib import Path
 
 from . import _markers
 from ._annotate import OUTPUT_NAMES
-from ._coverage import classify, write_report
 from ._generate import StubgenError, regenerate
 from ._init_pkg import InitConfig, plan, scaffold
 from ._model import FuncInfo, collect_global_funcs, collect_type_keys, object_info
 from ._prefix import owners, roll_out
+from .layout import classify, write_coverage_report
 
 __all__ = ["StubgenError", "__main__", "main", "module_name_of"]
 
@@ -211,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
                 f.write(new)
     if args.coverage_out is not None:
         infos = {key: object_info(key) for keys in collect_type_keys().values() for key in keys}
-        write_report(Path(args.coverage_out), classify(infos))
+        write_coverage_report(Path(args.coverage_out), classify(infos))
     return 2 if failed else 1 if args.check and stale else 0
 
 
