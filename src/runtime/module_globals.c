@@ -358,8 +358,8 @@ static void register_imports_field(void) {
   info.name.size = strlen("imports_");
   info.doc.data = "Modules imported by this module, in import order.";
   info.doc.size = strlen(info.doc.data);
-  info.metadata.data = "{}";
-  info.metadata.size = 2;
+  info.metadata.data = "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Array\\\",\\\"args\\\":[{\\\"type\\\":\\\"Any\\\"}]}\"}";
+  info.metadata.size = strlen(info.metadata.data);
   info.size = sizeof(TVMFFIObject*);
   info.alignment = _Alignof(TVMFFIObject*);
   info.offset = FFI_MODULE_IMPORTS_OFFSET;
@@ -368,6 +368,14 @@ static void register_imports_field(void) {
   info.field_static_type_index = kTVMFFIArray;
   if (TVMFFITypeRegisterField(kTVMFFIModule, &info) != 0) {
     ffi_fatal("runtime start-up", "cannot reflect the imports_ field of ffi.Module");
+  }
+  /* The size of a module as C++ sees it (the reference's ModuleObj: vtable pointer, header,
+   * imports_, lookup cache), so layout tools can tell its bytes are not all reflected. */
+  TVMFFITypeMetadata md;
+  memset(&md, 0, sizeof(md));
+  md.total_size = 48;
+  if (TVMFFITypeRegisterMetadata(kTVMFFIModule, &md) != 0) {
+    ffi_fatal("runtime start-up", "cannot register the metadata of ffi.Module");
   }
 }
 
