@@ -130,16 +130,6 @@ def _info_of(type_key: str) -> TypeInfo:
     return _type_info_of_index(int(index))
 
 
-def _lineage(info: TypeInfo) -> list[TypeInfo]:
-    """``info`` and its ancestors, root first."""
-    chain: list[TypeInfo] = []
-    node: TypeInfo | None = info
-    while node is not None:
-        chain.append(node)
-        node = node.parent_type_info
-    return chain[::-1]
-
-
 def _builtins() -> dict[int, _Builtin]:
     by_index = {}
     for key, builtin in _BUILTINS.items():
@@ -171,7 +161,7 @@ def _select(selectors: Sequence[str], builtins: dict[int, _Builtin]) -> list[Typ
             if info.type_index not in builtins:
                 raise ValueError(f"Static TVM-FFI type {info.type_key!r} is not supported")
             continue  # the runtime's own headers declare it
-        for node in _lineage(info):
+        for node in info._chain():
             if node.type_index >= _DYNAMIC_BEGIN:
                 chosen[node.type_index] = node
     return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_key))
@@ -355,7 +345,7 @@ def _struct(info: TypeInfo, lowering: _Lowering) -> tuple[tuple[str, ...], list[
         raise ValueError(f"Parent type {parent.type_key!r} of {info.type_key!r} is not supported")
     fields = sorted(info.fields or (), key=lambda f: f.offset)
     carriers = [lowering.field(f, info) for f in fields]
-    align = max([8] + [f.alignment for node in _lineage(info) for f in node.fields or ()])
+    align = max([8] + [f.alignment for node in info._chain() for f in node.fields or ()])
     name = _name(info.type_key)
     body = [f"struct alignas({align}) {name.struct} : public {base} {{",
             f"  TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP({_literal(info.type_key)}, {len(info.type_ancestors)});"]
