@@ -91,3 +91,21 @@ def test_every_builtin_class_knows_its_type_info(cls: type, type_key: str, paren
 def test_classes_outside_the_ffi_have_no_type_info() -> None:
     assert core._type_cls_to_type_info(int) is None
     assert core._type_cls_to_type_info("ffi.Array") is None
+
+
+def test_reflection_refresh_leaves_the_builtin_classes_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tvm_ffi import _class_binding
+    from tvm_ffi._reflection import TypeInfo
+
+    builtins = (tvm_ffi.Tensor, core.String, tvm_ffi.Shape, core.DataType)
+    for cls in builtins:
+        assert core._type_cls_to_type_info(cls) is not None
+    # As if a library had registered new reflection for every type: C types are immutable and
+    # value classes are no objects, so nothing is bound on them.
+    bound: list[type] = []
+    monkeypatch.setattr(TypeInfo, "_refresh", lambda self: True)
+    monkeypatch.setattr(_class_binding, "_bind_members", lambda cls, info: bound.append(cls))
+    monkeypatch.setattr(_class_binding, "_drop_late_hook", lambda cls, info: None)
+    _class_binding.refresh_bound_classes()
+    assert bound and not set(bound) & set(builtins)
+    assert tvm_ffi.Array in bound

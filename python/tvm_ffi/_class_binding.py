@@ -115,11 +115,21 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
         cls.__getattr__ = _late_reflection_getattr  # type: ignore[attr-defined]
 
 
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
+
+
+def _bindable(cls: type) -> bool:
+    """Whether reflection can be put on ``cls``: a Python-made object class. The runtime's C
+    types (Tensor, Function, String, ...) are immutable and value classes (Shape, DataType) are
+    no objects; their type infos name them all the same."""
+    return cls is not _core.Object and bool(cls.__flags__ & _HEAP_TYPE) and issubclass(cls, _core.Object)
+
+
 def refresh_bound_classes() -> None:
     """Binds reflection registered since classes were bound (called after a library loads)."""
     for info in list(_TYPE_INFOS.values()):
         cls = info.type_cls
-        if cls is not None and cls is not _core.Object and info._refresh():
+        if cls is not None and _bindable(cls) and info._refresh():
             _bind_members(cls, info)
             _drop_late_hook(cls, info)
 
