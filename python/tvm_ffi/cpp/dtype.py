@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
+
+from .extension import _detect_gpu_backend_from_torch
 
 __all__ = ["CPU_DTYPE_MAP", "CUDA_DTYPE_MAP", "ROCM_DTYPE_MAP", "to_cpp_dtype"]
 
@@ -53,13 +54,9 @@ def _gpu_backend() -> str:
     forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
     if forced in ("cuda", "hip", "rocm"):
         return "cuda" if forced == "cuda" else "rocm"
-    torch = sys.modules.get("torch")  # never imported here
-    version = getattr(torch, "version", None)
-    if version is not None:
-        if getattr(version, "hip", None):
-            return "rocm"
-        if getattr(version, "cuda", None):
-            return "cuda"
+    from_torch = _detect_gpu_backend_from_torch()  # an imported torch only
+    if from_torch is not None:
+        return "rocm" if from_torch == "hip" else "cuda"
     if shutil.which("nvcc") or os.environ.get("CUDA_HOME"):
         return "cuda"
     if shutil.which("hipcc") or os.environ.get("ROCM_HOME"):

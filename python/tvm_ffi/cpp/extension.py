@@ -75,6 +75,12 @@ def _find_compiler(name: str, *home_vars: str) -> str | None:
     return None
 
 
+def _forced_gpu_backend() -> str | None:
+    """``TVM_FFI_GPU_BACKEND`` (``cuda`` or ``hip``, any case), else None."""
+    forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
+    return forced if forced in _BACKENDS else None
+
+
 def _detect_gpu_backend_from_torch() -> str | None:
     """``"hip"`` or ``"cuda"`` from the build of a PyTorch the program already imported, else
     None. PyTorch is never imported here (seconds of start-up, and it may not be installed)."""
@@ -92,12 +98,9 @@ def _detect_gpu_backend() -> str:
     else the build of an imported PyTorch, else ``hip`` when only ``hipcc`` is found (PATH, then
     ``ROCM_HOME``/``ROCM_PATH``; an ``nvcc`` on PATH or under ``CUDA_HOME``/``CUDA_PATH`` wins),
     else ``cuda``. Computed once; ``_resolve_gpu_backend`` reads the override on every call."""
-    forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
-    if forced in _BACKENDS:
-        return forced
-    from_torch = _detect_gpu_backend_from_torch()
-    if from_torch is not None:
-        return from_torch
+    decided = _forced_gpu_backend() or _detect_gpu_backend_from_torch()
+    if decided is not None:
+        return decided
     if _find_compiler("nvcc", "CUDA_HOME", "CUDA_PATH") is None and (
         _find_compiler("hipcc", "ROCM_HOME", "ROCM_PATH") is not None
     ):
@@ -112,8 +115,7 @@ def _resolve_gpu_backend(backend: str | None) -> str:
         if backend not in _BACKENDS:
             raise ValueError(f"Invalid backend: {backend}. Supported backends are 'cuda' and 'hip'.")
         return backend
-    forced = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
-    return forced if forced in _BACKENDS else _detect_gpu_backend()
+    return _forced_gpu_backend() or _detect_gpu_backend()
 
 
 def _resolve_backend(backend: str | None, has_gpu_sources: bool) -> str | None:

@@ -12,6 +12,7 @@ directly; they are provided under the same names:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .. import _core
@@ -25,6 +26,7 @@ from .py_class import _PY_KEYS, _attach_declared_fields, _register_layout
 _OBJECT_INDEX = 64
 
 
+@functools.cache
 def _builtin_class_indices() -> dict[type, int]:
     """The classes of the runtime's built-in types, by their static type index (c_api.h).
 
@@ -37,9 +39,6 @@ def _builtin_class_indices() -> dict[type, int]:
             _core.Error: 67, _core.Function: 68, Shape: 69, _core.Tensor: 70}
 
 
-_BUILTIN_CLASS_INDICES: dict[type, int] = {}
-
-
 def type_cls_to_type_info(cls: Any) -> TypeInfo | None:
     """The type info ``cls`` is bound to (``Object``'s for ``Object``), or None."""
     if cls is _core.Object:
@@ -49,13 +48,11 @@ def type_cls_to_type_info(cls: Any) -> TypeInfo | None:
     info = cls.__dict__.get("__tvm_ffi_type_info__")
     if isinstance(info, TypeInfo):
         return info
-    if not _BUILTIN_CLASS_INDICES:
-        _BUILTIN_CLASS_INDICES.update(_builtin_class_indices())
-    index = _BUILTIN_CLASS_INDICES.get(cls)
+    index = _builtin_class_indices().get(cls)
     if index is None:
         return None
     info = _type_info_of_index(index)
-    info.type_cls = cls
+    info.type_cls = cls  # again on every lookup: a fallback class made for the index replaces it
     return info
 
 

@@ -199,8 +199,8 @@ def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
         info = infos[key]
         parent = visit(info.parent_type_key) if info.parent_type_key else None
         verdict = verdicts[key] = Verdict(info)
-        verdict.fields = [FieldBytes(f.name, f.offset, f.size, f.alignment)
-                          for f in sorted(info.fields, key=lambda f: f.offset or 0)]
+        ordered = sorted(info.fields, key=lambda f: f.offset or 0)
+        verdict.fields = [FieldBytes(f.name, f.offset, f.size, f.alignment) for f in ordered]
         missing = [f.name for f in info.fields if f.offset is None or f.size is None]
         if info.total_size is None:
             verdict.reason, verdict.detail = "layout-unknown", "the type registered no size of its own"
@@ -220,7 +220,7 @@ def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
             verdict.own_bytes = ByteRange(parent.info.total_size, info.total_size)
             _fill(verdict, parent.info.total_size, info.total_size)
         if verdict.is_complete:
-            _demote(verdict, key in forced_opaque, field_renderable)
+            _demote(verdict, ordered, key in forced_opaque, field_renderable)
         return verdict
 
     for key in infos:
@@ -228,10 +228,11 @@ def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
     return verdicts
 
 
-def _demote(verdict: Verdict, forced: bool, field_renderable: Callable[[FieldInfo], bool] | None) -> None:
-    """A covered type the caller cannot render, or asked to keep opaque."""
+def _demote(verdict: Verdict, ordered: list[FieldInfo], forced: bool,
+            field_renderable: Callable[[FieldInfo], bool] | None) -> None:
+    """A covered type the caller cannot render (its fields by offset), or asked to keep opaque."""
     if field_renderable is not None:
-        for field in sorted(verdict.info.fields, key=lambda f: f.offset or 0):
+        for field in ordered:
             if not field_renderable(field):
                 verdict.verdict, verdict.reason = "opaque", "unrenderable-field"
                 verdict.detail = f"the field {field.name!r} has no renderable type"

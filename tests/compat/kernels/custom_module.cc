@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include "call_from_imports.h"
+
 namespace ffi = tvm::ffi;
 
 namespace {
@@ -33,16 +35,8 @@ class EchoModuleObj : public ffi::ModuleObj {
       ffi::ModuleObj* self = this;
       return ffi::Function::FromPacked([self](ffi::PackedArgs args, ffi::Any* rv) {
         ffi::String target = args[0].cast<ffi::String>();
-        TVMFFIObjectHandle f = nullptr;
-        TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModLookupFromImports(self, target.c_str(), &f));
-        TVMFFIAny raw;
-        raw.type_index = kTVMFFINone;
-        raw.zero_padding = 0;
-        raw.v_int64 = 0;
-        TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCall(
-            f, reinterpret_cast<TVMFFIAny*>(const_cast<ffi::AnyView*>(args.data() + 1)),
-            args.size() - 1, &raw));
-        *rv = ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+        *rv = CallFromImports(self, target.c_str(), reinterpret_cast<const TVMFFIAny*>(args.data() + 1),
+                              static_cast<int32_t>(args.size() - 1));
       });
     }
     if (name != "echo") return std::nullopt;

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "call_from_imports.h"
+
 namespace ffi = tvm::ffi;
 
 // One little-endian u64 of the description.
@@ -32,14 +34,7 @@ namespace {
 
 // Calls `name` (no arguments) as a kernel reaches its imports: through its library context.
 ffi::Any CallImported(ffi::String name) {
-  TVMFFIObjectHandle f = nullptr;
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModLookupFromImports(__tvm_ffi__library_ctx, name.c_str(), &f));
-  TVMFFIAny raw;
-  raw.type_index = kTVMFFINone;
-  raw.zero_padding = 0;
-  raw.v_int64 = 0;
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionCall(f, nullptr, 0, &raw));
-  return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+  return CallFromImports(__tvm_ffi__library_ctx, name.c_str(), nullptr, 0);
 }
 
 }  // namespace
