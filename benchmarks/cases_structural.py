@@ -12,6 +12,12 @@ _JSON_READ = """import tvm_ffi
 from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 text = to_json_graph_str(tvm_ffi.Array(list(range(100))))
 """
+# A document of 51 nodes: an Array of 50 reflected objects (two int fields each).
+_JSON_READ_OBJECTS = """import tvm_ffi
+import tvm_ffi.testing
+from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+text = to_json_graph_str(tvm_ffi.Array([tvm_ffi.testing.TestIntPair(i, i + 1) for i in range(50)]))
+"""
 _REPR = "import tvm_ffi\nlong_arr = tvm_ffi.Array(list(range(100)))\n"
 # 10^5 distinct Arrays, each referring to an earlier one (node i to node i // 2: a shared
 # binary tree of depth 17), all listed by the root; built twice so that equality compares two
@@ -62,5 +68,6 @@ CASES = [
          "tvm_ffi.structural_map(graph, same_array)", ref_target=1.0),
     Case("to_json_graph_str(3-element Array)", _JSON, "to_json_graph_str(arr)", ref_target=0.3),
     Case("from_json_graph_str(100-int Array)", _JSON_READ, "from_json_graph_str(text)", ref_target=1.0),
+    Case("from_json_graph_str(50 objects)", _JSON_READ_OBJECTS, "from_json_graph_str(text)", ref_target=1.0),
     Case("repr(100-int Array)", _REPR, "repr(long_arr)", ref_target=0.6),
 ]

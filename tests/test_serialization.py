@@ -172,6 +172,34 @@ def test_reader_leniency_and_order() -> None:
         from_json_graph_str(0)  # type: ignore[arg-type]
 
 
+# Documents the text reader takes apart directly (whitespace, key order, repeated and extra keys)
+# or hands to the generic parser (escaped keys or types): either way the value of the parsed
+# document, where a repeated key means its last value.
+UNUSUAL_DOCUMENTS = [
+    (' { "nodes" : [ { "data" : 7 , "type" : "int" } ] , "root_index" : 0 } ', 7),
+    ('{"root_index":0,"nodes":[{"type":"int","data":1,"data":2}]}', 2),
+    ('{"root_index":5,"nodes":[{"type":"int","data":1}],"root_index":0}', 1),
+    ('{"root_index":0,"nodes":[{"type":"int","data":1}],"nodes":[{"type":"float","data":2}]}', 2.0),
+    ('{"root_index":0,"nodes":[{"type":"float","type":"int","data":3}]}', 3),
+    ('{"root\\u005findex":0,"nodes":[{"type":"int","data":3}]}', 3),
+    ('{"root_index":0,"nodes":[{"type":"\\u0069nt","data":3}]}', 3),
+    ('{"root_index":0,"nodes":[{"type":"int","data":3,"note":{"a":[1,{}]}}],"metadata":{"x":null}}', 3),
+    ('{"root_index":1,"nodes":[{"type":"ffi.String","data":"\\n\\u00e9"},{"type":"ffi.Array","data":[0,0]}]}',
+     ("\né", "\né")),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), UNUSUAL_DOCUMENTS, ids=[t[:40] for t, _ in UNUSUAL_DOCUMENTS])
+def test_text_reader_agrees_with_the_document_reader(text: str, value: Any) -> None:
+    parse = tvm_ffi.get_global_func("ffi.json.Parse")
+    from_graph = tvm_ffi.get_global_func("ffi.FromJSONGraph")
+    read = from_json_graph_str(text)
+    assert read == value
+    if not isinstance(value, tuple):  # an int node stays int, a float node float
+        assert type(read) is type(value)
+    assert structural_equal(read, from_graph(parse(text)))
+
+
 JSON_NUMBERS = [
     ("0", 0), ("-0", 0), ("-12", -12), ("+5", 5), ("007", 7),
     ("123456789012345678", 123456789012345678), ("-123456789012345678", -123456789012345678),

@@ -250,6 +250,12 @@ int ffi_raise(const char* kind, const char* fmt, ...) {
   return -1;
 }
 
+void ffi_discard_raised(void) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != NULL) ffi_decref((TVMFFIObject*)err);
+}
+
 _Noreturn void ffi_fatal(const char* api, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -10,6 +10,9 @@
  * backtrace captured here. Always returns -1 so callers can `return ffi_raise(...)`. */
 int ffi_raise(const char* kind, const char* fmt, ...) FFI_PRINTF(2, 3);
 int ffi_vraise(const char* kind, const char* fmt, va_list ap);
+/* Drops the error raised on this thread, if any: for callers that try something and, when it
+ * fails, go another way rather than report it. */
+void ffi_discard_raised(void);
 
 /* For the entry points that cannot report errors (spec: "fatal"): prints
  * "Exception caught during <api>: <message>" to stderr and exits with status 255. */

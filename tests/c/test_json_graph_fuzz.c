@@ -6,6 +6,11 @@
  * splices; every mutant is loaded, and each load must either succeed or raise an error -- never
  * crash, hang, leak or trip the sanitizers. Iterations: TVM_FFI_FUZZ_ITERATIONS (default 100000).
  * Loaded values are written back and reloaded to exercise the writer too.
+ *
+ * Every load is also differential: FromJSONGraphString takes well-formed documents apart itself
+ * and hands anything else to the generic parser (json_graph_scan.c), so on every input it must
+ * agree with reading the generic parse, ffi.FromJSONGraph(ffi.json.Parse(text)) -- the same
+ * error kind and message, or values that write the same document.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -34,6 +39,9 @@ static const char* const kSeeds[] = {
     "{\"root_index\":3,\"nodes\":[{\"type\":\"st.Int\",\"data\":{\"value\":5}},{\"type\":\"ffi.String\","
     "\"data\":\"x\"},{\"type\":\"st.Node\",\"data\":{\"val\":0,\"next\":1}},"
     "{\"type\":\"ffi.Array\",\"data\":[0,0,2]}]}",
+    " { \"nodes\" : [ { \"data\" : 7 , \"type\" : \"int\" , \"x\" : [ {} ] } ] , \"root_index\" : 0 } ",
+    "{\"root_index\":1,\"nodes\":[{\"type\":\"ffi.Dict\",\"data\":[1,1],\"data\":[]},"
+    "{\"type\":\"int\",\"type\":\"ffi.String\",\"data\":\"\\u0069\"}],\"root_index\":0}",
 };
 
 static const char* const kTokens[] = {
@@ -105,36 +113,88 @@ static void mutate(char* buf, size_t* len, size_t cap) {
   }
 }
 
-static int64_t g_loaded = 0, g_rejected = 0;
+static int64_t g_loaded = 0, g_rejected = 0, g_disagreements = 0;
+
+/* The raised error as "kind: message" (malloc'ed; NULL when none was raised), the slot emptied. */
+static char* take_error(void) {
+  void* err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) return NULL;
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  size_t size = cell->kind.size + 2 + cell->message.size + 1;
+  char* text = (char*)malloc(size);
+  snprintf(text, size, "%.*s: %.*s", (int)cell->kind.size, cell->kind.data, (int)cell->message.size,
+           cell->message.data);
+  TVMFFIObjectDecRef(err);
+  return text;
+}
+
+/* ffi.FromJSONGraph(ffi.json.Parse(text)). */
+static int load_generic(TVMFFIAny* text, TVMFFIAny* out) {
+  TVMFFIAny doc;
+  if (call_global("ffi.json.Parse", text, 1, &doc) != 0) return -1;
+  int rc = call_global("ffi.FromJSONGraph", &doc, 1, out);
+  release(&doc);
+  return rc;
+}
+
+/* The document `value` writes (malloc'ed), or its error. */
+static char* written(const TVMFFIAny* value, TVMFFIAny* doc) {
+  TVMFFIAny args[2] = {*value, {0}};
+  if (call_global("ffi.ToJSONGraphString", args, 2, doc) != 0) return take_error();
+  TVMFFIByteArray text = text_of(doc);
+  char* copy = (char*)malloc(text.size + 1);
+  memcpy(copy, text.data, text.size);
+  copy[text.size] = '\0';
+  return copy;
+}
+
+static void report_disagreement(const char* data, size_t len, const char* a, const char* b) {
+  if (g_disagreements++ < 3) {
+    fprintf(stderr, "text and generic readers disagree on %.*s:\n  %s\n  %s\n", (int)len, data, a, b);
+  }
+}
 
 static void load_one(const char* data, size_t len) {
   TVMFFIByteArray bytes = {data, len};
-  TVMFFIAny arg, value;
+  TVMFFIAny arg, value, generic;
   CHECK(TVMFFIStringFromByteArray(&bytes, &arg) == 0);
   int rc = call_global("ffi.FromJSONGraphString", &arg, 1, &value);
+  char* error = rc != 0 ? take_error() : NULL;
+  int generic_rc = load_generic(&arg, &generic);
+  char* generic_error = generic_rc != 0 ? take_error() : NULL;
   release(&arg);
   if (rc != 0) {
-    void* err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    CHECK(err != NULL);
-    if (err != NULL) TVMFFIObjectDecRef(err);
+    CHECK(error != NULL);
+    if (generic_rc == 0 || error == NULL || generic_error == NULL || strcmp(error, generic_error) != 0) {
+      report_disagreement(data, len, error ? error : "(no error)", generic_error ? generic_error : "loaded");
+    }
+    if (generic_rc == 0) release(&generic);
+    free(error);
+    free(generic_error);
     g_rejected += 1;
     return;
   }
   g_loaded += 1;
-  /* What loads must write back and load again. */
-  TVMFFIAny write_args[2] = {value, {0}}, doc, again;
-  if (call_global("ffi.ToJSONGraphString", write_args, 2, &doc) == 0) {
+  /* What loads must write back and load again, and write what the generic reading writes. */
+  TVMFFIAny doc = {0}, generic_doc = {0}, again;
+  char* text = written(&value, &doc);
+  char* generic_text = generic_rc == 0 ? written(&generic, &generic_doc) : NULL;
+  if (generic_rc != 0 || text == NULL || generic_text == NULL || strcmp(text, generic_text) != 0) {
+    report_disagreement(data, len, text ? text : "?", generic_rc != 0 ? generic_error : generic_text);
+  }
+  if (doc.type_index != kTVMFFINone) { /* else e.g. a loaded Dict/List cycle cannot be written */
     CHECK(call_global("ffi.FromJSONGraphString", &doc, 1, &again) == 0);
     check_no_error_pending();
     release(&again);
-    release(&doc);
-  } else {
-    void* err = NULL;
-    TVMFFIErrorMoveFromRaised(&err); /* e.g. a loaded Dict/List cycle cannot be written */
-    if (err != NULL) TVMFFIObjectDecRef(err);
   }
+  release(&doc);
+  release(&generic_doc);
+  free(text);
+  free(generic_text);
+  free(generic_error);
   release(&value);
+  if (generic_rc == 0) release(&generic);
 }
 
 static void test_mutated_documents_never_crash(void) {
@@ -154,6 +214,7 @@ static void test_mutated_documents_never_crash(void) {
     load_one(buf, len);
   }
   CHECK_EQ_INT(live_objects(), before);
+  CHECK_EQ_INT(g_disagreements, 0);
   printf("fuzz: %ld mutants, %lld loaded, %lld rejected with an error\n", iterations,
          (long long)g_loaded, (long long)g_rejected);
   CHECK(g_loaded > (int64_t)num_seeds && g_rejected > 0);

@@ -62,9 +62,7 @@ static bool call_custom(const TVMFFIAny* cb, const TVMFFIAny* args, int32_t narg
     }
   } else if (cb->type_index == kTVMFFIFunction) {
     if (TVMFFIFunctionCall(cb->v_obj, (TVMFFIAny*)args, nargs, &result) != 0) {
-      TVMFFIObjectHandle err = NULL;
-      TVMFFIErrorMoveFromRaised(&err);
-      if (err != NULL) TVMFFIObjectDecRef(err);
+      ffi_discard_raised();
       return false;
     }
   } else {

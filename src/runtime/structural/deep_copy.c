@@ -315,9 +315,7 @@ int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result) {
   ffi_vec_init(&c.patches, sizeof(Patch));
   TVMFFIByteArray enum_key = {"ffi.Enum", 8};
   if (TVMFFITypeKeyToIndex(&enum_key, &c.enum_index) != 0) {
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err != NULL) ffi_decref((TVMFFIObject*)err);
+    ffi_discard_raised();
     c.enum_index = -1;
   }
   bool needs_frame;

@@ -15,6 +15,30 @@ int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, 
 /* The value of a parsed document (a Map). */
 int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out);
 
+/* One node of a document as the reader sees it: its type key and its data, a view (has_data
+ * false when the node has no "data" key). */
+typedef struct {
+  TVMFFIByteArray type;
+  TVMFFIAny data;
+  bool has_data;
+} FfiGraphNode;
+
+/* A document taken apart from its text by ffi_json_graph_scan: the node types are slices of
+ * the text, which must outlive it; the data values are owned. */
+typedef struct {
+  int64_t root_index;
+  int64_t num_nodes;
+  FfiGraphNode* nodes;
+} FfiGraphScan;
+
+/* Reads the text of a well-formed document into *out: 1. For anything else (malformed JSON,
+ * a node that is not an object or whose type is not a plain string, ...): 0, nothing raised,
+ * and the caller parses the text the generic way, which reports the problem (json_graph_scan.c). */
+int ffi_json_graph_scan(const char* text, size_t size, FfiGraphScan* out);
+void ffi_json_graph_scan_free(FfiGraphScan* scan);
+/* The value of a scanned document. */
+int ffi_from_json_graph_scan(const FfiGraphScan* scan, TVMFFIAny* out);
+
 void ffi_register_json_graph_write_globals(void);
 void ffi_register_json_graph_read_globals(void);
 

@@ -3,7 +3,8 @@
  * STRUCTURAL.md sections 1.9-1.10). Documents are untrusted: every node index is range-checked,
  * node kinds and data shapes are validated with the reference's messages, and decoding walks an
  * explicit stack from root_index (children first, each node decoded once so sharing survives);
- * a node that reaches itself is an error, not a crash.
+ * a node that reaches itself is an error, not a crash. Nodes come from the Maps of a parsed
+ * document or, for text, from json_graph_scan.c, which skips building those Maps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +15,32 @@
 
 enum { kUnvisited = 0, kOpen = 1, kDone = 2 };
 
+/* What decoding needs to know about a node's object type, looked up once per type and read. */
 typedef struct {
-  TVMFFIObject* nodes; /* the Array of nodes */
+  TVMFFIByteArray key;
+  int32_t index;
+  bool has_from_json; /* a __data_from_json__ hook (fetched when used: a hook may change attrs) */
+  bool is_enum;
+  bool creatable;
+} TypeFacts;
+
+enum { kTypeMemo = 8 }; /* graphs mix few types; beyond this, the oldest entry is replaced */
+
+typedef struct {
+  TVMFFIObject* nodes;         /* the Array of node Maps of a parsed document, or NULL */
+  const FfiGraphNode* scanned; /* else the nodes json_graph_scan.c took from the text */
   int64_t num_nodes;
   uint8_t* state;
   TVMFFIAny* decoded; /* owned values of done nodes */
   FfiVec stack;       /* Frame */
   FfiVec pending;     /* int64_t child node indices of open frames */
+  TypeFacts memo[kTypeMemo];
+  int memo_size, memo_next;
 } Reader;
 
 typedef struct {
   int64_t node;
+  FfiGraphNode info;
   size_t begin, count, next; /* children in `pending` */
 } Frame;
 
@@ -49,18 +65,22 @@ static const TVMFFIAny* get_key(TVMFFIObject* map, const char* key, size_t size)
 }
 #define get(map, literal) get_key((map), (literal), sizeof(literal) - 1)
 
-static int node_map(Reader* r, int64_t index, TVMFFIObject** out) {
+/* The type and data of node `index`: read from its Map in a parsed document (where a node that
+ * is no Map, or has no str type, is an error when it is reached), or as scanned. */
+static int node_at(Reader* r, int64_t index, FfiGraphNode* out) {
+  if (r->scanned != NULL) {
+    *out = r->scanned[index];
+    return 0;
+  }
   const TVMFFIAny* node = &ffi_seq_items(r->nodes)[index];
   if (node->type_index != kTVMFFIMap) return convert_error(node, "Map<Any, Any>");
-  *out = node->v_obj;
-  return 0;
-}
-
-static int node_type(TVMFFIObject* node, TVMFFIByteArray* type) {
-  const TVMFFIAny* t = get(node, "type");
+  const TVMFFIAny* t = get(node->v_obj, "type");
   if (t == NULL) return ffi_raise("KeyError", "key is not in Map");
   if (!ffi_is_str(t->type_index)) return convert_error(t, "str");
-  ffi_string_view(t, type);
+  ffi_string_view(t, &out->type);
+  const TVMFFIAny* data = get(node->v_obj, "data");
+  out->has_data = data != NULL;
+  out->data = data != NULL ? *data : ffi_any_none();
   return 0;
 }
 
@@ -68,19 +88,39 @@ static bool type_is(TVMFFIByteArray t, const char* key) {
   return t.size == strlen(key) && memcmp(t.data, key, t.size) == 0;
 }
 
-static int node_data(TVMFFIObject* node, const TVMFFIAny** out) {
-  *out = get(node, "data");
-  return *out != NULL ? 0 : ffi_raise("KeyError", "key is not in Map");
+static int node_data(const FfiGraphNode* node, const TVMFFIAny** out) {
+  *out = &node->data;
+  return node->has_data ? 0 : ffi_raise("KeyError", "key is not in Map");
 }
 
 static int find_type(TVMFFIByteArray t, int32_t* index) {
   if (TVMFFITypeKeyToIndex(&t, index) == 0) return 0;
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != NULL) ffi_decref((TVMFFIObject*)err);
+  ffi_discard_raised();
   return ffi_raise("RuntimeError",
                    "Check failed: (it != type_key2index_.end()) is false: Cannot find type `%.*s`",
                    (int)t.size, t.data);
+}
+
+static int type_facts(Reader* r, TVMFFIByteArray key, const TypeFacts** out) {
+  for (int i = 0; i < r->memo_size; ++i) {
+    TypeFacts* f = &r->memo[i];
+    if (f->key.size == key.size && memcmp(f->key.data, key.data, key.size) == 0) {
+      *out = f;
+      return 0;
+    }
+  }
+  int32_t index;
+  if (find_type(key, &index) != 0) return -1;
+  TypeFacts* f = &r->memo[r->memo_next];
+  r->memo_next = (r->memo_next + 1) % kTypeMemo;
+  if (r->memo_size < kTypeMemo) r->memo_size += 1;
+  f->key = key;
+  f->index = index;
+  f->has_from_json = ffi_type_attr(index, "__data_from_json__") != NULL;
+  f->is_enum = ffi_enum_is_enum_type(index);
+  f->creatable = ffi_json_graph_creatable(index);
+  *out = f;
+  return 0;
 }
 
 static bool is_builtin_key(TVMFFIByteArray t) {
@@ -127,10 +167,8 @@ static int field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   return ref != NULL ? push_child(ctx->r, ref) : 0;
 }
 
-static int collect_children(Reader* r, int64_t index) {
-  TVMFFIObject* node = NULL;
-  TVMFFIByteArray type;
-  if (node_map(r, index, &node) != 0 || node_type(node, &type) != 0) return -1;
+static int collect_children(Reader* r, const FfiGraphNode* node) {
+  TVMFFIByteArray type = node->type;
   bool seq = type_is(type, "ffi.Array") || type_is(type, "ffi.List");
   bool map = type_is(type, "ffi.Map") || type_is(type, "ffi.Dict");
   if (seq || map) {
@@ -150,10 +188,11 @@ static int collect_children(Reader* r, int64_t index) {
     return 0;
   }
   if (is_builtin_key(type)) return 0;
-  int32_t t;
-  if (find_type(type, &t) != 0) return -1;
-  if (ffi_type_attr(t, "__data_from_json__") != NULL || ffi_enum_is_enum_type(t)) return 0;
-  if (!ffi_json_graph_creatable(t)) return 0; /* reported when decoding */
+  const TypeFacts* facts;
+  if (type_facts(r, type, &facts) != 0) return -1;
+  if (facts->has_from_json || facts->is_enum) return 0;
+  if (!facts->creatable) return 0; /* reported when decoding */
+  int32_t t = facts->index;
   const TVMFFIAny* data;
   if (node_data(node, &data) != 0) return -1;
   if (data->type_index != kTVMFFIMap) return convert_error(data, "Map<Any, Any>");
@@ -257,7 +296,7 @@ static int decode_bigint(TVMFFIByteArray s, TVMFFIAny* out) {
   return rc;
 }
 
-static int decode_builtin(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TVMFFIAny* out) {
+static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* node, TVMFFIAny* out) {
   *out = ffi_any_none();
   if (type_is(type, "None")) return 0;
   const TVMFFIAny* data;
@@ -444,16 +483,17 @@ static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
   return rc;
 }
 
-static int decode_object(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TVMFFIAny* out) {
-  int32_t t;
-  if (find_type(type, &t) != 0) return -1;
+static int decode_object(Reader* r, TVMFFIByteArray type, const FfiGraphNode* node, TVMFFIAny* out) {
+  const TypeFacts* facts;
+  if (type_facts(r, type, &facts) != 0) return -1;
+  int32_t t = facts->index;
   const TVMFFIAny* data;
-  const TVMFFIAny* hook = ffi_type_attr(t, "__data_from_json__");
+  const TVMFFIAny* hook = facts->has_from_json ? ffi_type_attr(t, "__data_from_json__") : NULL;
   if (hook != NULL) {
     if (node_data(node, &data) != 0) return -1;
     return ffi_call(hook, data, 1, out);
   }
-  if (ffi_enum_is_enum_type(t)) {
+  if (facts->is_enum) {
     if (node_data(node, &data) != 0) return -1;
     return ffi_enum_from_json_data(t, data, out);
   }
@@ -472,12 +512,9 @@ static int decode_object(Reader* r, TVMFFIByteArray type, TVMFFIObject* node, TV
   return 0;
 }
 
-static int decode_node(Reader* r, int64_t index, TVMFFIAny* out) {
-  TVMFFIObject* node = NULL;
-  TVMFFIByteArray type;
-  if (node_map(r, index, &node) != 0 || node_type(node, &type) != 0) return -1;
-  if (is_builtin_key(type)) return decode_builtin(r, type, node, out);
-  return decode_object(r, type, node, out);
+static int decode_node(Reader* r, const FfiGraphNode* node, TVMFFIAny* out) {
+  if (is_builtin_key(node->type)) return decode_builtin(r, node->type, node, out);
+  return decode_object(r, node->type, node, out);
 }
 
 /* ---- walk ---- */
@@ -487,10 +524,12 @@ static int open_node(Reader* r, int64_t index) {
     return ffi_raise("ValueError", "Invalid JSON Object Graph: nesting deeper than 1048576 nodes");
   }
   size_t begin = r->pending.size;
-  if (collect_children(r, index) != 0) return -1;
+  FfiGraphNode info;
+  if (node_at(r, index, &info) != 0 || collect_children(r, &info) != 0) return -1;
   Frame* f = (Frame*)ffi_vec_push(&r->stack);
   if (f == NULL) return -1;
   f->node = index;
+  f->info = info;
   f->begin = begin;
   f->count = r->pending.size - begin;
   f->next = 0;
@@ -514,12 +553,34 @@ static int walk(Reader* r, int64_t root) {
       continue;
     }
     int64_t node = f->node;
+    FfiGraphNode info = f->info;
     r->pending.size = f->begin;
     r->stack.size -= 1;
-    if (decode_node(r, node, &r->decoded[node]) != 0) return -1;
+    if (decode_node(r, &info, &r->decoded[node]) != 0) return -1;
     r->state[node] = kDone;
   }
   return 0;
+}
+
+/* Decodes the graph of `r` (its node source set) from `root`. */
+static int read_graph(Reader* r, int64_t root, TVMFFIAny* out) {
+  if (root < 0 || root >= r->num_nodes) return bad_index(root);
+  r->state = (uint8_t*)calloc((size_t)r->num_nodes, 1);
+  r->decoded = (TVMFFIAny*)calloc((size_t)r->num_nodes, sizeof(TVMFFIAny));
+  Frame frames[8]; /* shallow graphs decode without growing these */
+  int64_t pending[32];
+  ffi_vec_init_inline(&r->stack, sizeof(Frame), frames, 8);
+  ffi_vec_init_inline(&r->pending, sizeof(int64_t), pending, 32);
+  int rc = (r->state == NULL || r->decoded == NULL)
+               ? ffi_raise("MemoryError", "out of memory decoding a JSON graph")
+               : walk(r, root);
+  if (rc == 0) *out = ffi_any_retain(&r->decoded[root]);
+  for (int64_t i = 0; r->decoded != NULL && i < r->num_nodes; ++i) ffi_any_release(&r->decoded[i]);
+  free(r->state);
+  free(r->decoded);
+  ffi_vec_free(&r->stack);
+  ffi_vec_free(&r->pending);
+  return rc;
 }
 
 int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out) {
@@ -538,23 +599,15 @@ int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out) {
   memset(&r, 0, sizeof(r));
   r.nodes = nodes->v_obj;
   r.num_nodes = ffi_seq_cell(r.nodes)->size;
-  if (root->v_int64 < 0 || root->v_int64 >= r.num_nodes) return bad_index(root->v_int64);
-  r.state = (uint8_t*)calloc((size_t)r.num_nodes, 1);
-  r.decoded = (TVMFFIAny*)calloc((size_t)r.num_nodes, sizeof(TVMFFIAny));
-  Frame frames[8]; /* shallow graphs decode without growing these */
-  int64_t pending[32];
-  ffi_vec_init_inline(&r.stack, sizeof(Frame), frames, 8);
-  ffi_vec_init_inline(&r.pending, sizeof(int64_t), pending, 32);
-  int rc = (r.state == NULL || r.decoded == NULL)
-               ? ffi_raise("MemoryError", "out of memory decoding a JSON graph")
-               : walk(&r, root->v_int64);
-  if (rc == 0) *out = ffi_any_retain(&r.decoded[root->v_int64]);
-  for (int64_t i = 0; r.decoded != NULL && i < r.num_nodes; ++i) ffi_any_release(&r.decoded[i]);
-  free(r.state);
-  free(r.decoded);
-  ffi_vec_free(&r.stack);
-  ffi_vec_free(&r.pending);
-  return rc;
+  return read_graph(&r, root->v_int64, out);
+}
+
+int ffi_from_json_graph_scan(const FfiGraphScan* scan, TVMFFIAny* out) {
+  Reader r;
+  memset(&r, 0, sizeof(r));
+  r.scanned = scan->nodes;
+  r.num_nodes = scan->num_nodes;
+  return read_graph(&r, scan->root_index, out);
 }
 
 /* ---- global functions ---- */
@@ -585,6 +638,12 @@ static int global_from_json_graph_string(void* self, const TVMFFIAny* args, int3
                      (int)key.size, key.data);
   }
   if (ffi_arg_str(fname, args, 0, &s) != 0) return -1;
+  FfiGraphScan scan;
+  if (ffi_json_graph_scan(s.data, s.size, &scan)) {
+    int rc = ffi_from_json_graph_scan(&scan, result);
+    ffi_json_graph_scan_free(&scan);
+    return rc;
+  }
   TVMFFIAny doc;
   if (ffi_json_parse(s.data, s.size, &doc) != 0) return -1;
   int rc = ffi_from_json_graph(&doc, result);

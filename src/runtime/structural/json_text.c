@@ -146,17 +146,11 @@ int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out) {
 /* ---- parser ---- */
 
 typedef struct {
-  const char* s;
-  size_t n;
-  size_t pos;
-} Reader;
-
-typedef struct {
   bool is_object;
   size_t base; /* first value of this container on the value stack */
 } Level;
 
-static int parse_error(const Reader* r, const char* what, size_t at) {
+static int parse_error(const FfiJsonCursor* r, const char* what, size_t at) {
   size_t line = 1, col = 1;
   for (size_t i = 0; i < at && i < r->n; ++i) {
     if (r->s[i] == '\n') {
@@ -169,22 +163,25 @@ static int parse_error(const Reader* r, const char* what, size_t at) {
   return ffi_raise("ValueError", "%s: line %zu column %zu (char %zu)", what, line, col, at);
 }
 
-static void skip_ws(Reader* r) {
-  while (r->pos < r->n) {
-    char c = r->s[r->pos];
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-    r->pos += 1;
-  }
+bool ffi_json_plain_string(FfiJsonCursor* r, TVMFFIByteArray* out) {
+  if (r->pos >= r->n || r->s[r->pos] != '"') return false;
+  size_t i = r->pos + 1;
+  while (i < r->n && r->s[i] != '"' && r->s[i] != '\\' && (unsigned char)r->s[i] >= 0x20) ++i;
+  if (i >= r->n || r->s[i] != '"') return false;
+  out->data = r->s + r->pos + 1;
+  out->size = i - r->pos - 1;
+  r->pos = i + 1;
+  return true;
 }
 
-static bool match(Reader* r, const char* word) {
+static bool match(FfiJsonCursor* r, const char* word) {
   size_t len = strlen(word);
   if (r->n - r->pos < len || memcmp(r->s + r->pos, word, len) != 0) return false;
   r->pos += len;
   return true;
 }
 
-static int hex4(const Reader* r, size_t at, uint32_t* out) {
+static int hex4(const FfiJsonCursor* r, size_t at, uint32_t* out) {
   if (r->n < 4 || at > r->n - 4) return -1;
   uint32_t v = 0;
   for (size_t i = 0; i < 4; ++i) {
@@ -223,7 +220,7 @@ static int put_utf8(FfiBuf* b, uint32_t cp) {
 }
 
 /* r->pos at the opening quote; on success *out is an owned str. */
-static int parse_string(Reader* r, FfiBuf* tmp, TVMFFIAny* out) {
+static int parse_string(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* out) {
   size_t start = r->pos;
   r->pos += 1;
   tmp->size = 0;
@@ -232,6 +229,10 @@ static int parse_string(Reader* r, FfiBuf* tmp, TVMFFIAny* out) {
     while (r->pos < r->n && r->s[r->pos] != '"' && r->s[r->pos] != '\\' &&
            (unsigned char)r->s[r->pos] >= 0x20) {
       r->pos += 1;
+    }
+    if (r->pos < r->n && r->s[r->pos] == '"' && run == start + 1) { /* no escape: no copy */
+      r->pos += 1;
+      return ffi_string_make(r->s + run, r->pos - 1 - run, 0, out);
     }
     if (ffi_buf_append(tmp, r->s + run, r->pos - run) != 0) return -1;
     if (r->pos >= r->n) return parse_error(r, "Unterminated string starting at", start);
@@ -282,11 +283,11 @@ static int parse_string(Reader* r, FfiBuf* tmp, TVMFFIAny* out) {
 }
 
 /* Numbers (lenient like the reference: leading +, leading zeros, `.5`, `1.`). */
-static int parse_number(Reader* r, TVMFFIAny* out) {
+static int parse_number(FfiJsonCursor* r, TVMFFIAny* out) {
   size_t start = r->pos, i = r->pos;
   bool is_float = false;
   if (i < r->n && (r->s[i] == '-' || r->s[i] == '+')) ++i;
-  if (r->n - i >= 8 && memcmp(r->s + i, "Infinity", 8) == 0) {
+  if (i < r->n && r->s[i] == 'I' && r->n - i >= 8 && memcmp(r->s + i, "Infinity", 8) == 0) {
     r->pos = i + 8;
     *out = ffi_any_none();
     out->type_index = kTVMFFIFloat;
@@ -391,21 +392,53 @@ static int push_value(FfiVec* values, TVMFFIAny v) {
 }
 
 /* Parses a key string and the ':' after it. */
-static int parse_key(Reader* r, FfiBuf* tmp, FfiVec* values) {
-  skip_ws(r);
+static int parse_key(FfiJsonCursor* r, FfiBuf* tmp, FfiVec* values) {
+  ffi_json_skip_ws(r);
   if (r->pos >= r->n || r->s[r->pos] != '"') {
     return parse_error(r, "Expecting property name enclosed in double quotes", r->pos);
   }
   TVMFFIAny key;
   if (parse_string(r, tmp, &key) != 0 || push_value(values, key) != 0) return -1;
-  skip_ws(r);
+  ffi_json_skip_ws(r);
   if (r->pos >= r->n || r->s[r->pos] != ':') return parse_error(r, "Expecting ':' delimiter", r->pos);
   r->pos += 1;
   return 0;
 }
 
-int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
-  Reader r = {text, size, 0};
+/* A value that is not an object or array, at r->pos (r->pos < r->n). */
+static int parse_scalar(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* v) {
+  /* The first character picks the kind; numbers, the common case, try no keyword. */
+  char c = r->s[r->pos];
+  *v = ffi_any_none();
+  if (c == '"') return parse_string(r, tmp, v);
+  if (c == '-' || (c >= '0' && c <= '9')) return parse_number(r, v);
+  if (c == 'n' && match(r, "null")) return 0;
+  if ((c == 't' && match(r, "true")) || (c == 'f' && match(r, "false"))) {
+    v->type_index = kTVMFFIBool;
+    v->v_int64 = c == 't';
+    return 0;
+  }
+  if (c == 'N' && match(r, "NaN")) {
+    v->type_index = kTVMFFIFloat;
+    v->v_float64 = NAN;
+    return 0;
+  }
+  if (c == '+' || c == '.' || c == 'I') return parse_number(r, v);
+  return parse_error(r, "Expecting value", r->pos);
+}
+
+int ffi_json_parse_value(FfiJsonCursor* cursor, TVMFFIAny* out) {
+  FfiJsonCursor r = *cursor;
+  ffi_json_skip_ws(&r);
+  if (r.pos < r.n && r.s[r.pos] != '{' && r.s[r.pos] != '[') { /* no stacks for a scalar */
+    FfiBuf tmp = {NULL, 0, 0};
+    int rc = parse_scalar(&r, &tmp, out);
+    ffi_buf_free(&tmp);
+    if (rc != 0) return -1;
+    ffi_json_skip_ws(&r);
+    *cursor = r;
+    return 0;
+  }
   FfiVec values, levels;
   FfiBuf tmp = {NULL, 0, 0};
   TVMFFIAny value_buffer[32]; /* short documents parse without growing these */
@@ -415,7 +448,7 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
   int rc = 0;
   bool want_value = true;
   for (;;) {
-    skip_ws(&r);
+    ffi_json_skip_ws(&r);
     if (want_value) {
       if (r.pos >= r.n) {
         rc = parse_error(&r, "Expecting value", r.pos);
@@ -432,7 +465,7 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
         level->is_object = c == '{';
         level->base = values.size;
         r.pos += 1;
-        skip_ws(&r);
+        ffi_json_skip_ws(&r);
         if (r.pos < r.n && r.s[r.pos] == (c == '{' ? '}' : ']')) {
           r.pos += 1;
           rc = close_level(&values, level);
@@ -444,31 +477,11 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
         if (c == '{' && (rc = parse_key(&r, &tmp, &values)) != 0) break;
         continue;
       }
-      /* The first character picks the kind; numbers, the common case, try no keyword. */
-      if (c == '"') {
-        rc = parse_string(&r, &tmp, &v);
-      } else if (c == '-' || (c >= '0' && c <= '9')) {
-        rc = parse_number(&r, &v);
-      } else if (c == 'n' && match(&r, "null")) {
-      } else if ((c == 't' && match(&r, "true")) || (c == 'f' && match(&r, "false"))) {
-        v.type_index = kTVMFFIBool;
-        v.v_int64 = c == 't';
-      } else if (c == 'N' && match(&r, "NaN")) {
-        v.type_index = kTVMFFIFloat;
-        v.v_float64 = NAN;
-      } else if (c == '+' || c == '.' || c == 'I') {
-        rc = parse_number(&r, &v);
-      } else {
-        rc = parse_error(&r, "Expecting value", r.pos);
-      }
-      if (rc != 0 || (rc = push_value(&values, v)) != 0) break;
+      if ((rc = parse_scalar(&r, &tmp, &v)) != 0 || (rc = push_value(&values, v)) != 0) break;
       want_value = false;
       continue;
     }
-    if (levels.size == 0) {
-      if (r.pos != r.n) rc = parse_error(&r, "Extra data", r.pos);
-      break;
-    }
+    if (levels.size == 0) break; /* the value is complete */
     Level* level = (Level*)ffi_vec_top(&levels);
     char close = level->is_object ? '}' : ']';
     if (r.pos < r.n && r.s[r.pos] == ',') {
@@ -488,12 +501,23 @@ int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
   if (rc == 0) {
     *out = *(TVMFFIAny*)ffi_vec_at(&values, 0);
     values.size = 0;
+    *cursor = r;
   }
   release_values(&values, 0);
   ffi_vec_free(&values);
   ffi_vec_free(&levels);
   ffi_buf_free(&tmp);
   return rc;
+}
+
+int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out) {
+  FfiJsonCursor r = {text, size, 0};
+  if (ffi_json_parse_value(&r, out) != 0) return -1;
+  if (r.pos != r.n) {
+    ffi_any_release(out);
+    return parse_error(&r, "Extra data", r.pos);
+  }
+  return 0;
 }
 
 /* ---- global functions ---- */

@@ -11,6 +11,29 @@
  * arrays Arrays, integers beyond int64 floats; NaN/Infinity/-Infinity accepted. Errors are
  * ValueError with Python json's wording and position. Never recurses. */
 int ffi_json_parse(const char* text, size_t size, TVMFFIAny* out);
+
+/* A reading position in JSON text, for readers that take a document of known shape apart
+ * themselves (json_graph_scan.c) and hand the parts they do not interpret to the parser. */
+typedef struct {
+  const char* s;
+  size_t n;
+  size_t pos;
+} FfiJsonCursor;
+
+/* Parses the one value at c->pos (whitespace before and after it skipped) and leaves c after
+ * it; on error raises as ffi_json_parse does and leaves c unchanged. */
+int ffi_json_parse_value(FfiJsonCursor* c, TVMFFIAny* out);
+/* Takes a string without escapes or control characters as a slice of the text; false, and c
+ * unchanged, for anything else. */
+bool ffi_json_plain_string(FfiJsonCursor* c, TVMFFIByteArray* out);
+
+static inline void ffi_json_skip_ws(FfiJsonCursor* c) {
+  while (c->pos < c->n) {
+    char ch = c->s[c->pos];
+    if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') break;
+    c->pos += 1;
+  }
+}
 /* Compact text of None/bool/int/float/str/Array/List/Map values (Map keys must be str). */
 int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out);
 

@@ -86,9 +86,7 @@ static TVMFFIAny key_any_equal(const TVMFFIAny* a, const TVMFFIAny* b) {
   int error = 0;
   out.v_int64 = is_key(a) && is_key(b) && keys_equal((const KeyObject*)a->v_obj, (const KeyObject*)b->v_obj, &error);
   if (error != 0) { /* a map probe cannot report errors: unequal */
-    TVMFFIObjectHandle err = NULL;
-    TVMFFIErrorMoveFromRaised(&err);
-    if (err != NULL) ffi_decref((TVMFFIObject*)err);
+    ffi_discard_raised();
     out.v_int64 = 0;
   }
   return out;
