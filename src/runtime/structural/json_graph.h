@@ -15,20 +15,31 @@ int ffi_to_json_graph_string(const TVMFFIAny* value, const TVMFFIAny* metadata, 
 /* The value of a parsed document (a Map). */
 int ffi_from_json_graph(const TVMFFIAny* doc, TVMFFIAny* out);
 
+/* A member of an object node's data as the scan read it: name (a slice of the text), value. */
+typedef struct {
+  TVMFFIByteArray name;
+  TVMFFIAny value;
+} FfiGraphField;
+
 /* One node of a document as the reader sees it: its type key and its data, a view (has_data
- * false when the node has no "data" key). */
+ * false when the node has no "data" key). Object data that the scan read stays a run of
+ * num_fields fields from first_field of the scan's fields, with `data` unused; num_fields is -1
+ * for every other node. */
 typedef struct {
   TVMFFIByteArray type;
   TVMFFIAny data;
   bool has_data;
+  int64_t first_field, num_fields;
 } FfiGraphNode;
 
-/* A document taken apart from its text by ffi_json_graph_scan: the node types are slices of
- * the text, which must outlive it; the data values are owned. */
+/* A document taken apart from its text by ffi_json_graph_scan: the node types and field names
+ * are slices of the text, which must outlive it; the data values are owned. */
 typedef struct {
   int64_t root_index;
   int64_t num_nodes;
   FfiGraphNode* nodes;
+  int64_t num_fields;
+  FfiGraphField* fields;
 } FfiGraphScan;
 
 /* Reads the text of a well-formed document into *out: 1. For anything else (malformed JSON,

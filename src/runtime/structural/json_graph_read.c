@@ -29,6 +29,8 @@ enum { kTypeMemo = 8 }; /* graphs mix few types; beyond this, the oldest entry i
 typedef struct {
   TVMFFIObject* nodes;         /* the Array of node Maps of a parsed document, or NULL */
   const FfiGraphNode* scanned; /* else the nodes json_graph_scan.c took from the text */
+  const FfiGraphField* fields; /* and the fields of their object data */
+  FfiVec made;                 /* TVMFFIAny: Maps made of scanned fields (owned) */
   int64_t num_nodes;
   uint8_t* state;
   TVMFFIAny* decoded; /* owned values of done nodes */
@@ -81,6 +83,7 @@ static int node_at(Reader* r, int64_t index, FfiGraphNode* out) {
   const TVMFFIAny* data = get(node->v_obj, "data");
   out->has_data = data != NULL;
   out->data = data != NULL ? *data : ffi_any_none();
+  out->num_fields = -1;
   return 0;
 }
 
@@ -88,9 +91,65 @@ static bool type_is(TVMFFIByteArray t, const char* key) {
   return t.size == strlen(key) && memcmp(t.data, key, t.size) == 0;
 }
 
-static int node_data(const FfiGraphNode* node, const TVMFFIAny** out) {
-  *out = &node->data;
-  return node->has_data ? 0 : ffi_raise("KeyError", "key is not in Map");
+/* A node's data as a value (a view). Scanned object data becomes the Map the generic parse
+ * would have made, for the hooks and error messages that take a value. */
+static int node_data(Reader* r, const FfiGraphNode* node, TVMFFIAny* out) {
+  if (!node->has_data) return ffi_raise("KeyError", "key is not in Map");
+  if (node->num_fields < 0) {
+    *out = node->data;
+    return 0;
+  }
+  TVMFFIObject* map;
+  if (ffi_map_new_empty(kTVMFFIMap, &map) != 0) return -1;
+  TVMFFIAny* slot = (TVMFFIAny*)ffi_vec_push(&r->made);
+  if (slot == NULL) {
+    ffi_decref(map);
+    return -1;
+  }
+  *slot = ffi_any_from_object(map);
+  const FfiGraphField* fields = r->fields + node->first_field;
+  for (int64_t i = 0; i < node->num_fields; ++i) {
+    TVMFFIAny name;
+    if (ffi_string_make(fields[i].name.data, fields[i].name.size, 0, &name) != 0 ||
+        ffi_map_set(map, name, ffi_any_retain(&fields[i].value)) != 0) { /* steals both */
+      return -1;
+    }
+  }
+  *out = *slot;
+  return 0;
+}
+
+/* An object node's data: a Map, or the fields the scan read. */
+typedef struct {
+  TVMFFIObject* map;
+  const FfiGraphField* fields;
+  int64_t num_fields;
+} ObjectData;
+
+static int object_data(Reader* r, const FfiGraphNode* node, ObjectData* out) {
+  if (node->has_data && node->num_fields >= 0) {
+    out->map = NULL;
+    out->fields = r->fields + node->first_field;
+    out->num_fields = node->num_fields;
+    return 0;
+  }
+  TVMFFIAny data;
+  if (node_data(r, node, &data) != 0) return -1;
+  if (data.type_index != kTVMFFIMap) return convert_error(&data, "Map<Any, Any>");
+  out->map = data.v_obj;
+  return 0;
+}
+
+/* The value of field `name` in object data (the last one of that name), or NULL. */
+static const TVMFFIAny* object_field(const ObjectData* data, TVMFFIByteArray name) {
+  if (data->map == NULL) {
+    for (int64_t i = data->num_fields - 1; i >= 0; --i) {
+      TVMFFIByteArray n = data->fields[i].name;
+      if (n.size == name.size && memcmp(n.data, name.data, n.size) == 0) return &data->fields[i].value;
+    }
+    return NULL;
+  }
+  return get_key(data->map, name.data, name.size);
 }
 
 static int find_type(TVMFFIByteArray t, int32_t* index) {
@@ -154,16 +213,13 @@ static int push_child(Reader* r, const TVMFFIAny* ref) {
 
 typedef struct {
   Reader* r;
-  TVMFFIObject* data;
+  ObjectData data;
 } FieldCtx;
 
 static int field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   FieldCtx* ctx = (FieldCtx*)ctx_;
   if (inline_static_type(field->field_static_type_index)) return 0;
-  TVMFFIAny name;
-  if (ffi_string_make(field->name.data, field->name.size, 0, &name) != 0) return -1;
-  const TVMFFIAny* ref = ffi_map_lookup(ctx->data, &name);
-  ffi_any_release(&name);
+  const TVMFFIAny* ref = object_field(&ctx->data, field->name);
   return ref != NULL ? push_child(ctx->r, ref) : 0;
 }
 
@@ -172,10 +228,10 @@ static int collect_children(Reader* r, const FfiGraphNode* node) {
   bool seq = type_is(type, "ffi.Array") || type_is(type, "ffi.List");
   bool map = type_is(type, "ffi.Map") || type_is(type, "ffi.Dict");
   if (seq || map) {
-    const TVMFFIAny* data;
-    if (node_data(node, &data) != 0) return -1;
-    if (data->type_index != kTVMFFIArray) return convert_error(data, "Array<Any>");
-    int64_t n = ffi_seq_cell(data->v_obj)->size;
+    TVMFFIAny data;
+    if (node_data(r, node, &data) != 0) return -1;
+    if (data.type_index != kTVMFFIArray) return convert_error(&data, "Array<Any>");
+    int64_t n = ffi_seq_cell(data.v_obj)->size;
     if (map && n % 2 != 0) {
       return ffi_raise("ValueError",
                        "Invalid JSON Object Graph: Map/Dict data must contain an even number of "
@@ -183,7 +239,7 @@ static int collect_children(Reader* r, const FfiGraphNode* node) {
                        (long long)n);
     }
     for (int64_t i = 0; i < n; ++i) {
-      if (push_child(r, &ffi_seq_items(data->v_obj)[i]) != 0) return -1;
+      if (push_child(r, &ffi_seq_items(data.v_obj)[i]) != 0) return -1;
     }
     return 0;
   }
@@ -192,12 +248,9 @@ static int collect_children(Reader* r, const FfiGraphNode* node) {
   if (type_facts(r, type, &facts) != 0) return -1;
   if (facts->has_from_json || facts->is_enum) return 0;
   if (!facts->creatable) return 0; /* reported when decoding */
-  int32_t t = facts->index;
-  const TVMFFIAny* data;
-  if (node_data(node, &data) != 0) return -1;
-  if (data->type_index != kTVMFFIMap) return convert_error(data, "Map<Any, Any>");
-  FieldCtx ctx = {r, data->v_obj};
-  return ffi_for_each_field(t, field_child, &ctx);
+  FieldCtx ctx = {r, {NULL, NULL, 0}};
+  if (object_data(r, node, &ctx.data) != 0) return -1;
+  return ffi_for_each_field(facts->index, field_child, &ctx);
 }
 
 /* ---- decoding a node whose children are done ---- */
@@ -299,8 +352,9 @@ static int decode_bigint(TVMFFIByteArray s, TVMFFIAny* out) {
 static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* node, TVMFFIAny* out) {
   *out = ffi_any_none();
   if (type_is(type, "None")) return 0;
-  const TVMFFIAny* data;
-  if (node_data(node, &data) != 0) return -1;
+  TVMFFIAny data_value;
+  if (node_data(r, node, &data_value) != 0) return -1;
+  const TVMFFIAny* data = &data_value;
   TVMFFIByteArray s;
   if (type_is(type, "bool") || type_is(type, "int")) {
     if (data->type_index != kTVMFFIInt && data->type_index != kTVMFFIBool) {
@@ -415,7 +469,7 @@ static int create_empty(int32_t t, TVMFFIObject** out) {
 typedef struct {
   Reader* r;
   TVMFFIObject* obj;
-  TVMFFIObject* data;
+  ObjectData data;
   int32_t type_index;
 } SetCtx;
 
@@ -455,10 +509,7 @@ static int inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFI
 
 static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
   SetCtx* ctx = (SetCtx*)ctx_;
-  TVMFFIAny name;
-  if (ffi_string_make(field->name.data, field->name.size, 0, &name) != 0) return -1;
-  const TVMFFIAny* raw = ffi_map_lookup(ctx->data, &name);
-  ffi_any_release(&name);
+  const TVMFFIAny* raw = object_field(&ctx->data, field->name);
   TVMFFIAny value = ffi_any_none();
   int rc;
   if (raw != NULL) {
@@ -487,23 +538,23 @@ static int decode_object(Reader* r, TVMFFIByteArray type, const FfiGraphNode* no
   const TypeFacts* facts;
   if (type_facts(r, type, &facts) != 0) return -1;
   int32_t t = facts->index;
-  const TVMFFIAny* data;
+  TVMFFIAny data;
   const TVMFFIAny* hook = facts->has_from_json ? ffi_type_attr(t, "__data_from_json__") : NULL;
   if (hook != NULL) {
-    if (node_data(node, &data) != 0) return -1;
-    return ffi_call(hook, data, 1, out);
+    if (node_data(r, node, &data) != 0) return -1;
+    return ffi_call(hook, &data, 1, out);
   }
   if (facts->is_enum) {
-    if (node_data(node, &data) != 0) return -1;
-    return ffi_enum_from_json_data(t, data, out);
+    if (node_data(r, node, &data) != 0) return -1;
+    return ffi_enum_from_json_data(t, &data, out);
   }
   TVMFFIObject* obj = NULL;
   if (create_empty(t, &obj) != 0) return -1;
-  if (node_data(node, &data) != 0 || (data->type_index != kTVMFFIMap && convert_error(data, "Map<Any, Any>"))) {
+  SetCtx ctx = {r, obj, {NULL, NULL, 0}, t};
+  if (object_data(r, node, &ctx.data) != 0) {
     ffi_decref(obj);
     return -1;
   }
-  SetCtx ctx = {r, obj, data->v_obj, t};
   if (ffi_for_each_field(t, set_field, &ctx) != 0) {
     ffi_decref(obj);
     return -1;
@@ -571,6 +622,7 @@ static int read_graph(Reader* r, int64_t root, TVMFFIAny* out) {
   int64_t pending[32];
   ffi_vec_init_inline(&r->stack, sizeof(Frame), frames, 8);
   ffi_vec_init_inline(&r->pending, sizeof(int64_t), pending, 32);
+  ffi_vec_init(&r->made, sizeof(TVMFFIAny));
   int rc = (r->state == NULL || r->decoded == NULL)
                ? ffi_raise("MemoryError", "out of memory decoding a JSON graph")
                : walk(r, root);
@@ -578,8 +630,10 @@ static int read_graph(Reader* r, int64_t root, TVMFFIAny* out) {
   for (int64_t i = 0; r->decoded != NULL && i < r->num_nodes; ++i) ffi_any_release(&r->decoded[i]);
   free(r->state);
   free(r->decoded);
+  for (size_t i = 0; i < r->made.size; ++i) ffi_any_release((TVMFFIAny*)ffi_vec_at(&r->made, i));
   ffi_vec_free(&r->stack);
   ffi_vec_free(&r->pending);
+  ffi_vec_free(&r->made);
   return rc;
 }
 
@@ -606,6 +660,7 @@ int ffi_from_json_graph_scan(const FfiGraphScan* scan, TVMFFIAny* out) {
   Reader r;
   memset(&r, 0, sizeof(r));
   r.scanned = scan->nodes;
+  r.fields = scan->fields;
   r.num_nodes = scan->num_nodes;
   return read_graph(&r, scan->root_index, out);
 }

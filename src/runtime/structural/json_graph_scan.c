@@ -5,8 +5,9 @@
  * A document is {"root_index": <int>, "nodes": [<node>, ...], ...} and every node is
  * {"type": "<type key>", "data": <value>}. Parsed generically, each node becomes a Map with two
  * string keys that the reader then looks up and throws away: most of the cost of reading a
- * graph. Here a node's type stays a slice of the text and only its data goes through the
- * generic parser (a field map, an array of child indices, a scalar).
+ * graph. Here a node's type stays a slice of the text, an object's data stays a list of
+ * (name slice, value) fields, and only values go through the generic parser (arrays of child
+ * indices, scalars, nested values of hooked types).
  *
  * The scan reads only documents of exactly that shape. Anything else -- malformed JSON, a node
  * that is not an object or has no plain-string type, a root_index that is not an integer, a
@@ -45,8 +46,27 @@ static bool skip_value(FfiJsonCursor* c) {
   return true;
 }
 
-/* One node object; `node` is zeroed and owns its data even when this fails. */
-static bool scan_node(FfiJsonCursor* c, FfiGraphNode* node) {
+/* The members of object data; pushed fields are owned by `fields` even when this fails. */
+static bool scan_fields(FfiJsonCursor* c, FfiVec* fields, FfiGraphNode* node) {
+  node->first_field = (int64_t)fields->size;
+  if (!take(c, '{')) return false;
+  if (!take(c, '}')) {
+    do {
+      TVMFFIByteArray name;
+      if (!member_key(c, &name)) return false;
+      FfiGraphField* field = (FfiGraphField*)ffi_vec_push(fields);
+      if (field == NULL || ffi_json_parse_value(c, &field->value) != 0) return false;
+      field->name = name;
+    } while (take(c, ','));
+    if (!take(c, '}')) return false;
+  }
+  node->num_fields = (int64_t)fields->size - node->first_field;
+  return true;
+}
+
+/* One node object; `node` owns its data even when this fails. */
+static bool scan_node(FfiJsonCursor* c, FfiGraphNode* node, FfiVec* fields) {
+  node->num_fields = -1;
   bool has_type = false;
   if (!take(c, '{')) return false;
   if (take(c, '}')) return false; /* no type */
@@ -58,11 +78,16 @@ static bool scan_node(FfiJsonCursor* c, FfiGraphNode* node) {
       if (!ffi_json_plain_string(c, &node->type)) return false;
       has_type = true;
     } else if (KEY_IS(key, "data")) {
-      TVMFFIAny data;
-      if (ffi_json_parse_value(c, &data) != 0) return false;
       ffi_any_release(&node->data); /* a repeated key: the last one counts */
-      node->data = data;
+      node->data = ffi_any_none();
+      node->num_fields = -1;
       node->has_data = true;
+      ffi_json_skip_ws(c);
+      if (c->pos < c->n && c->s[c->pos] == '{') {
+        if (!scan_fields(c, fields, node)) return false;
+      } else if (ffi_json_parse_value(c, &node->data) != 0) {
+        return false;
+      }
     } else if (!skip_value(c)) {
       return false;
     }
@@ -70,17 +95,17 @@ static bool scan_node(FfiJsonCursor* c, FfiGraphNode* node) {
   return take(c, '}') && has_type;
 }
 
-static bool scan_nodes(FfiJsonCursor* c, FfiVec* nodes) {
+static bool scan_nodes(FfiJsonCursor* c, FfiVec* nodes, FfiVec* fields) {
   if (!take(c, '[')) return false;
   if (take(c, ']')) return true;
   do {
     FfiGraphNode* node = (FfiGraphNode*)ffi_vec_push(nodes);
-    if (node == NULL || !scan_node(c, node)) return false;
+    if (node == NULL || !scan_node(c, node, fields)) return false;
   } while (take(c, ','));
   return take(c, ']');
 }
 
-static bool scan_document(FfiJsonCursor* c, FfiVec* nodes, int64_t* root_index) {
+static bool scan_document(FfiJsonCursor* c, FfiVec* nodes, FfiVec* fields, int64_t* root_index) {
   bool has_root = false, has_nodes = false;
   if (!take(c, '{') || take(c, '}')) return false;
   do {
@@ -96,7 +121,7 @@ static bool scan_document(FfiJsonCursor* c, FfiVec* nodes, int64_t* root_index) 
       *root_index = root.v_int64;
       has_root = true;
     } else if (KEY_IS(key, "nodes")) {
-      if (has_nodes || !scan_nodes(c, nodes)) return false;
+      if (has_nodes || !scan_nodes(c, nodes, fields)) return false;
       has_nodes = true;
     } else if (!skip_value(c)) {
       return false;
@@ -107,30 +132,27 @@ static bool scan_document(FfiJsonCursor* c, FfiVec* nodes, int64_t* root_index) 
   return c->pos == c->n && has_root && has_nodes;
 }
 
-static void release_nodes(FfiGraphNode* nodes, size_t count) {
-  for (size_t i = 0; i < count; ++i) ffi_any_release(&nodes[i].data);
+void ffi_json_graph_scan_free(FfiGraphScan* scan) {
+  for (int64_t i = 0; i < scan->num_nodes; ++i) ffi_any_release(&scan->nodes[i].data);
+  for (int64_t i = 0; i < scan->num_fields; ++i) ffi_any_release(&scan->fields[i].value);
+  free(scan->nodes);
+  free(scan->fields);
+  memset(scan, 0, sizeof(*scan));
 }
 
 int ffi_json_graph_scan(const char* text, size_t size, FfiGraphScan* out) {
   FfiJsonCursor c = {text, size, 0};
-  FfiVec nodes;
+  FfiVec nodes, fields;
   ffi_vec_init(&nodes, sizeof(FfiGraphNode));
-  int64_t root_index = 0;
-  if (!scan_document(&c, &nodes, &root_index)) {
-    ffi_discard_raised(); /* the generic parse reports it */
-    release_nodes((FfiGraphNode*)nodes.data, nodes.size);
-    ffi_vec_free(&nodes);
-    return 0;
-  }
-  out->root_index = root_index;
+  ffi_vec_init(&fields, sizeof(FfiGraphField));
+  bool scanned = scan_document(&c, &nodes, &fields, &out->root_index);
+  /* The vectors' heap buffers become the scan's (or are freed with it). */
   out->num_nodes = (int64_t)nodes.size;
-  out->nodes = (FfiGraphNode*)nodes.data; /* the vector's heap buffer, now the scan's */
-  return 1;
-}
-
-void ffi_json_graph_scan_free(FfiGraphScan* scan) {
-  release_nodes(scan->nodes, (size_t)scan->num_nodes);
-  free(scan->nodes);
-  scan->nodes = NULL;
-  scan->num_nodes = 0;
+  out->nodes = (FfiGraphNode*)nodes.data;
+  out->num_fields = (int64_t)fields.size;
+  out->fields = (FfiGraphField*)fields.data;
+  if (scanned) return 1;
+  ffi_discard_raised(); /* the generic parse reports it */
+  ffi_json_graph_scan_free(out);
+  return 0;
 }
