@@ -140,16 +140,24 @@ static int object_data(Reader* r, const FfiGraphNode* node, ObjectData* out) {
   return 0;
 }
 
-/* The value of field `name` in object data (the last one of that name), or NULL. */
-static const TVMFFIAny* object_field(const ObjectData* data, TVMFFIByteArray name) {
+/* *out: the value of field `name` in object data (the last one of that name), or NULL. */
+static int object_field(const ObjectData* data, TVMFFIByteArray name, const TVMFFIAny** out) {
+  *out = NULL;
   if (data->map == NULL) {
     for (int64_t i = data->num_fields - 1; i >= 0; --i) {
       TVMFFIByteArray n = data->fields[i].name;
-      if (n.size == name.size && memcmp(n.data, name.data, n.size) == 0) return &data->fields[i].value;
+      if (n.size == name.size && memcmp(n.data, name.data, n.size) == 0) {
+        *out = &data->fields[i].value;
+        break;
+      }
     }
-    return NULL;
+    return 0;
   }
-  return get_key(data->map, name.data, name.size);
+  TVMFFIAny key;
+  if (ffi_string_make(name.data, name.size, 0, &key) != 0) return -1;
+  *out = ffi_map_lookup(data->map, &key);
+  ffi_any_release(&key);
+  return 0;
 }
 
 static int find_type(TVMFFIByteArray t, int32_t* index) {
@@ -219,7 +227,8 @@ typedef struct {
 static int field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   FieldCtx* ctx = (FieldCtx*)ctx_;
   if (inline_static_type(field->field_static_type_index)) return 0;
-  const TVMFFIAny* ref = object_field(&ctx->data, field->name);
+  const TVMFFIAny* ref;
+  if (object_field(&ctx->data, field->name, &ref) != 0) return -1;
   return ref != NULL ? push_child(ctx->r, ref) : 0;
 }
 
@@ -509,7 +518,8 @@ static int inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFI
 
 static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
   SetCtx* ctx = (SetCtx*)ctx_;
-  const TVMFFIAny* raw = object_field(&ctx->data, field->name);
+  const TVMFFIAny* raw;
+  if (object_field(&ctx->data, field->name, &raw) != 0) return -1;
   TVMFFIAny value = ffi_any_none();
   int rc;
   if (raw != NULL) {
