@@ -50,6 +50,21 @@ void ffi_json_graph_scan_free(FfiGraphScan* scan);
 /* The value of a scanned document. */
 int ffi_from_json_graph_scan(const FfiGraphScan* scan, TVMFFIAny* out);
 
+/* ---- decoders of node data (json_graph_data.c) ---- */
+
+/* Raises "Cannot convert from type `<v's type>` to `<to>`" (TypeError); -1. */
+int ffi_json_graph_convert_error(const TVMFFIAny* v, const char* to);
+/* The ints of an Array of ints, malloc'ed (free them); `what` names the target in errors. */
+int ffi_json_graph_int_array(const TVMFFIAny* data, const char* what, int64_t** out, int64_t* n);
+/* Bytes from base64 text. */
+int ffi_json_graph_base64(TVMFFIByteArray s, TVMFFIAny* out);
+/* int or BigInt from decimal text. */
+int ffi_json_graph_bigint(TVMFFIByteArray s, TVMFFIAny* out);
+/* An empty instance of type t (native creator or __ffi_new__), to fill field by field. */
+int ffi_json_graph_create_empty(int32_t t, TVMFFIObject** out);
+/* The value of a field stored inline (None, int, bool, float, DataType) from its JSON value. */
+int ffi_json_graph_inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFIAny* out);
+
 void ffi_register_json_graph_write_globals(void);
 void ffi_register_json_graph_read_globals(void);
 

@@ -46,12 +46,6 @@ typedef struct {
   size_t begin, count, next; /* children in `pending` */
 } Frame;
 
-
-static int convert_error(const TVMFFIAny* v, const char* to) {
-  TVMFFIByteArray key = ffi_type_key_of(v->type_index);
-  return ffi_raise("TypeError", "Cannot convert from type `%.*s` to `%s`", (int)key.size, key.data, to);
-}
-
 static int bad_index(int64_t i) {
   return ffi_raise("ValueError", "Invalid JSON Object Graph: invalid node index %lld", (long long)i);
 }
@@ -75,10 +69,10 @@ static int node_at(Reader* r, int64_t index, FfiGraphNode* out) {
     return 0;
   }
   const TVMFFIAny* node = &ffi_seq_items(r->nodes)[index];
-  if (node->type_index != kTVMFFIMap) return convert_error(node, "Map<Any, Any>");
+  if (node->type_index != kTVMFFIMap) return ffi_json_graph_convert_error(node, "Map<Any, Any>");
   const TVMFFIAny* t = get(node->v_obj, "type");
   if (t == NULL) return ffi_raise("KeyError", "key is not in Map");
-  if (!ffi_is_str(t->type_index)) return convert_error(t, "str");
+  if (!ffi_is_str(t->type_index)) return ffi_json_graph_convert_error(t, "str");
   ffi_string_view(t, &out->type);
   const TVMFFIAny* data = get(node->v_obj, "data");
   out->has_data = data != NULL;
@@ -135,7 +129,7 @@ static int object_data(Reader* r, const FfiGraphNode* node, ObjectData* out) {
   }
   TVMFFIAny data;
   if (node_data(r, node, &data) != 0) return -1;
-  if (data.type_index != kTVMFFIMap) return convert_error(&data, "Map<Any, Any>");
+  if (data.type_index != kTVMFFIMap) return ffi_json_graph_convert_error(&data, "Map<Any, Any>");
   out->map = data.v_obj;
   return 0;
 }
@@ -211,7 +205,7 @@ static bool inline_static_type(int32_t t) {
 /* ---- children of a node (validated) ---- */
 
 static int push_child(Reader* r, const TVMFFIAny* ref) {
-  if (ref->type_index != kTVMFFIInt) return convert_error(ref, "int");
+  if (ref->type_index != kTVMFFIInt) return ffi_json_graph_convert_error(ref, "int");
   if (ref->v_int64 < 0 || ref->v_int64 >= r->num_nodes) return bad_index(ref->v_int64);
   int64_t* slot = (int64_t*)ffi_vec_push(&r->pending);
   if (slot == NULL) return -1;
@@ -239,7 +233,7 @@ static int collect_children(Reader* r, const FfiGraphNode* node) {
   if (seq || map) {
     TVMFFIAny data;
     if (node_data(r, node, &data) != 0) return -1;
-    if (data.type_index != kTVMFFIArray) return convert_error(&data, "Array<Any>");
+    if (data.type_index != kTVMFFIArray) return ffi_json_graph_convert_error(&data, "Array<Any>");
     int64_t n = ffi_seq_cell(data.v_obj)->size;
     if (map && n % 2 != 0) {
       return ffi_raise("ValueError",
@@ -266,98 +260,6 @@ static int collect_children(Reader* r, const FfiGraphNode* node) {
 
 static const TVMFFIAny* decoded_ref(Reader* r, const TVMFFIAny* ref) { return &r->decoded[ref->v_int64]; }
 
-static int decode_int_array(const TVMFFIAny* data, const char* what, int64_t** out, int64_t* n) {
-  if (data->type_index != kTVMFFIArray) return convert_error(data, what);
-  *n = ffi_seq_cell(data->v_obj)->size;
-  *out = (int64_t*)malloc((size_t)(*n > 0 ? *n : 1) * sizeof(int64_t));
-  if (*out == NULL) return ffi_raise("MemoryError", "out of memory decoding a JSON graph");
-  for (int64_t i = 0; i < *n; ++i) {
-    const TVMFFIAny* item = &ffi_seq_items(data->v_obj)[i];
-    if (item->type_index != kTVMFFIInt) {
-      TVMFFIByteArray key = ffi_type_key_of(item->type_index);
-      free(*out);
-      return ffi_raise("TypeError", "Cannot convert from type `Array[index %lld: %.*s]` to `%s`",
-                       (long long)i, (int)key.size, key.data, what);
-    }
-    (*out)[i] = item->v_int64;
-  }
-  return 0;
-}
-
-static int b64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-static int decode_base64(TVMFFIByteArray s, TVMFFIAny* out) {
-  const char* bad = "Check failed: (bytes.size %% 4 == 0) is false: invalid base64 encoding";
-  if (s.size % 4 != 0) return ffi_raise("RuntimeError", bad);
-  unsigned char* buf = (unsigned char*)malloc(s.size / 4 * 3 + 1);
-  if (buf == NULL) return ffi_raise("MemoryError", "out of memory decoding base64");
-  size_t n = 0;
-  for (size_t i = 0; i < s.size; i += 4) {
-    int v[4];
-    for (int k = 0; k < 4; ++k) {
-      char c = s.data[i + k];
-      v[k] = (c == '=' && i + 4 == s.size && k >= 2) ? -2 : b64_value(c);
-      if (v[k] == -1 || (k == 3 && v[2] == -2 && v[3] != -2)) {
-        free(buf);
-        return ffi_raise("RuntimeError", bad);
-      }
-    }
-    buf[n++] = (unsigned char)((v[0] << 2) | (v[1] >> 4));
-    if (v[2] >= 0) buf[n++] = (unsigned char)(((v[1] & 15) << 4) | (v[2] >> 2));
-    if (v[3] >= 0) buf[n++] = (unsigned char)(((v[2] & 3) << 6) | v[3]);
-  }
-  int rc = ffi_string_make((const char*)buf, n, 1, out);
-  free(buf);
-  return rc;
-}
-
-/* Decimal string -> int or BigInt (two's complement words). */
-static int decode_bigint(TVMFFIByteArray s, TVMFFIAny* out) {
-  size_t i = 0;
-  bool neg = false;
-  if (i < s.size && (s.data[i] == '-' || s.data[i] == '+')) neg = s.data[i++] == '-';
-  if (i == s.size) return ffi_raise("ValueError", "Invalid decimal string for ffi.BigInt");
-  size_t cap = (s.size - i) / 9 + 2;
-  uint32_t* limbs = (uint32_t*)calloc(cap * 2 + 2, sizeof(uint32_t));
-  if (limbs == NULL) return ffi_raise("MemoryError", "out of memory decoding a big integer");
-  size_t n = 1;
-  for (; i < s.size; ++i) {
-    char c = s.data[i];
-    if (c < '0' || c > '9') {
-      free(limbs);
-      return ffi_raise("ValueError", "Invalid decimal string for ffi.BigInt");
-    }
-    uint64_t carry = (uint64_t)(c - '0');
-    for (size_t k = 0; k < n; ++k) {
-      uint64_t v = (uint64_t)limbs[k] * 10 + carry;
-      limbs[k] = (uint32_t)v;
-      carry = v >> 32;
-    }
-    if (carry != 0) limbs[n++] = (uint32_t)carry;
-  }
-  n += 1; /* room for the sign bit */
-  if (n % 2 != 0) n += 1;
-  if (neg) {
-    uint64_t carry = 1;
-    for (size_t k = 0; k < n; ++k) {
-      uint64_t v = (uint64_t)(uint32_t)~limbs[k] + carry;
-      limbs[k] = (uint32_t)v;
-      carry = v >> 32;
-    }
-  }
-  TVMFFIByteArray words = {(const char*)limbs, n * 4};
-  int rc = TVMFFIBigIntFromByteArray(&words, out);
-  free(limbs);
-  return rc;
-}
-
 static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* node, TVMFFIAny* out) {
   *out = ffi_any_none();
   if (type_is(type, "None")) return 0;
@@ -367,7 +269,7 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
   TVMFFIByteArray s;
   if (type_is(type, "bool") || type_is(type, "int")) {
     if (data->type_index != kTVMFFIInt && data->type_index != kTVMFFIBool) {
-      return convert_error(data, type_is(type, "int") ? "int" : "bool");
+      return ffi_json_graph_convert_error(data, type_is(type, "int") ? "int" : "bool");
     }
     out->type_index = type_is(type, "int") ? kTVMFFIInt : kTVMFFIBool;
     out->v_int64 = type_is(type, "int") ? data->v_int64 : data->v_int64 != 0;
@@ -380,12 +282,12 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
     } else if (data->type_index == kTVMFFIInt || data->type_index == kTVMFFIBool) {
       out->v_float64 = (double)data->v_int64;
     } else {
-      return convert_error(data, "float");
+      return ffi_json_graph_convert_error(data, "float");
     }
     return 0;
   }
   if (type_is(type, "DataType")) {
-    if (!ffi_is_str(data->type_index)) return convert_error(data, "str");
+    if (!ffi_is_str(data->type_index)) return ffi_json_graph_convert_error(data, "str");
     ffi_string_view(data, &s);
     out->type_index = kTVMFFIDataType;
     if (s.size == 0) {
@@ -395,10 +297,10 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
     return TVMFFIDataTypeFromString(&s, &out->v_dtype);
   }
   if (type_is(type, "ffi.String") || type_is(type, "ffi.BigInt") || type_is(type, "ffi.Bytes")) {
-    if (!ffi_is_str(data->type_index)) return convert_error(data, "str");
+    if (!ffi_is_str(data->type_index)) return ffi_json_graph_convert_error(data, "str");
     ffi_string_view(data, &s);
     if (type_is(type, "ffi.String")) return ffi_string_make(s.data, s.size, 0, out);
-    return type_is(type, "ffi.Bytes") ? decode_base64(s, out) : decode_bigint(s, out);
+    return type_is(type, "ffi.Bytes") ? ffi_json_graph_base64(s, out) : ffi_json_graph_bigint(s, out);
   }
   int64_t* ints;
   int64_t n;
@@ -409,7 +311,7 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
                        "device_id], got %lld element(s)",
                        (long long)ffi_seq_cell(data->v_obj)->size);
     }
-    if (decode_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
+    if (ffi_json_graph_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
     out->type_index = kTVMFFIDevice;
     out->v_device.device_type = (DLDeviceType)ints[0];
     out->v_device.device_id = (int32_t)ints[1];
@@ -417,7 +319,7 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
     return 0;
   }
   if (type_is(type, "ffi.Shape")) {
-    if (decode_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
+    if (ffi_json_graph_int_array(data, "Array<int>", &ints, &n) != 0) return -1;
     TVMFFIObject* shape;
     int rc = ffi_shape_new(ints, (size_t)n, &shape);
     free(ints);
@@ -449,72 +351,12 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
   return 0;
 }
 
-static int create_empty(int32_t t, TVMFFIObject** out) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
-  if (info != NULL && info->metadata != NULL && info->metadata->creator != NULL) {
-    TVMFFIObjectHandle h = NULL;
-    if (info->metadata->creator(&h) != 0) return -1;
-    *out = (TVMFFIObject*)h;
-    return 0;
-  }
-  const TVMFFIAny* fn = ffi_type_attr(t, "__ffi_new__");
-  if (fn == NULL) {
-    TVMFFIByteArray key = ffi_type_key_of(t);
-    return ffi_raise("RuntimeError",
-                     "Type `%.*s` does not support reflection creation (no native creator or "
-                     "__ffi_new__ type attr)",
-                     (int)key.size, key.data);
-  }
-  TVMFFIAny result;
-  if (ffi_call(fn, NULL, 0, &result) != 0) return -1;
-  if (!ffi_is_object_index(result.type_index) || result.v_obj == NULL) {
-    ffi_any_release(&result);
-    return ffi_raise("TypeError", "__ffi_new__ must return an object");
-  }
-  *out = result.v_obj;
-  return 0;
-}
-
 typedef struct {
   Reader* r;
   TVMFFIObject* obj;
   ObjectData data;
   int32_t type_index;
 } SetCtx;
-
-static int inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFIAny* out) {
-  *out = ffi_any_none();
-  switch (field->field_static_type_index) {
-    case kTVMFFINone: return 0;
-    case kTVMFFIInt:
-      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return convert_error(v, "int");
-      out->type_index = kTVMFFIInt;
-      out->v_int64 = v->v_int64;
-      return 0;
-    case kTVMFFIBool:
-      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return convert_error(v, "bool");
-      out->type_index = kTVMFFIBool;
-      out->v_int64 = v->v_int64 != 0;
-      return 0;
-    case kTVMFFIFloat:
-      out->type_index = kTVMFFIFloat;
-      if (v->type_index == kTVMFFIFloat) {
-        out->v_float64 = v->v_float64;
-      } else if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
-        out->v_float64 = (double)v->v_int64;
-      } else {
-        return convert_error(v, "float");
-      }
-      return 0;
-    default: { /* DataType */
-      TVMFFIByteArray s;
-      if (!ffi_is_str(v->type_index)) return convert_error(v, "str");
-      ffi_string_view(v, &s);
-      out->type_index = kTVMFFIDataType;
-      return TVMFFIDataTypeFromString(&s, &out->v_dtype);
-    }
-  }
-}
 
 static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
   SetCtx* ctx = (SetCtx*)ctx_;
@@ -524,7 +366,7 @@ static int set_field(const TVMFFIFieldInfo* field, void* ctx_) {
   int rc;
   if (raw != NULL) {
     if (inline_static_type(field->field_static_type_index)) {
-      if (inline_value(field, raw, &value) != 0) return -1;
+      if (ffi_json_graph_inline_value(field, raw, &value) != 0) return -1;
     } else {
       value = ffi_any_retain(decoded_ref(ctx->r, raw));
     }
@@ -559,7 +401,7 @@ static int decode_object(Reader* r, TVMFFIByteArray type, const FfiGraphNode* no
     return ffi_enum_from_json_data(t, &data, out);
   }
   TVMFFIObject* obj = NULL;
-  if (create_empty(t, &obj) != 0) return -1;
+  if (ffi_json_graph_create_empty(t, &obj) != 0) return -1;
   SetCtx ctx = {r, obj, {NULL, NULL, 0}, t};
   if (object_data(r, node, &ctx.data) != 0) {
     ffi_decref(obj);
