@@ -62,6 +62,8 @@ int ffi_json_graph_base64(TVMFFIByteArray s, TVMFFIAny* out);
 int ffi_json_graph_bigint(TVMFFIByteArray s, TVMFFIAny* out);
 /* An empty instance of type t (native creator or __ffi_new__), to fill field by field. */
 int ffi_json_graph_create_empty(int32_t t, TVMFFIObject** out);
+/* A JSON number or bool as an int, bool or float value (type_index one of those three). */
+int ffi_json_graph_number(const TVMFFIAny* v, int32_t type_index, TVMFFIAny* out);
 /* The value of a field stored inline (None, int, bool, float, DataType) from its JSON value. */
 int ffi_json_graph_inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFIAny* out);
 

@@ -130,30 +130,29 @@ int ffi_json_graph_create_empty(int32_t t, TVMFFIObject** out) {
   return 0;
 }
 
+int ffi_json_graph_number(const TVMFFIAny* v, int32_t type_index, TVMFFIAny* out) {
+  *out = ffi_any_none();
+  bool integral = v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool;
+  if (type_index == kTVMFFIFloat) {
+    if (!integral && v->type_index != kTVMFFIFloat) return ffi_json_graph_convert_error(v, "float");
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = integral ? (double)v->v_int64 : v->v_float64;
+    return 0;
+  }
+  bool to_bool = type_index == kTVMFFIBool;
+  if (!integral) return ffi_json_graph_convert_error(v, to_bool ? "bool" : "int");
+  out->type_index = type_index;
+  out->v_int64 = to_bool ? v->v_int64 != 0 : v->v_int64;
+  return 0;
+}
+
 int ffi_json_graph_inline_value(const TVMFFIFieldInfo* field, const TVMFFIAny* v, TVMFFIAny* out) {
   *out = ffi_any_none();
   switch (field->field_static_type_index) {
     case kTVMFFINone: return 0;
     case kTVMFFIInt:
-      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return ffi_json_graph_convert_error(v, "int");
-      out->type_index = kTVMFFIInt;
-      out->v_int64 = v->v_int64;
-      return 0;
     case kTVMFFIBool:
-      if (v->type_index != kTVMFFIInt && v->type_index != kTVMFFIBool) return ffi_json_graph_convert_error(v, "bool");
-      out->type_index = kTVMFFIBool;
-      out->v_int64 = v->v_int64 != 0;
-      return 0;
-    case kTVMFFIFloat:
-      out->type_index = kTVMFFIFloat;
-      if (v->type_index == kTVMFFIFloat) {
-        out->v_float64 = v->v_float64;
-      } else if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
-        out->v_float64 = (double)v->v_int64;
-      } else {
-        return ffi_json_graph_convert_error(v, "float");
-      }
-      return 0;
+    case kTVMFFIFloat: return ffi_json_graph_number(v, field->field_static_type_index, out);
     default: { /* DataType */
       TVMFFIByteArray s;
       if (!ffi_is_str(v->type_index)) return ffi_json_graph_convert_error(v, "str");

@@ -267,25 +267,9 @@ static int decode_builtin(Reader* r, TVMFFIByteArray type, const FfiGraphNode* n
   if (node_data(r, node, &data_value) != 0) return -1;
   const TVMFFIAny* data = &data_value;
   TVMFFIByteArray s;
-  if (type_is(type, "bool") || type_is(type, "int")) {
-    if (data->type_index != kTVMFFIInt && data->type_index != kTVMFFIBool) {
-      return ffi_json_graph_convert_error(data, type_is(type, "int") ? "int" : "bool");
-    }
-    out->type_index = type_is(type, "int") ? kTVMFFIInt : kTVMFFIBool;
-    out->v_int64 = type_is(type, "int") ? data->v_int64 : data->v_int64 != 0;
-    return 0;
-  }
-  if (type_is(type, "float")) {
-    out->type_index = kTVMFFIFloat;
-    if (data->type_index == kTVMFFIFloat) {
-      out->v_float64 = data->v_float64;
-    } else if (data->type_index == kTVMFFIInt || data->type_index == kTVMFFIBool) {
-      out->v_float64 = (double)data->v_int64;
-    } else {
-      return ffi_json_graph_convert_error(data, "float");
-    }
-    return 0;
-  }
+  if (type_is(type, "int")) return ffi_json_graph_number(data, kTVMFFIInt, out);
+  if (type_is(type, "bool")) return ffi_json_graph_number(data, kTVMFFIBool, out);
+  if (type_is(type, "float")) return ffi_json_graph_number(data, kTVMFFIFloat, out);
   if (type_is(type, "DataType")) {
     if (!ffi_is_str(data->type_index)) return ffi_json_graph_convert_error(data, "str");
     ffi_string_view(data, &s);
