@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import tvm_ffi
 import tvm_ffi.testing as testing
-from conftest import REPO_ROOT, Runtime, compile_c
+from conftest import REPO_ROOT, Runtime, compile_c, installed_runtime_library
 
 requires_tensor = pytest.mark.skipif(not hasattr(tvm_ffi, "from_dlpack"), reason="tensor support not built yet")
 
@@ -103,6 +103,23 @@ def test_type_schema_json_is_compact() -> None:
     assert metadata["type_schema"] == (
         '{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],"params":[{"type":"int"}]}}'
     )
+
+
+def test_library_exports_typed_kernels_with_metadata_and_doc() -> None:
+    from tvm_ffi._testing_lib import find_libtvm_ffi_testing
+
+    lib = tvm_ffi.load_module(find_libtvm_ffi_testing())
+    assert lib["testing_dll_schema_id_int"](7) == 7
+    assert lib["testing_dll_test_add_with_docstring"](40, 2) == 42
+    assert lib.get_function_metadata("testing_dll_schema_id_int") == {
+        "type_schema": json.dumps(_schema({"type": "int"}, {"type": "int"}), separators=(",", ":"))
+    }
+    doc = lib.get_function_doc("testing_dll_test_add_with_docstring")
+    assert doc is not None and doc.startswith("Add two integers and return the sum.\n\nParameters\n")
+    assert lib.get_function_doc("testing_dll_schema_id_int") is None
+    with pytest.raises(TypeError, match=r"argument #1 when calling: `testing_dll_test_add_with_docstring"
+                       r"\(0: int, 1: int\) -> int`. Expected `int` but got `ffi.SmallStr`"):
+        lib["testing_dll_test_add_with_docstring"](1, "a")
 
 
 # ---- echo / nop / apply ----
@@ -509,6 +526,13 @@ C_DRIVER = r"""
 #include "check.h"
 
 int TVMFFITestingDummyTarget(void);
+int __tvm_ffi_testing_dll_schema_id_int(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);
+int __tvm_ffi__metadata_testing_dll_schema_id_int(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);
+int __tvm_ffi_testing_dll_test_add_with_docstring(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);
+int __tvm_ffi__metadata_testing_dll_test_add_with_docstring(void*, const TVMFFIAny*, int32_t,
+                                                            TVMFFIAny*);
+int __tvm_ffi__doc_testing_dll_test_add_with_docstring(void*, const TVMFFIAny*, int32_t,
+                                                       TVMFFIAny*);
 
 static void test_add_one(void) {
   TVMFFIAny r, a[2] = {any_int(2147483647), any_int(0)};
@@ -602,8 +626,28 @@ static void test_c_symbols(void) {
   CHECK_RAISED("TypeError", "Cannot convert from type `None` to `int`");
 }
 
+/* The DLL-exported typed functions C++ tests link against by name. */
+static void test_exported_kernels(void) {
+  TVMFFIAny r = {0}, a[2] = {any_int(40), any_int(2)};
+  CHECK(__tvm_ffi_testing_dll_schema_id_int(NULL, a, 1, &r) == 0);
+  CHECK_EQ_INT(r.v_int64, 40);
+  CHECK(__tvm_ffi_testing_dll_test_add_with_docstring(NULL, a, 2, &r) == 0);
+  CHECK_EQ_INT(r.v_int64, 42);
+  CHECK(__tvm_ffi_testing_dll_test_add_with_docstring(NULL, a, 1, &r) == -1);
+  CHECK_RAISED("TypeError", "`testing_dll_test_add_with_docstring(0: int, 1: int) -> int`. "
+                            "Expected 2 but got 1 arguments");
+  CHECK(__tvm_ffi__metadata_testing_dll_schema_id_int(NULL, NULL, 0, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIStr);
+  CHECK_CONTAINS(*TVMFFIBytesGetByteArrayPtr(r.v_obj), "\\\"params\\\":[{");
+  release(&r);
+  CHECK(__tvm_ffi__doc_testing_dll_test_add_with_docstring(NULL, NULL, 0, &r) == 0);
+  CHECK_CONTAINS(*TVMFFIBytesGetByteArrayPtr(r.v_obj), "Add two integers");
+  release(&r);
+}
+
 int main(void) {
   CHECK(TVMFFITestingDummyTarget() == 0);
+  RUN(test_exported_kernels);
   RUN(test_add_one);
   RUN(test_raise_and_apply);
   RUN(test_echo_and_use_count);
@@ -629,3 +673,45 @@ def test_fixture_library_from_c(runtime: Runtime, tmp_path: Path) -> None:
     assert proc.returncode == 0, output
     for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
         assert marker not in output, output
+
+
+# A host that does not link the fixture library but loads it as a Module, drops the Module and
+# loads it again (the reference's C++ module test does this): the library's registrations must
+# stay valid, so it is never unmapped, and the second load registers nothing twice.
+RELOAD_DRIVER = r"""
+#include "check.h"
+
+static TVMFFIObjectHandle load(const char* path) {
+  TVMFFIAny r, a[1] = {any_str(path)};
+  CHECK(call_global("ffi.ModuleLoadFromFile", a, 1, &r) == 0);
+  CHECK_EQ_INT(r.type_index, kTVMFFIModule);
+  return r.v_obj;
+}
+
+int main(int argc, char** argv) {
+  CHECK(argc == 2);
+  for (int round = 0; round < 2; ++round) {
+    TVMFFIObjectHandle mod = load(argv[1]);
+    TVMFFIObjectDecRef(mod);
+    TVMFFIAny r, a[1] = {any_int(41)};
+    CHECK(call_global("testing.add_one", a, 1, &r) == 0);
+    CHECK_EQ_INT(r.v_int64, 42);
+  }
+  CHECK(check_no_error_pending());
+  return CHECK_MAIN_RESULT();
+}
+"""
+
+
+def test_fixture_library_survives_module_unload(tmp_path: Path) -> None:
+    from tvm_ffi._testing_lib import find_libtvm_ffi_testing
+
+    runtime = Runtime(installed_runtime_library(), sanitized=False)
+    driver = tmp_path / "reload.c"
+    driver.write_text(RELOAD_DRIVER)
+    exe = compile_c(runtime, [driver], tmp_path / "reload")
+    proc = subprocess.run([str(exe), find_libtvm_ffi_testing()], capture_output=True, text=True,
+                          env=runtime.env(), timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "failed" not in proc.stderr, proc.stderr
+

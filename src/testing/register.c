@@ -24,9 +24,7 @@ static int typed_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFF
   return fx->body(fx, args, result);
 }
 
-/* Builds `{"type_schema":"<schema as a JSON string>"[,extra]}` (malloc'ed; NULL when out of
- * memory). */
-static char* schema_metadata(const char* schema, const char* extra) {
+char* testing_schema_metadata(const char* schema, const char* extra) {
   static const char kPrefix[] = "{\"type_schema\":\"";
   size_t escaped = 0;
   for (const char* p = schema; *p; ++p) escaped += (*p == '"' || *p == '\\') ? 2 : 1;
@@ -72,7 +70,7 @@ static void register_fixture(const TestingFixture* fx, const char* extra_metadat
     report_failure("creating", fx->name);
     return;
   }
-  char* metadata = schema_metadata(fx->schema, extra_metadata);
+  char* metadata = testing_schema_metadata(fx->schema, extra_metadata);
   if (metadata == NULL) {
     fprintf(stderr, "libtvm_ffi_testing: out of memory registering %s\n", fx->name);
     TVMFFIObjectDecRef(func);

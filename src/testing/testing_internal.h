@@ -105,6 +105,10 @@ int testing_arg_tensor_or_none(const TestingFixture* fx, const TVMFFIAny* args, 
 void testing_ret_int(TVMFFIAny* result, int64_t value);
 void testing_ret_bool(TVMFFIAny* result, bool value);
 
+/* register.c: `{"type_schema":"<schema as a JSON string>"[,extra]}` (malloc'ed; NULL when out
+ * of memory). */
+char* testing_schema_metadata(const char* schema, const char* extra);
+
 /* ---- globals.c: building values through the runtime's global functions ---- */
 
 /* Calls the global function `name` (e.g. "ffi.Array") with args into *result (owned). */
