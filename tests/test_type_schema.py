@@ -45,6 +45,7 @@ def fn(ret: dict, *params: dict) -> dict:
      "Callable[[Callable[[int, float, Callable[..., Any]], None]], None]"),
     ({"type": "ffi.Function", "args": [INT, STR]}, "Callable[[str], int]"),  # flat (ret, params...) form
     ({"type": "ffi.BigInt"}, "int"),
+    ({"type": "Tuple", "args": [INT, STR]}, "tuple[int, str]"),  # C++ Tuple<int64_t, String>
 ])
 def test_repr_of_json_schemas(schema: dict, text: str) -> None:
     parsed = TypeSchema.from_json_str(json.dumps(schema))

@@ -22,7 +22,7 @@ _ORIGIN_ALIASES = {
     "ffi.Bytes": "bytes", "ffi.SmallBytes": "bytes", "TVMFFIByteArray*": "bytes",
     "DataType": "dtype", "DLTensor*": "Tensor", "void*": "ctypes.c_void_p",
     "ffi.OpaquePyObject": "Any", "ObjectRValueRef": "Object", "std::vector": "Array",
-    "std::optional": "Optional", "std::variant": "Union", "std::tuple": "tuple",
+    "std::optional": "Optional", "std::variant": "Union", "std::tuple": "tuple", "Tuple": "tuple",
     "std::map": "Map", "std::unordered_map": "Map", "std::function": "Callable",
     "ffi.Shape": "Shape", "ffi.Module": "Module",
 }

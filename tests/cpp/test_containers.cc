@@ -169,7 +169,46 @@ void test_tuple_and_variant() {
   CHECK_THROWS(kind(1.5), "TypeError", "Expected `Variant<int, str>` but got `float`");
 }
 
+// Tuples upcast without copying, move items out when about to go away, and describe themselves
+// as "Tuple" (Python reads the schema as `tuple[...]`).
+void test_tuple_upcast_move_and_schema() {
+  ffi::Tuple<int64_t, ffi::String> t(1, "one");
+  ffi::Tuple<ffi::Any, ffi::Any> wide = t;
+  CHECK(wide.same_as(t));
+  CHECK_EQ(wide.get<0>().cast<int64_t>(), 1);
+  wide = ffi::Tuple<int64_t, ffi::String>(2, "two");
+  CHECK_EQ(wide.get<0>().cast<int64_t>(), 2);
+
+  auto pair = ffi::Tuple<ffi::Array<int64_t>, int64_t>(ffi::Array<int64_t>{7}, 3);
+  ffi::Array<int64_t> kept = ffi::get<0>(pair);  // copy: the tuple keeps its item
+  CHECK_EQ(kept.use_count(), 2);
+  kept = ffi::Array<int64_t>();
+  auto [items, n] = std::move(pair);  // the sole owner: the array is moved out, not shared
+  CHECK_EQ(items.use_count(), 1);
+  CHECK_EQ(n, 3);
+
+  auto shared = ffi::Tuple<ffi::Array<int64_t>>(ffi::Array<int64_t>{1});
+  auto other = shared;
+  ffi::Array<int64_t> taken = ffi::get<0>(std::move(other));  // shared: copied
+  CHECK(shared.get<0>().defined());
+  CHECK_EQ(taken.use_count(), 2);
+
+  CHECK_EQ((ffi::TypeTraits<ffi::Tuple<int64_t, ffi::String>>::TypeSchema()),
+           std::string(R"({"type":"Tuple","args":[{"type":"int"},{"type":"ffi.String"}]})"));
+}
+
+// Type-level helpers of the reference headers.
+static_assert(ffi::TypeToFieldStaticTypeIndex<int64_t>::value == ffi::TypeIndex::kTVMFFIInt);
+static_assert(ffi::TypeToFieldStaticTypeIndex<ffi::Array<int64_t>>::value ==
+              ffi::TypeIndex::kTVMFFIArray);
+static_assert(ffi::TypeToFieldStaticTypeIndex<ffi::Tuple<int64_t>>::value ==
+              ffi::TypeIndex::kTVMFFIObject);
+static_assert(ffi::TypeToFieldStaticTypeIndex<std::vector<int>*>::value == ffi::TypeIndex::kTVMFFIAny);
+static_assert(ffi::object_ref_contains_v<ffi::Array<ffi::Any>, ffi::ArrayObj> == false);
+static_assert(ffi::object_ref_contains_v<ffi::ObjectRef, ffi::ArrayObj>);
+
 int main() {
+  RUN(test_tuple_upcast_move_and_schema);
   RUN(test_array_copy_on_write);
   RUN(test_array_element_checks);
   RUN(test_list_mutates_in_place);

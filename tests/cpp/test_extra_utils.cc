@@ -155,8 +155,8 @@ void test_container_detail_iterators_and_names() {
   static_assert(!ffi::detail::all_object_ref_v<ffi::Array<int>, int>);
   CHECK_EQ((ffi::detail::ContainerTypeStr<int, ffi::String, ffi::Array<double>>("Tuple")),
            std::string("Tuple<int, str, Array<float>>"));
-  CHECK_EQ((ffi::detail::ContainerTypeSchema<int, bool>("ffi.Tuple")),
-           std::string(R"({"type":"ffi.Tuple","args":[{"type":"int"},{"type":"bool"}]})"));
+  CHECK_EQ((ffi::detail::ContainerTypeSchema<int, bool>("Tuple")),
+           std::string(R"({"type":"Tuple","args":[{"type":"int"},{"type":"bool"}]})"));
 }
 
 int main() {

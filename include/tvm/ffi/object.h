@@ -332,20 +332,11 @@ inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
 /*!
  * \brief Whether every ObjectType object fits RefType with no run-time check: true when
  * RefType's container type is exact and ObjectType derives from it. A reference type that
- * accepts several unrelated object types specialises this to say which.
+ * accepts several unrelated object types specialises this to say which. Defined only for
+ * ObjectRef subclasses (not Optional, which holds "none" besides the object).
  */
-namespace detail {
-/*! \brief Reference-like types: ObjectRef subclasses, and Optional of one (same fields). */
-template <typename T, typename = void>
-struct IsRefWithContainer : std::false_type {};
-template <typename T>
-struct IsRefWithContainer<T, std::void_t<decltype(T::_type_container_is_exact),
-                                         typename T::ContainerType>>
-    : std::is_base_of<Object, typename T::ContainerType> {};
-}  // namespace detail
-
 template <typename RefType, typename ObjectType,
-          typename = std::enable_if_t<detail::IsRefWithContainer<RefType>::value &&
+          typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType> &&
                                       std::is_base_of_v<Object, ObjectType>>>
 inline constexpr bool object_ref_contains_v =
     RefType::_type_container_is_exact &&

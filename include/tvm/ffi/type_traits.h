@@ -541,13 +541,25 @@ struct TypeTraits<std::optional<T>> : TypeTraitsBase {
 };
 
 
+/*! \brief Static type index a field of type T records (kTVMFFIAny when T has no traits). */
+template <typename T, typename = void>
+struct TypeToFieldStaticTypeIndex {
+  static constexpr int32_t value = TypeIndex::kTVMFFIAny;
+};
+template <typename T>
+struct TypeToFieldStaticTypeIndex<T, std::enable_if_t<TypeTraits<T>::convert_enabled>> {
+  static constexpr int32_t value = TypeTraits<T>::field_static_type_index;
+};
+
 /*!
  * \brief Runtime type index of T's values (the static index for POD values, the registered
  * index for object references); `TypeToRuntimeTypeIndex<T>::v()`.
  */
 template <typename T, typename = void>
 struct TypeToRuntimeTypeIndex {
-  static int32_t v() { return TypeTraitsNoCR<T>::field_static_type_index; }
+  static int32_t v() {
+    return TypeToFieldStaticTypeIndex<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+  }
 };
 template <typename T>
 struct TypeToRuntimeTypeIndex<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {

@@ -40,15 +40,62 @@ class Tuple : public ObjectRef {
   }
   explicit Tuple(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Tuple)
+  /*! \brief Upcast: a tuple whose items each fit these types shares its storage. */
+  template <typename... UTypes,
+            typename = std::enable_if_t<sizeof...(UTypes) == kSize &&
+                                        (type_subsumes_v<Types, UTypes> && ...)>>
+  Tuple(const Tuple<UTypes...>& other) : ObjectRef(other) {}  // NOLINT(runtime/explicit)
+  template <typename... UTypes,
+            typename = std::enable_if_t<sizeof...(UTypes) == kSize &&
+                                        (type_subsumes_v<Types, UTypes> && ...)>>
+  Tuple(Tuple<UTypes...>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(runtime/explicit)
+  template <typename... UTypes,
+            typename = std::enable_if_t<sizeof...(UTypes) == kSize &&
+                                        (type_subsumes_v<Types, UTypes> && ...)>>
+  Tuple& operator=(const Tuple<UTypes...>& other) {
+    ObjectRef::operator=(other);
+    return *this;
+  }
+  template <typename... UTypes,
+            typename = std::enable_if_t<sizeof...(UTypes) == kSize &&
+                                        (type_subsumes_v<Types, UTypes> && ...)>>
+  Tuple& operator=(Tuple<UTypes...>&& other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
   const ArrayObj* get() const noexcept { return static_cast<const ArrayObj*>(data_.get()); }
   using ContainerType = ArrayObj;
   static constexpr bool _type_is_nullable = false;
 
   /*! \brief The I-th item. */
   template <size_t I>
-  auto get() const {
+  auto get() const& {
     using T = std::tuple_element_t<I, std::tuple<Types...>>;
-    return detail::ElementAs<T>((*get())[static_cast<int64_t>(I)]);
+    const Any& item = (*get())[static_cast<int64_t>(I)];
+    if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      // A slot emptied by the rvalue get below reads as the empty reference.
+      if (item == nullptr) {
+        return detail::ObjectUnsafe::ObjectRefFromObjectPtr<T>(ObjectPtr<Object>());
+      }
+    }
+    return detail::ElementAs<T>(item);
+  }
+  /*! \brief The I-th item of a tuple about to go away: moved out (its slot left None) when
+   * this is the only reference, so `auto [a, b] = std::move(t)` takes no extra counts. */
+  template <size_t I>
+  auto get() && {
+    using T = std::tuple_element_t<I, std::tuple<Types...>>;
+    if (!data_.unique()) return std::as_const(*this).template get<I>();
+    Any* slot = get()->begin() + I;
+    if constexpr (std::is_same_v<T, Any>) {
+      return T(std::move(*slot));
+    } else {
+      TVMFFIAny* raw = const_cast<TVMFFIAny*>(detail::AnyUnsafe::TVMFFIAnyPtrFromAny(*slot));
+      if (!TypeTraits<T>::CheckAnyStrict(raw)) return slot->cast<T>();
+      T out = detail::TakeAfterCheck<T>(raw);
+      *slot = Any();  // a value the traits could only copy is released here
+      return out;
+    }
   }
   /*! \brief Replaces the I-th item (copy-on-write, like Array). */
   template <size_t I, typename U>
@@ -107,7 +154,8 @@ struct TypeTraits<Tuple<Types...>> : TypeTraitsBase {
     return out.empty() ? TypeTraitsBase::GetMismatchTypeInfo(s) : out;
   }
   static std::string TypeStr() { return detail::ContainerTypeStr<Types...>("Tuple"); }
-  static std::string TypeSchema() { return detail::ContainerTypeSchema<Types...>("ffi.Tuple"); }
+  // "Tuple", as the reference headers write it (Python reads it as `tuple`).
+  static std::string TypeSchema() { return detail::ContainerTypeSchema<Types...>("Tuple"); }
 
  private:
   template <size_t... Is>
@@ -145,6 +193,10 @@ Tuple(UTypes&&...) -> Tuple<std::remove_cv_t<std::remove_reference_t<UTypes>>...
 template <size_t I, typename... Types>
 auto get(const Tuple<Types...>& t) -> std::tuple_element_t<I, std::tuple<Types...>> {
   return t.template get<I>();
+}
+template <size_t I, typename... Types>
+auto get(Tuple<Types...>&& t) -> std::tuple_element_t<I, std::tuple<Types...>> {
+  return std::move(t).template get<I>();
 }
 
 }  // namespace ffi

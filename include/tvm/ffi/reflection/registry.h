@@ -462,7 +462,7 @@ class ObjectDef {
     info.offset = FieldOffset(field);
     info.getter = &detail::FieldGetter<T>;
     info.setter = reinterpret_cast<void*>(&detail::FieldSetter<T>);
-    info.field_static_type_index = TypeTraits<T>::field_static_type_index;
+    info.field_static_type_index = TypeToFieldStaticTypeIndex<T>::value;
     Any default_value;  // keeps the value (or factory) alive while the runtime copies it
     auto apply = [&](const auto& e) {
       using E = std::decay_t<decltype(e)>;
