@@ -2,7 +2,9 @@
 (scripts/structural_walk_behaviour.py): walk orders, type selection, def regions of the visit
 fixtures, interrupts and errors, plus a C++ library built against the REFERENCE headers
 (kernels/ref_visit_lib.cc) whose native `__s_visit__` hook and header-only walk engine run on
-each runtime. The printed observations must be identical."""
+each runtime. The printed observations must be identical. The same source also builds against
+OUR headers (the reference's spellings: WalkResult::Advance(), Expected callbacks, VisitExpected,
+native_fn_attr with type_attr::kStructuralVisit) and observes the same."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import INCLUDE_DIR, Runtime
 
 from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel
 
@@ -42,3 +45,15 @@ def test_structural_visiting_matches_the_reference(reference: Reference, visit_l
     # The observations are real walks, not empty results.
     assert "cxx walk interrupt: ffi.VisitInterrupt(value=30)" in ours
     assert any(line.startswith("hook cxx walk: [") and "('4', 0)" in line for line in ours)
+
+
+def test_reference_style_visit_code_builds_against_our_headers(reference: Reference, visit_lib: Path,
+                                                               plain_runtime: Runtime,
+                                                               tmp_path: Path) -> None:
+    ours_lib = build_kernel(KERNELS_DIR / "ref_visit_lib.cc", tmp_path / "libours_visit.so",
+                            include_dir=INCLUDE_DIR, link_dir=plain_runtime.libdir)
+    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    built_with_ours = observe(ours_env, ours_lib, tmp_path)
+    assert built_with_ours == observe(ours_env, visit_lib, tmp_path)
+    assert "cxx walk interrupt: ffi.VisitInterrupt(value=30)" in built_with_ours
+

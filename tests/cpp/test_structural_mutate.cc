@@ -53,6 +53,49 @@ void test_walk_interrupt_and_regions() {
   CHECK(kinds == (std::vector<int>{0}));
 }
 
+// The reference headers' spellings: WalkResult::Advance()/Skip()/Interrupt(), Expected results,
+// callbacks on raw object pointers, VisitExpected and the *Expected front ends.
+void test_reference_spellings() {
+  std::vector<int64_t> seen;
+  ffi::Optional<ffi::VisitInterrupt> hit = ffi::StructuralWalk<ffi::WalkOrder::kPreOrder>(
+      Sample(),
+      [&](const ffi::ArrayObj* a) -> ffi::Expected<ffi::WalkResult> {
+        return a->size() == 2 && !seen.empty() ? ffi::WalkResult::Skip() : ffi::WalkResult::Advance();
+      },
+      [&](int64_t v) -> ffi::Expected<ffi::WalkResult> {
+        seen.push_back(v);
+        return ffi::WalkResult::Advance();
+      });
+  CHECK(!hit.has_value());
+  CHECK(seen == (std::vector<int64_t>{1}));  // the inner array was skipped
+  hit = ffi::StructuralWalk<ffi::WalkOrder::kPostOrder>(Sample(), [](double) {
+    return ffi::WalkResult::Interrupt(ffi::VisitInterrupt(ffi::Any("stop")));
+  });
+  CHECK(hit.value().value().cast<ffi::String>() == "stop");
+  CHECK(ffi::VisitInterrupt().value() == nullptr);
+
+  ffi::Expected<ffi::Optional<ffi::VisitInterrupt>> failed =
+      ffi::StructuralWalkExpected<ffi::WalkOrder::kPreOrder>(
+          Sample(), [](int64_t) -> ffi::Expected<ffi::WalkResult> {
+            return ffi::Error("ValueError", "no ints here", "");
+          });
+  CHECK(failed.is_err());
+  CHECK(failed.error().kind() == "ValueError");
+
+  ffi::Expected<ffi::Optional<ffi::VisitInterrupt>> visited = ffi::StructuralVisitExpected(
+      Sample(),
+      [](ffi::Array<ffi::Any> a,
+         ffi::StructuralVisitorObj* visitor) -> ffi::Expected<ffi::Optional<ffi::VisitInterrupt>> {
+        TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(visitor->VisitExpected(a[0]));
+        return visitor->DefaultVisitExpected(a[1]);
+      },
+      [](double d, ffi::StructuralVisitorObj*) -> ffi::Optional<ffi::VisitInterrupt> {
+        return ffi::VisitInterrupt(ffi::Any(d));
+      });
+  CHECK(visited.is_ok());
+  CHECK_EQ(visited.value().value().value().cast<double>(), 3.5);
+}
+
 void test_visit_callbacks_own_descent() {
   std::vector<int64_t> seen;
   ffi::StructuralVisit(
@@ -159,6 +202,7 @@ void test_errors_propagate() {
 int main() {
   RUN(test_walk_orders_and_skip);
   RUN(test_walk_interrupt_and_regions);
+  RUN(test_reference_spellings);
   RUN(test_visit_callbacks_own_descent);
   RUN(test_map_copy_on_write);
   RUN(test_map_in_place_when_moved);
