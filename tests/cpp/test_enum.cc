@@ -26,13 +26,17 @@ class UnitObj : public ffi::StrEnumObj {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Unit", UnitObj, ffi::StrEnumObj);
 };
 
+static int64_t MeterHash(const ffi::Any&) { return 1000; }
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<ModeObj>();
   refl::EnumDef<ModeObj>("fast").set_attr("cost", 1);
   refl::EnumDef<ModeObj>("slow").set_attr("cost", 5).set_attr("label", ffi::String("careful"));
   refl::EnumDef<LevelObj>("low", 1);
   refl::EnumDef<LevelObj>("high", 10);
-  refl::EnumDef<UnitObj>("meter");
+  refl::EnumDef<UnitObj>("meter")
+      .set_attr(ffi::type_attr::kTypeFinal, true)  // a typed key: the value is made a bool
+      .set_native_fn_attr<&MeterHash>(ffi::type_attr::kAnyHash);
 }
 
 static ffi::EnumState StateOf(int32_t type_index) {
@@ -75,6 +79,14 @@ static void test_state_holds_entries_indexes_and_attrs() {
   ffi::Dict<ffi::ObjectRef, ffi::Any> cost = state->attrs.at("cost");
   CHECK_EQ(cost.at(ffi::EnumObj::_GetByStrIndex<ModeObj>("slow")).cast<int64_t>(), 5);
   CHECK_EQ(state->attrs.at("label").size(), 1u);
+  // Attributes by typed key, and a native hook kept as its view and callable from there.
+  ffi::EnumState units = StateOf(UnitObj::RuntimeTypeIndex());
+  ffi::Enum meter = ffi::EnumObj::_GetByStrIndex<UnitObj>("meter");
+  CHECK(units->attrs.at(ffi::type_attr::kTypeFinal.name).at(meter).cast<bool>());
+  ffi::Any hook = units->attrs.at(ffi::type_attr::kAnyHash.name).at(meter);
+  CHECK_EQ(hook.type_index(), ffi::TypeIndex::kTVMFFIOpaquePtr);
+  using HashHook = refl::NativeFunctionView<int64_t(const ffi::Any&)>;
+  CHECK_EQ(hook.cast<HashHook>()(ffi::Any(meter)), 1000);
 }
 
 static void test_runtime_prints_and_serialises_members() {

@@ -59,6 +59,27 @@ void test_packed_functions_and_callbacks() {
   CHECK_THROWS(apply(failing, 1), "KeyError", "from the callback");
 }
 
+// A stateful callable built in place: the caller keeps a pointer to it for as long as the
+// function lives (e.g. to read what the calls accumulated).
+struct Counter {
+  explicit Counter(int64_t start) : total(start) {}
+  void operator()(const ffi::AnyView* args, int32_t num_args, ffi::Any* rv) {
+    for (int32_t i = 0; i < num_args; ++i) total += args[i].cast<int64_t>();
+    *rv = total;
+  }
+  int64_t total;
+};
+
+void test_packed_function_built_in_place() {
+  auto [counter, state] = ffi::Function::FromPackedInplace<Counter>(100);
+  CHECK_EQ(counter(1, 2).cast<int64_t>(), 103);
+  CHECK_EQ(counter(7).cast<int64_t>(), 110);
+  CHECK_EQ(state->total, 110);
+  ffi::Function copy = counter;  // the same function object, so the same callable
+  copy(1);
+  CHECK_EQ(state->total, 111);
+}
+
 void test_calls_through_the_c_abi() {
   ffi::Function add = ffi::Function::FromTyped(AddInts, "add");
   TVMFFIAny args[2], result;
@@ -107,6 +128,7 @@ void test_signature_and_schema() {
 }
 
 int main() {
+  RUN(test_packed_function_built_in_place);
   RUN(test_typed_function_calls);
   RUN(test_argument_errors_name_the_function_and_types);
   RUN(test_packed_functions_and_callbacks);

@@ -39,6 +39,8 @@ class Shape : public ffi::ObjectRef {
 class Circle : public Shape {
  public:
   explicit Circle(double r) : Shape(ffi::make_object<CircleObj>(r)) {}
+  /*! A mutating method written the usual way: through the protected get_mutable(). */
+  void Scale(double k) { static_cast<CircleObj*>(get_mutable())->radius *= k; }
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Circle, Shape, CircleObj);
 };
 
@@ -68,6 +70,13 @@ static_assert(!ffi::object_ref_contains_v<ffi::Array<Shape>, ffi::ArrayObj>);
 static_assert(ffi::object_ref_contains_v<RoundOrSquare, SquareObj>);
 static_assert(!ffi::object_ref_contains_v<RoundOrSquare, ShapeObj>);
 static_assert(ffi::is_object_subclass_v<CircleObj> && !ffi::is_object_subclass_v<int>);
+
+void test_subclass_methods_mutate_through_get_mutable() {
+  Circle c(2.0);
+  Circle alias = c;
+  c.Scale(1.5);
+  CHECK_EQ(alias->radius, 3.0);  // one node, seen through both references
+}
 
 void test_checked_reference_casts() {
   ffi::ObjectRef any_shape = Circle(2.0);
@@ -185,6 +194,7 @@ void test_lookup_declared_types() {
 }
 
 int main() {
+  RUN(test_subclass_methods_mutate_through_get_mutable);
   RUN(test_checked_reference_casts);
   RUN(test_arc_is_a_never_null_object_ptr);
   RUN(test_object_pointers_in_containers);

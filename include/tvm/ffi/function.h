@@ -14,6 +14,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #ifndef TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
@@ -78,6 +79,16 @@ class FunctionObjImpl : public FunctionObj {
     TVM_FFI_SAFE_CALL_END();
   }
   TCallable callable_;
+
+ public:
+  TCallable& callable() noexcept { return callable_; }
+};
+
+/*! \brief A `(const AnyView*, int32_t, Any*)` callable seen as one taking (PackedArgs, Any*). */
+template <typename TCallable>
+struct PackedCallAdapter {
+  TCallable inner;
+  void operator()(PackedArgs args, Any* rv) { inner(args.data(), args.size(), rv); }
 };
 
 /*! \brief How many of Args need an object built for their view (see ViewNeedsOwner). */
@@ -146,6 +157,22 @@ class Function : public ObjectRef {
         f(args.data(), args.size(), rv);
       });
     }
+  }
+  /*!
+   * \brief A Function whose callable, a TCallable built in place from `args`, stays reachable:
+   * returns (function, pointer to the callable), the callable living as long as the function.
+   */
+  template <typename TCallable, typename... Args>
+  static std::tuple<Function, TCallable*> FromPackedInplace(Args&&... args) {
+    static_assert(std::is_same_v<TCallable, std::decay_t<TCallable>>,
+                  "FromPackedInplace builds a TCallable value: pass a plain (decayed) type");
+    static_assert(std::is_invocable_v<TCallable&, const AnyView*, int32_t, Any*>,
+                  "FromPackedInplace expects a callable taking (const AnyView* args, int32_t "
+                  "num_args, Any* rv)");
+    auto obj = make_object<detail::FunctionObjImpl<detail::PackedCallAdapter<TCallable>>>(
+        detail::PackedCallAdapter<TCallable>{TCallable(std::forward<Args>(args)...)});
+    TCallable* callable = &obj->callable().inner;
+    return {Function(ObjectPtr<FunctionObj>(std::move(obj))), callable};
   }
   /*! \brief Wraps a typed callable; `name` appears in argument error messages. */
   template <typename TCallable>

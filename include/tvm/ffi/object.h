@@ -321,6 +321,9 @@ class ObjectRef {
   static constexpr bool _type_container_is_exact = true;
 
  protected:
+  /*! \brief The object, writable: for subclasses whose methods mutate their own node. */
+  Object* get_mutable() const noexcept { return data_.get(); }
+
   ObjectPtr<Object> data_;
   friend struct detail::ObjectUnsafe;
 };

@@ -14,6 +14,7 @@
 
 #include <tvm/ffi/enum.h>
 #include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/accessor.h>
 
 #include <type_traits>
 #include <utility>
@@ -27,7 +28,7 @@ class EnumDef {
  public:
   /*! \brief Whether a member with str index `name` exists (registers nothing). */
   static bool IsDefined(const String& name) {
-    EnumStateObj* state = detail::FindEnumState(EnumClsObj::_GetOrAllocRuntimeTypeIndex());
+    EnumStateObj* state = ffi::detail::FindEnumState(EnumClsObj::_GetOrAllocRuntimeTypeIndex());
     return state != nullptr && state->indexes.count(Any(name)) != 0;
   }
 
@@ -56,6 +57,16 @@ class EnumDef {
     column.Set(member_, Any(std::move(value)));
     return *this;
   }
+  /*! \brief A typed attribute: `value` is first made into the key's value type. */
+  template <typename T, typename Value>
+  EnumDef& set_attr(AttrKey<T> key, Value&& value) {
+    return set_attr(key.name, T(std::forward<Value>(value)));
+  }
+  /*! \brief A native hook (a NativeFunctionView key) bound to the function Fn. */
+  template <auto Fn, typename T>
+  EnumDef& set_native_fn_attr(AttrKey<T> key) {
+    return set_attr(key, T::template FromNative<Fn>());
+  }
 
  private:
   void Register(const EnumState& state, int64_t int_index, String str_index) {
@@ -74,12 +85,14 @@ class EnumDef {
   }
 
   EnumState EnsureState() {
-    if (EnumStateObj* found = detail::FindEnumState(type_index_)) {
-      return detail::ObjectUnsafe::ObjectRefFromObjectPtr<EnumState>(
-          detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(found));
+    if (EnumStateObj* found = ffi::detail::FindEnumState(type_index_)) {
+      return ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<EnumState>(
+          ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(found));
     }
-    EnumState state = detail::ObjectUnsafe::ObjectRefFromObjectPtr<EnumState>(make_object<EnumStateObj>());
-    TVMFFIByteArray name{detail::kEnumStateAttr, ffi::detail::CStrLen(detail::kEnumStateAttr)};
+    EnumState state = ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<EnumState>(
+        make_object<EnumStateObj>());
+    const char* key = ffi::detail::kEnumStateAttr;
+    TVMFFIByteArray name{key, ffi::detail::CStrLen(key)};
     TVMFFIAny value = AnyView(state).CopyToTVMFFIAny();
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index_, &name, &value));
     return state;
