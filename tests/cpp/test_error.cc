@@ -2,6 +2,9 @@
 // exceptions and the C convention (SAFE_CALL_BEGIN/END, CHECK_SAFE_CALL).
 #include <tvm/ffi/error.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <stdexcept>
 
 #include "check.h"
@@ -78,11 +81,50 @@ void test_error_objects_with_cause() {
   CHECK(outer.backtrace().find("c.py") != std::string::npos);
 }
 
+// A void callback that must not throw: without an exception it simply runs; with one, the
+// process reports it on stderr and exits with status -1 (255), seen here from a child process.
+static int ran = 0;
+void GuardedCallback(bool fail) {
+  TVM_FFI_LOG_EXCEPTION_CALL_BEGIN();
+  if (fail) throw std::runtime_error("deleter failed");
+  ++ran;
+  TVM_FFI_LOG_EXCEPTION_CALL_END(GuardedCallback);
+}
+
+void test_log_exception_call_guards() {
+  GuardedCallback(false);
+  CHECK_EQ(ran, 1);
+  fflush(nullptr);
+  pid_t child = fork();
+  if (child == 0) {
+    GuardedCallback(true);
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  CHECK_EQ(waitpid(child, &status, 0), child);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 255);
+}
+
+void test_pointer_payload_helpers() {
+  TVMFFIAny value;
+  value.type_index = ffi::TypeIndex::kTVMFFIOpaquePtr;
+  value.zero_padding = 0;
+  value.v_int64 = -1;
+  TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(&value);  // nothing to clear with 64-bit pointers
+  value.v_ptr = &value;
+  CHECK_EQ(value.v_int64, static_cast<int64_t>(reinterpret_cast<intptr_t>(&value)));
+  int n = ran;
+  TVM_FFI_UNSAFE_ASSUME(n >= 1);
+  CHECK(n >= 1);
+}
+
 int main() {
   RUN(test_throw_builds_kind_message_and_backtrace);
   RUN(test_check_macros);
   RUN(test_safe_call_round_trip);
   RUN(test_runtime_errors_rethrow_with_their_kind);
   RUN(test_error_objects_with_cause);
+  RUN(test_log_exception_call_guards);
+  RUN(test_pointer_payload_helpers);
   return CHECK_MAIN_RESULT();
 }

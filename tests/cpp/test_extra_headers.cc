@@ -96,6 +96,14 @@ void Descend(const ffi::Array<ffi::ObjectRef>& chain, size_t i) {
   TVM_FFI_VISIT_THROW(TypeError, chain[i]) << "bad leaf";
 }
 
+// The same walk returning its failure instead of throwing it.
+ffi::Expected<int> DescendExpected(const ffi::Array<ffi::ObjectRef>& chain) {
+  TVM_FFI_VISIT_BEGIN();
+  Descend(chain, 1);
+  return 0;
+  TVM_FFI_VISIT_END_RETURN_EXPECTED(chain[0]);
+}
+
 void test_visit_error_context() {
   ffi::Array<ffi::Any> leaf{1};
   ffi::Array<ffi::Any> mid{leaf};
@@ -112,6 +120,12 @@ void test_visit_error_context() {
     // Containers are passed through, never matched: an array root has no path (as the reference).
     CHECK_EQ(ffi::VisitErrorContext::FindAccessPaths(mid, *context).size(), 0u);
   }
+  ffi::Expected<int> failed = DescendExpected(chain);
+  CHECK(failed.is_err() && failed.error().message() == "bad leaf");
+  ffi::Optional<ffi::VisitErrorContext> recorded =
+      ffi::VisitErrorContext::TryGetFromError(failed.error());
+  CHECK(recorded.has_value() && (*recorded)->reverse_visit_pattern.size() == 2u);
+  CHECK((*recorded)->reverse_visit_pattern[1].same_as(mid));
   ffi::Error plain("ValueError", "no record", "");
   CHECK(!ffi::VisitErrorContext::TryGetFromError(plain).has_value());
 }

@@ -39,6 +39,25 @@
 #define TVM_FFI_STATIC_INIT_BLOCK() \
   TVM_FFI_STATIC_INIT_BLOCK_DEF_(TVM_FFI_STR_CONCAT(_TVMFFIStaticInitBlock, __COUNTER__))
 
+// Tells the optimiser `cond` holds; undefined behaviour if it does not.
+#if defined(__clang__)
+#define TVM_FFI_UNSAFE_ASSUME(cond) __builtin_assume(cond)
+#elif defined(__GNUC__)
+#define TVM_FFI_UNSAFE_ASSUME(cond)       \
+  do {                                    \
+    if (!(cond)) __builtin_unreachable(); \
+  } while (0)
+#else
+#define TVM_FFI_UNSAFE_ASSUME(cond) ((void)0)
+#endif
+
+// After storing a pointer in a TVMFFIAny: zeroes the payload's upper half where pointers are
+// narrower than 64 bits, so v_int64 can hash and compare the value.
+#define TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(any)   \
+  if constexpr (sizeof(void*) != sizeof(int64_t)) { \
+    (any)->v_int64 = 0;                             \
+  }
+
 #define TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName) \
   TypeName(const TypeName&) = default;                       \
   TypeName(TypeName&&) = default;                            \

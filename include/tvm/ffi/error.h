@@ -12,6 +12,7 @@
 #include <tvm/ffi/object.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iosfwd>
 #include <optional>
@@ -393,6 +394,21 @@ struct OstreamFallback {
     if (TVM_FFI_PREDICT_FALSE(ret_code != 0)) {           \
       throw ::tvm::ffi::detail::MoveFromSafeCallRaised(); \
     }                                                     \
+  }
+
+/*!
+ * \brief Brackets code that must not let an exception escape and cannot report one either (a
+ * deleter, a C callback returning void): an exception is printed to stderr as
+ * "Exception caught during <Name>:" plus its message, and the process exits with -1.
+ */
+#define TVM_FFI_LOG_EXCEPTION_CALL_BEGIN() \
+  try {                                    \
+  (void)0
+#define TVM_FFI_LOG_EXCEPTION_CALL_END(Name)                                                    \
+  }                                                                                             \
+  catch (const std::exception& tvm_ffi_log_err_) {                                              \
+    std::fprintf(stderr, "Exception caught during %s:\n%s\n", #Name, tvm_ffi_log_err_.what()); \
+    std::exit(-1);                                                                              \
   }
 
 #endif  // TVM_FFI_ERROR_H_

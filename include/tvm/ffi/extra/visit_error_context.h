@@ -13,6 +13,7 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -147,6 +148,14 @@ class VisitErrorBuilder {
   catch (::tvm::ffi::Error & _tvm_ffi_visit_err_) {                           \
     ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err_, (node)); \
     throw;                                                                    \
+  }
+/*! \brief Closes TVM_FFI_VISIT_BEGIN in a function returning an Expected: an Error passing
+ * through records `node` and is returned as the Expected's error instead of thrown on. */
+#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                               \
+  }                                                                           \
+  catch (::tvm::ffi::Error & _tvm_ffi_visit_err_) {                           \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(_tvm_ffi_visit_err_, (node)); \
+    return ::tvm::ffi::Unexpected(_tvm_ffi_visit_err_);                       \
   }
 /*! \brief Throws an Error of `ErrorKind` (message streamed after it) whose record starts at `node`. */
 #define TVM_FFI_VISIT_THROW(ErrorKind, node)                                              \
