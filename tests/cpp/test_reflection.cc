@@ -57,11 +57,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def(refl::init<int64_t, double>())
       .def_ro("x", &PointObj::x, "the x coordinate")
       .def_rw("y", &PointObj::y, refl::default_value(1.5))
-      .def_rw("label", &PointObj::label)
-      .def("shifted", &PointObj::Shifted)
+      .def_rw("label", &PointObj::label, refl::Metadata{{"max_len", 16}, {"note", "a \"name\""}})
+      .def("shifted", &PointObj::Shifted, refl::Metadata{{"pure", true}})
       .def_static("origin", []() { return Point(ffi::make_object<PointObj>(0, 0.0)); });
   refl::GlobalDef()
-      .def("test.cpp.add", [](int64_t a, int64_t b) { return a + b; }, "adds two ints")
+      .def("test.cpp.add", [](int64_t a, int64_t b) { return a + b; }, "adds two ints",
+           refl::Metadata{{"commutative", true}})
       .def("test.cpp.Point.shifted", &PointObj::Shifted);  // member functions take the object first
 }
 
@@ -140,6 +141,27 @@ void test_methods_and_constructor() {
   CHECK_EQ(info->metadata->creator(&made), 0);
   Point fresh = ffi::detail::ObjectUnsafe::ObjectRefFromOwned<Point>(static_cast<TVMFFIObject*>(made));
   CHECK_EQ(fresh->y, 0.0);
+}
+
+std::string Text(TVMFFIByteArray bytes) { return std::string(bytes.data, bytes.size); }
+bool EndsWith(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// refl::Metadata entries follow the type schema in the registered JSON, in order.
+void test_user_metadata_follows_the_type_schema() {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex());
+  CHECK(Text(FindField(info, "label")->metadata) ==
+        R"({"type_schema":"{\"type\":\"ffi.String\"}","max_len":16,"note":"a \"name\""})");
+  CHECK(Text(FindField(info, "x")->metadata) == R"({"type_schema":"{\"type\":\"int\"}"})");
+  std::string shifted = Text(FindMethod(info, "shifted")->metadata);
+  CHECK(shifted.rfind("{\"type_schema\":", 0) == 0);
+  CHECK(EndsWith(shifted, R"(,"pure":true})"));
+  std::string add = ffi::Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata")("test.cpp.add")
+                        .cast<ffi::String>();
+  CHECK(EndsWith(add, R"(,"commutative":true})"));
+  CHECK_THROWS(refl::detail::WithUserMetadata("{}", refl::Metadata{{"bad", 1.5}}), "TypeError",
+               "Metadata can be only int, bool or string, but on key `bad`, the type is float");
 }
 
 void test_global_def_metadata() {
@@ -231,6 +253,7 @@ void test_unsafe_init_types_are_creatable_with_fresh_defaults() {
 }
 
 int main() {
+  RUN(test_user_metadata_follows_the_type_schema);
   RUN(test_fields_are_registered_with_offsets_and_accessors);
   RUN(test_methods_and_constructor);
   RUN(test_global_def_metadata);

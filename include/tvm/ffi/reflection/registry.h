@@ -23,7 +23,10 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/reflection/creator.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -62,6 +65,20 @@ struct DefaultFactory {
 };
 struct default_factory : public DefaultFactory {
   using DefaultFactory::DefaultFactory;
+};
+
+/*!
+ * \brief Field, method and function extra: entries added to the registered metadata JSON after
+ * its type_schema, e.g. `.def_ro("width", &T::width, refl::Metadata{{"unit", "px"}})`. Values
+ * are ints, bools or strings.
+ */
+class Metadata {
+ public:
+  Metadata(std::initializer_list<std::pair<String, Any>> entries) : entries_(entries) {}
+  const std::vector<std::pair<String, Any>>& entries() const noexcept { return entries_; }
+
+ private:
+  std::vector<std::pair<String, Any>> entries_;
 };
 
 /*! \brief Field extras that set TVMFFIFieldFlagBitMask bits (names and meaning as in the
@@ -136,6 +153,35 @@ struct HasFieldFlags<T, std::void_t<decltype(std::declval<const T&>().FieldFlags
 
 inline std::string SchemaMetadata(const std::string& schema) {
   return "{\"type_schema\":" + ffi::detail::EscapeStringJSON(schema) + "}";
+}
+
+/*! \brief `metadata` (a JSON object) with the entries of every refl::Metadata among the extras
+ * appended in order. */
+template <typename... Extra>
+std::string WithUserMetadata(std::string metadata, const Extra&... extra) {
+  auto append = [&metadata](const auto& e) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Metadata>) {
+      for (const auto& [key, value] : e.entries()) {
+        std::string text;
+        if (value.type_index() == TypeIndex::kTVMFFIInt) {
+          text = std::to_string(value.template cast<int64_t>());
+        } else if (value.type_index() == TypeIndex::kTVMFFIBool) {
+          text = value.template cast<bool>() ? "true" : "false";
+        } else if (std::optional<String> str = value.template as<String>()) {
+          text = ffi::detail::EscapeStringJSON(std::string(*str));
+        } else {
+          TVM_FFI_THROW(TypeError) << "Metadata can be only int, bool or string, but on key `"
+                                   << key << "`, the type is " << value.GetTypeKey();
+        }
+        metadata.pop_back();  // the closing brace
+        if (metadata.size() > 1) metadata += ',';
+        metadata += ffi::detail::EscapeStringJSON(std::string(key)) + ":" + text + "}";
+      }
+    }
+  };
+  (append(extra), ...);
+  (void)append;
+  return metadata;
 }
 
 /*! \brief Reads a field of type T into an owned Any. */
@@ -289,7 +335,8 @@ class GlobalDef {
       return def_method(name, func, std::forward<Extra>(extra)...);  // object first
     } else {
       using Info = ffi::detail::FunctionInfo<std::decay_t<Func>>;
-      Register(name, Function::FromTyped(std::forward<Func>(func), name), Info::TypeSchema(),
+      Register(name, Function::FromTyped(std::forward<Func>(func), name),
+               detail::WithUserMetadata(detail::SchemaMetadata(Info::TypeSchema()), extra...),
                detail::DocOf(extra...));
       return *this;
     }
@@ -297,20 +344,21 @@ class GlobalDef {
   /*! \brief A packed function `void(PackedArgs, Any*)`. */
   template <typename Func, typename... Extra>
   GlobalDef& def_packed(const char* name, Func func, Extra&&... extra) {
-    Register(name, Function::FromPacked(std::move(func)), "", detail::DocOf(extra...));
+    Register(name, Function::FromPacked(std::move(func)), detail::WithUserMetadata("{}", extra...),
+             detail::DocOf(extra...));
     return *this;
   }
   /*! \brief A member function as a global taking the object first. */
   template <typename Func, typename... Extra>
   GlobalDef& def_method(const char* name, Func func, Extra&&... extra) {
-    Register(name, detail::MakeMethod<void>(name, func), "", detail::DocOf(extra...));
+    Register(name, detail::MakeMethod<void>(name, func), detail::WithUserMetadata("{}", extra...),
+             detail::DocOf(extra...));
     return *this;
   }
 
  private:
-  static void Register(const char* name, const Function& func, const std::string& schema,
+  static void Register(const char* name, const Function& func, const std::string& metadata,
                        const std::string& doc) {
-    std::string metadata = schema.empty() ? "{}" : detail::SchemaMetadata(schema);
     TVMFFIMethodInfo info{};
     info.name = detail::Bytes(name);
     info.doc = detail::Bytes(doc);
@@ -386,7 +434,7 @@ class ObjectDef {
   template <typename Func, typename... Extra>
   ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
     auto callable = detail::WrapMethod(std::forward<Func>(func));
-    std::string metadata = detail::MethodMetadata(callable);
+    std::string metadata = detail::WithUserMetadata(detail::MethodMetadata(callable), extra...);
     RegisterMethod(name, false, Function::FromTyped(std::move(callable), MethodName(name)),
                    detail::DocOf(extra...), metadata);
     return *this;
@@ -395,7 +443,7 @@ class ObjectDef {
   template <typename Func, typename... Extra>
   ObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
     auto callable = detail::WrapMethod(std::forward<Func>(func));
-    std::string metadata = detail::MethodMetadata(callable);
+    std::string metadata = detail::WithUserMetadata(detail::MethodMetadata(callable), extra...);
     RegisterMethod(name, true, Function::FromTyped(std::move(callable), MethodName(name)),
                    detail::DocOf(extra...), metadata);
     return *this;
@@ -419,7 +467,8 @@ class ObjectDef {
                   "refl::init<Args...>: the object type has no constructor taking these arguments");
     auto make = [](Args... args) { return ObjectRef(make_object<Class>(std::forward<Args>(args)...)); };
     Function ctor = Function::FromTyped(make, MethodName("__ffi_init__"));
-    RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...), detail::MethodMetadata(make));
+    RegisterMethod("__ffi_init__", true, ctor, detail::DocOf(extra...),
+                   detail::WithUserMetadata(detail::MethodMetadata(make), extra...));
     RegisterAttr("__ffi_init__", ctor);
     has_init_ = true;
     return *this;
@@ -451,7 +500,8 @@ class ObjectDef {
     static_assert(TypeTraits<T>::convert_enabled,
                   "reflected field type cannot be converted to tvm::ffi::Any");
     std::string doc = detail::DocOf(extra...);
-    std::string metadata = detail::SchemaMetadata(TypeTraits<T>::TypeSchema());
+    std::string metadata =
+        detail::WithUserMetadata(detail::SchemaMetadata(TypeTraits<T>::TypeSchema()), extra...);
     TVMFFIFieldInfo info{};
     info.name = detail::Bytes(name);
     info.doc = detail::Bytes(doc);
