@@ -72,9 +72,60 @@ if (NOT TARGET tvm_ffi::shared)
 endif ()
 
 # tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF] [LINK_HEADER ON|OFF]
-#                          [DEBUG_SYMBOL ON|OFF] [MSVC_FLAGS ON|OFF])
+#                          [DEBUG_SYMBOL ON|OFF] [MSVC_FLAGS ON|OFF]
+#                          [STUB_DIR <dir>] [STUB_INIT ON|OFF] [STUB_PKG <pkg>]
+#                          [STUB_PREFIX <prefix>] [STUB_TARGET python|rust])
 # Makes <target> a TVM-FFI library or program: C++17, our headers, linked with libtvm_ffi.so
 # (both ON by default), and source paths in backtraces relative to the project.
+# With STUB_DIR (relative paths resolve against the current source directory), each build
+# regenerates the Python stubs under that directory from what the library registers
+# (`python -m tvm_ffi.stub.cli <dir> --dlls <library>`); STUB_INIT ON also lets it create the
+# package's files, for package STUB_PKG (default: the scikit-build project name, else the
+# target name) and global-function prefix STUB_PREFIX (default: "<STUB_PKG>.").
+# Argument rules of the STUB_* options (macros: they read the caller's parsed _arg_* values).
+macro (_tvm_ffi_check_stub_arguments target)
+  if (NOT DEFINED _arg_STUB_INIT)
+    set(_arg_STUB_INIT OFF)
+  endif ()
+  if (NOT _arg_STUB_DIR AND (DEFINED _arg_STUB_PKG OR DEFINED _arg_STUB_PREFIX))
+    message(FATAL_ERROR "tvm_ffi_configure_target(${target}): STUB_PKG/STUB_PREFIX require STUB_DIR to be set.")
+  endif ()
+  if (NOT _arg_STUB_INIT AND (DEFINED _arg_STUB_PKG OR DEFINED _arg_STUB_PREFIX))
+    message(FATAL_ERROR "tvm_ffi_configure_target(${target}): STUB_PKG/STUB_PREFIX cannot be set when STUB_INIT is OFF.")
+  endif ()
+  if (_arg_STUB_INIT AND NOT _arg_STUB_DIR)
+    message(FATAL_ERROR "tvm_ffi_configure_target(${target}): STUB_INIT=ON requires STUB_DIR to be set.")
+  endif ()
+endmacro ()
+
+# The post-build step that regenerates the stubs under STUB_DIR from the built library.
+macro (_tvm_ffi_add_stub_generation target)
+  get_filename_component(_stub_dir "${_arg_STUB_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  set(_stub_args "${_stub_dir}" --dlls "$<TARGET_FILE:${target}>")
+  if (_arg_STUB_TARGET)
+    list(APPEND _stub_args --target "${_arg_STUB_TARGET}")
+  endif ()
+  if (_arg_STUB_INIT)
+    if (NOT DEFINED _arg_STUB_PKG)
+      if (DEFINED SKBUILD_PROJECT_NAME)
+        set(_arg_STUB_PKG "${SKBUILD_PROJECT_NAME}")
+      else ()
+        set(_arg_STUB_PKG "${target}")
+      endif ()
+    endif ()
+    if (NOT DEFINED _arg_STUB_PREFIX)
+      set(_arg_STUB_PREFIX "${_arg_STUB_PKG}.")
+    endif ()
+    list(APPEND _stub_args --init-lib "${target}" --init-pypkg "${_arg_STUB_PKG}"
+                           --init-prefix "${_arg_STUB_PREFIX}")
+  endif ()
+  add_custom_command(TARGET "${target}" POST_BUILD
+                     COMMAND "${Python3_EXECUTABLE}" -m tvm_ffi.stub.cli ${_stub_args}
+                     COMMENT "Generating TVM-FFI stubs for ${target} in ${_stub_dir}"
+                     VERBATIM)
+endmacro ()
+
 function (tvm_ffi_configure_target target)
   if (NOT TARGET "${target}")
     message(FATAL_ERROR "tvm_ffi_configure_target: '${target}' is not an existing CMake target.")
@@ -82,16 +133,14 @@ function (tvm_ffi_configure_target target)
   cmake_parse_arguments(_arg "" "LINK_SHARED;LINK_HEADER;DEBUG_SYMBOL;MSVC_FLAGS;STUB_INIT;STUB_DIR;STUB_PKG;STUB_PREFIX;STUB_TARGET" "" ${ARGN})
   if (_arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tvm_ffi_configure_target(${target}): unknown arguments ${_arg_UNPARSED_ARGUMENTS}. "
-                        "Usage: tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF] [LINK_HEADER ON|OFF] [DEBUG_SYMBOL ON|OFF] [MSVC_FLAGS ON|OFF])")
+                        "Usage: tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF] [LINK_HEADER ON|OFF] [DEBUG_SYMBOL ON|OFF] [MSVC_FLAGS ON|OFF] [STUB_INIT ON|OFF] [STUB_DIR <dir>] [STUB_PKG <pkg>] [STUB_PREFIX <prefix>] [STUB_TARGET python|rust])")
   endif ()
   foreach (_opt IN ITEMS LINK_SHARED LINK_HEADER DEBUG_SYMBOL MSVC_FLAGS)
     if (NOT DEFINED _arg_${_opt})
       set(_arg_${_opt} ON)
     endif ()
   endforeach ()
-  if (_arg_STUB_DIR)
-    message(WARNING "tvm_ffi_configure_target(${target}): stub generation (STUB_DIR) is not available in this package; skipped.")
-  endif ()
+  _tvm_ffi_check_stub_arguments("${target}")
   if (_arg_LINK_HEADER)
     target_link_libraries("${target}" PRIVATE tvm_ffi::header)
   endif ()
@@ -106,6 +155,9 @@ function (tvm_ffi_configure_target target)
     target_compile_definitions("${target}" PUBLIC WIN32_LEAN_AND_MEAN NOMINMAX _CRT_SECURE_NO_WARNINGS)
     target_compile_options("${target}" PRIVATE /bigobj /Zc:inline)
   endif ()
+  if (_arg_STUB_DIR)
+    _tvm_ffi_add_stub_generation("${target}")
+  endif ()
   if (APPLE AND _arg_DEBUG_SYMBOL)
     find_program(_tvm_ffi_dsymutil dsymutil)
     if (_tvm_ffi_dsymutil)
@@ -115,21 +167,23 @@ function (tvm_ffi_configure_target target)
   endif ()
 endfunction ()
 
-# tvm_ffi_install(<target> DESTINATION <dir>)
-# Installs a library or program built with tvm_ffi_configure_target, e.g. into the Python
-# package directory of a scikit-build-core project. It finds libtvm_ffi.so at run time through
-# the process that imported tvm_ffi, so no rpath into the build tree is kept.
+# tvm_ffi_install(<target> [DESTINATION <dir>])
+# Installs the debugging artifacts of a target built with tvm_ffi_configure_target next to it
+# (the dSYM bundle on macOS, when there is one; nothing else on other platforms), as the
+# reference's function does. The target itself is installed with CMake's install(TARGETS ...).
+# The library finds libtvm_ffi.so at run time through the process that imported tvm_ffi, so it
+# keeps no rpath into the build tree.
 function (tvm_ffi_install target)
   cmake_parse_arguments(_arg "" "DESTINATION" "" ${ARGN})
   if (NOT TARGET "${target}")
     message(FATAL_ERROR "tvm_ffi_install: '${target}' is not an existing CMake target.")
   endif ()
   if (NOT _arg_DESTINATION)
-    message(FATAL_ERROR "tvm_ffi_install(${target}): DESTINATION <dir> is required.")
+    set(_arg_DESTINATION ".")
   endif ()
-  install(TARGETS "${target}" LIBRARY DESTINATION "${_arg_DESTINATION}"
-                              RUNTIME DESTINATION "${_arg_DESTINATION}"
-                              ARCHIVE DESTINATION "${_arg_DESTINATION}")
+  if (APPLE)
+    install(DIRECTORY "$<TARGET_FILE:${target}>.dSYM" DESTINATION "${_arg_DESTINATION}" OPTIONAL)
+  endif ()
 endfunction ()
 
 set(tvm_ffi_FOUND TRUE)

@@ -103,3 +103,62 @@ def test_extension_registers_functions_and_a_reflected_type(installed: Path) -> 
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "extension ok" in proc.stdout
+
+
+STUB_PROJECT_SOURCE = r"""
+#include <tvm/ffi/tvm_ffi.h>
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def("stubdemo.add_one", [](int64_t x) { return x + 1; });
+}
+"""
+
+STUB_PROJECT_CMAKE = """
+cmake_minimum_required(VERSION 3.18)
+project(stubdemo LANGUAGES CXX)
+find_package(tvm_ffi CONFIG REQUIRED)
+add_library(stubdemo SHARED lib.cc)
+tvm_ffi_configure_target(stubdemo {stub_args})
+install(TARGETS stubdemo LIBRARY DESTINATION stubdemo)
+tvm_ffi_install(stubdemo)
+"""
+
+
+def _configure_stub_project(tmp_path: Path, stub_args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "lib.cc").write_text(STUB_PROJECT_SOURCE)
+    (tmp_path / "CMakeLists.txt").write_text(STUB_PROJECT_CMAKE.format(stub_args=stub_args))
+    import tvm_ffi.libinfo
+
+    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    return subprocess.run([cmake, "-S", str(tmp_path), "-B", str(tmp_path / "build"),
+                           f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
+                           f"-DPython3_EXECUTABLE={sys.executable}"],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_configure_target_generates_python_stubs_after_each_build(tmp_path: Path) -> None:
+    configured = _configure_stub_project(tmp_path, 'STUB_DIR "./python" STUB_INIT ON')
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
+    assert cmake is not None
+    run_checked([cmake, "--build", str(tmp_path / "build")], timeout=300)
+    api = (tmp_path / "python" / "stubdemo" / "_ffi_api.py").read_text()
+    assert 'LIB = _FFI_LOAD_LIB("stubdemo", "stubdemo")' in api
+    assert "def add_one(_0: int, /) -> int: ..." in api
+    assert "from ._ffi_api import *" in (tmp_path / "python" / "stubdemo" / "__init__.py").read_text()
+
+
+@pytest.mark.parametrize(("stub_args", "message"), [
+    ("STUB_INIT ON", "STUB_INIT=ON requires STUB_DIR to be set."),
+    ('STUB_DIR "./python" STUB_PKG other', "STUB_PKG/STUB_PREFIX cannot be set when STUB_INIT is OFF."),
+    ("STUB_PREFIX other.", "STUB_PKG/STUB_PREFIX require STUB_DIR to be set."),
+])
+def test_configure_target_rejects_inconsistent_stub_options(tmp_path: Path, stub_args: str,
+                                                            message: str) -> None:
+    configured = _configure_stub_project(tmp_path, stub_args)
+    assert configured.returncode != 0
+    assert message in " ".join(configured.stderr.split())  # CMake wraps long messages
+

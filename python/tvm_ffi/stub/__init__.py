@@ -7,6 +7,27 @@ scaffolds new packages for a library (``--init-pypkg/--init-lib/--init-prefix``)
 
 from __future__ import annotations
 
-from .cli import main
+from collections.abc import Sequence
 
 __all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``tvm-ffi-stubgen`` command (see :func:`tvm_ffi.stub.cli.main`).
+
+    The command module is imported on call, so ``python -m tvm_ffi.stub.cli`` (what
+    ``tvm_ffi_configure_target(... STUB_DIR ...)`` runs) finds it not yet imported.
+
+    Parameters
+    ----------
+    argv : Sequence[str], optional
+        The command-line arguments; ``sys.argv[1:]`` when omitted.
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 when ``--check`` finds stale files.
+    """
+    from .cli import main as run
+
+    return run(argv)
