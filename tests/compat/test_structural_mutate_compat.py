@@ -3,7 +3,9 @@
 def regions and variable remapping, hooks, mutator methods, fields and errors, plus a C++ library
 built against the REFERENCE headers (kernels/ref_mutate_lib.cc) whose native `__s_mutate__` hook
 and header-only map/mutate engines run on each runtime. The printed observations must be
-identical."""
+identical. The same source also builds against OUR headers (UnchangedOr, MutateExpected,
+DefaultMutateExpected, TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN, type_attr::kStructuralMutate) and
+observes the same."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import INCLUDE_DIR, Runtime
 
 from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel
 
@@ -45,3 +48,14 @@ def test_structural_mutation_matches_the_reference(reference: Reference, mutate_
     assert any(line.startswith("list moved: '[2, 3] in_place=True") for line in ours)
     assert "cxx mutate: ((-1, (-2, (-3,)), {\"k\": -4}), (0, 0, 0))" in ours
     assert any(line.startswith("hook: (demo.MutPair(first=11,") for line in ours)
+
+
+def test_reference_style_mutate_code_builds_against_our_headers(mutate_lib: Path, plain_runtime: Runtime,
+                                                                tmp_path: Path) -> None:
+    ours_lib = build_kernel(KERNELS_DIR / "ref_mutate_lib.cc", tmp_path / "libours_mutate.so",
+                            include_dir=INCLUDE_DIR, link_dir=plain_runtime.libdir)
+    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    built_with_ours = observe(ours_env, ours_lib, tmp_path)
+    assert built_with_ours == observe(ours_env, mutate_lib, tmp_path)
+    assert any(line.startswith("hook: (demo.MutPair(first=11,") for line in built_with_ours)
+

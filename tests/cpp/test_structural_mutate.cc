@@ -160,7 +160,8 @@ void test_mutate_callbacks_and_mutator() {
         return m->DefaultMutate(a);
       },
       [](int64_t v, ffi::StructuralMutatorObj* m) {
-        CHECK_EQ(m->Mutate(ffi::Any(2.5)).cast<double>(), 2.5);  // no callback for floats
+        ffi::UnchangedOr<ffi::Any> same = m->Mutate(ffi::Any(2.5));  // no callback for floats
+        CHECK(same.UnchangedOrSameAs(ffi::Any(2.5)));
         return v * -1;
       });
   auto out = result.cast<ffi::Array<ffi::Any>>();
@@ -172,6 +173,56 @@ void test_mutate_callbacks_and_mutator() {
              return v + 1;
            }).cast<int64_t>(),
            8);
+}
+
+// The reference headers' hook API: UnchangedOr results, *Expected calls and the assign-or-return
+// macro, which hands errors (and results of the wrong type) back instead of throwing.
+ffi::Expected<ffi::UnchangedOr<ffi::Any>> NegateFirst(ffi::StructuralMutatorObj* m,
+                                                      ffi::Array<ffi::Any> a) {
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(ffi::UnchangedOr<ffi::Any>, first, m->MutateExpected(a[0]));
+  if (first.UnchangedOrSameAs(a[0])) return ffi::Unchanged();
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(ffi::Any, kept, m->VarRemapGetExpected(a));
+  CHECK(kept == nullptr);
+  return ffi::Any(ffi::Array<ffi::Any>{std::move(first).ValueOrUnchanged(ffi::AnyView(a[0])), a[1]});
+}
+
+ffi::Expected<ffi::UnchangedOr<ffi::Any>> WantsAnInt(ffi::StructuralMutatorObj* m, ffi::Any v) {
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(int64_t, n, m->VarRemapGetExpected(v));  // None: not an int
+  return ffi::Any(n);
+}
+
+void test_unchanged_or_and_expected_hooks() {
+  ffi::UnchangedOr<ffi::Any> unchanged = ffi::Unchanged();
+  CHECK(unchanged.IsUnchanged() && unchanged.UnchangedOrSameAs(ffi::Any(3)));
+  CHECK_EQ(std::move(unchanged).ValueOrUnchanged(ffi::Any(3)).cast<int64_t>(), 3);
+  ffi::UnchangedOr<int64_t> narrow = int64_t{4};
+  ffi::UnchangedOr<ffi::Any> wide = narrow;  // an UnchangedOr of a narrower type widens
+  CHECK(!wide.IsUnchanged() && std::move(wide).as<int64_t>() == std::optional<int64_t>(4));
+
+  ffi::Any negated = ffi::StructuralMutate(
+      Sample(),
+      [](ffi::Array<ffi::Any> a, ffi::StructuralMutatorObj* m) {
+        return NegateFirst(m, a).value().ValueOrUnchanged(ffi::AnyView(a));
+      },
+      [](int64_t v, ffi::StructuralMutatorObj*) { return -v; });
+  CHECK_EQ(negated.cast<ffi::Array<ffi::Any>>()[0].cast<int64_t>(), -1);
+  ffi::Array<ffi::Any> input = Sample();
+  ffi::Any kept = ffi::StructuralMutate(
+      input, [](ffi::Array<ffi::Any> a, ffi::StructuralMutatorObj* m) {
+        ffi::Expected<ffi::UnchangedOr<ffi::Any>> r = m->DefaultMutateExpected(a);
+        CHECK(r.is_ok());
+        return std::move(r).value().ValueOrUnchanged(ffi::AnyView(a));
+      });
+  CHECK(kept.same_as(input));  // nothing changed anywhere: the input itself comes back
+  ffi::StructuralMutate(ffi::Array<ffi::Any>{ffi::Any(1)},
+                        [](ffi::Array<ffi::Any> a, ffi::StructuralMutatorObj* m) {
+                          ffi::Expected<ffi::UnchangedOr<ffi::Any>> r = WantsAnInt(m, a);
+                          CHECK(r.is_err());
+                          CHECK(r.error().message() ==
+                                "structural mutate result does not match the declared type");
+                          CHECK(m->VarRemapSetExpected(ffi::Any(1), ffi::Any(2)).is_err());
+                          return a;
+                        });
 }
 
 void test_errors_propagate() {
@@ -194,7 +245,7 @@ void test_errors_propagate() {
   // A callback that mutates its own value again recurses until the C stack bound.
   CHECK_THROWS(ffi::StructuralMutate(ffi::Any(1),
                                      [](int64_t v, ffi::StructuralMutatorObj* m) {
-                                       return m->Mutate(ffi::Any(v)).cast<int64_t>();
+                                       return m->Mutate(ffi::Any(v)).ValueOrUnchanged(ffi::Any(v));
                                      }),
                "RecursionError", "structural mutation nested too deeply");
 }
@@ -207,6 +258,7 @@ int main() {
   RUN(test_map_copy_on_write);
   RUN(test_map_in_place_when_moved);
   RUN(test_mutate_callbacks_and_mutator);
+  RUN(test_unchanged_or_and_expected_hooks);
   RUN(test_errors_propagate);
   return CHECK_MAIN_RESULT();
 }

@@ -10,12 +10,19 @@
  * over the caller's reference, so uniquely owned containers along the path are updated in place.
  *
  *   Any folded = ffi::StructuralMap<ffi::WalkOrder::kPostOrder>(expr, [](int64_t v) { return v + 1; });
+ *
+ * The reference headers' hook API works too: `__s_mutate__` hooks returning
+ * Expected<UnchangedOr<Any>>, registered with native_fn_attr<&Fn>(type_attr::kStructuralMutate),
+ * calling MutateExpected / DefaultMutateExpected / VarRemap*Expected and chaining results with
+ * TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN.
  */
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
 
 #include <tvm/ffi/extra/structural_visit.h>
+#include <tvm/ffi/extra/unchanged_or.h>
 
+#include <optional>
 #include <utility>
 
 namespace tvm {
@@ -41,6 +48,19 @@ struct StructuralMutatorVTable {
   FStructuralVarRemapSet var_remap_set = nullptr;
 };
 
+/*! \brief A `__s_mutate__` hook as stored in the type-attribute column (native adapter or
+ * ffi::Function); its raw result is an Expected<UnchangedOr<Any>>. */
+using FStructuralMutate =
+    reflection::NativeFunctionView<UnchangedOr<Any>(StructuralMutatorObj*, AnyView)>;
+
+namespace type_attr {
+/*! \brief The per-type mutation hook (copy-on-write). */
+inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMutate{"__s_mutate__"};
+/*! \brief The per-type hook for values that may be changed in place (uniquely owned). */
+inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMaybeInplaceMutate{
+    "__s_maybe_inplace_mutate__"};
+}  // namespace type_attr
+
 namespace detail {
 /*! \brief Turns a raw mutate result into the mutated value (`original` for the marker),
  * throwing an error result. */
@@ -59,20 +79,41 @@ class StructuralMutatorObj : public Object {
    * \brief Mutates `value` with the mutation's callbacks; `value` itself when unchanged.
    * In-place mutation happens only with InplaceMode::kAllow and a uniquely owned `value`.
    */
-  Any Mutate(AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) {
+  UnchangedOr<Any> Mutate(AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) {
+    return MutateExpected(value, inplace_mode).value();
+  }
+  /*! \brief Mutate(), with a failure returned as the Expected's error instead of thrown. */
+  Expected<UnchangedOr<Any>> MutateExpected(
+      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
     const TVMFFIAny raw = value.CopyToTVMFFIAny();
     bool unique = raw.type_index >= TypeIndex::kTVMFFIStaticObjectBegin && raw.v_obj != nullptr &&
                   (raw.v_obj->combined_ref_count & 0xFFFFFFFFu) == 1;
     FStructuralMutateABI entry = inplace_mode == InplaceMode::kAllow && unique
                                      ? vtable_->maybe_inplace_mutate
                                      : vtable_->mutate;
-    return detail::DecodeMutateResult(entry(this, value), value);
+    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<UnchangedOr<Any>>(entry(this, value));
   }
   /*! \brief Mutates `value` by its type's default rule (items, fields), skipping the
    * callbacks for `value` itself; children go through the callbacks. */
   Any DefaultMutate(AnyView value) {
     static const Function fn = Function::GetGlobalRequired("ffi.StructuralMutatorDefaultMutate");
     return fn(GetRef<ObjectRef>(this), value);
+  }
+  /*! \brief DefaultMutate() as an UnchangedOr, with a failure returned as the error. (The
+   * default rule copies on write in both modes here: `inplace_mode` is accepted for the
+   * reference's signature.) */
+  Expected<UnchangedOr<Any>> DefaultMutateExpected(
+      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
+    (void)inplace_mode;
+    try {
+      Any out = DefaultMutate(value);
+      if (out.same_as(Any(value))) return UnchangedOr<Any>(Unchanged());
+      return UnchangedOr<Any>(std::move(out));
+    } catch (const Error& err) {
+      return err;
+    } catch (const std::exception& err) {
+      return Error("InternalError", err.what(), "");
+    }
   }
   /*! \brief The replacement recorded for the variable `var` (by identity), or None. */
   Any VarRemapGet(AnyView var) {
@@ -81,6 +122,19 @@ class StructuralMutatorObj : public Object {
   /*! \brief Records `mapped_value` as the replacement of every later use of `var`. */
   void VarRemapSet(AnyView var, AnyView mapped_value) {
     detail::DecodeMutateResult(vtable_->var_remap_set(this, var, mapped_value), AnyView());
+  }
+  /*! \brief VarRemapGet(), with a failure returned as the Expected's error. */
+  Expected<Any> VarRemapGetExpected(AnyView var) noexcept {
+    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Any>(vtable_->var_remap_get(this, var));
+  }
+  /*! \brief VarRemapSet(), with a failure returned as the Expected's error. */
+  Expected<void> VarRemapSetExpected(AnyView var, AnyView mapped_value) noexcept {
+    TVMFFIAny raw = vtable_->var_remap_set(this, var, mapped_value);
+    if (raw.type_index == TypeIndex::kTVMFFIError) {
+      return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&raw).cast<Error>();
+    }
+    detail::AnyUnsafe::MoveTVMFFIAnyToAny(&raw);  // releases whatever else came back
+    return Expected<void>();
   }
   /*! \brief The def region the current value is mutated in. */
   TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
@@ -95,6 +149,10 @@ class StructuralMutatorObj : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralMutator", StructuralMutatorObj, Object);
 
  protected:
+  StructuralMutatorObj() = default;
+  /*! \brief A mutator of one's own: its entries are what Mutate() etc. call (must outlive it). */
+  explicit StructuralMutatorObj(const StructuralMutatorVTable* vtable) : vtable_(vtable) {}
+
   const StructuralMutatorVTable* vtable_ = nullptr;
   TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
 };
@@ -102,8 +160,61 @@ class StructuralMutatorObj : public Object {
 /*! \brief Reference to the active StructuralMutatorObj. */
 class StructuralMutator : public ObjectRef {
  public:
+  explicit StructuralMutator(ObjectPtr<StructuralMutatorObj> n) : ObjectRef(std::move(n)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef, StructuralMutatorObj);
 };
+
+namespace detail {
+inline Unexpected<Error> SMutateDeclaredTypeError() {
+  return Unexpected(
+      Error("TypeError", "structural mutate result does not match the declared type", ""));
+}
+/*! \brief The value of a successful Expected<X> as a Type (nullopt when it is not one). */
+template <typename Type, typename X>
+std::optional<Type> SMutateTake(Expected<X>&& result) {
+  if constexpr (std::is_same_v<Type, X>) {
+    return std::move(result).value();
+  } else {
+    TVMFFIAny raw = ExpectedUnsafe::MoveToTVMFFIAny(std::move(result));
+    Any data = AnyUnsafe::MoveTVMFFIAnyToAny(&raw);
+    if constexpr (std::is_same_v<Type, Any>) {
+      return std::optional<Type>(std::move(data));
+    } else {
+      return std::move(data).template as<Type>();
+    }
+  }
+}
+}  // namespace detail
+
+/*! \brief In a function returning an Expected: returns the error of `result` (an Expected). */
+#define TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(result)                              \
+  do {                                                                           \
+    auto&& tvm_ffi_s_mutate_res_ = (result);                                     \
+    if (TVM_FFI_PREDICT_FALSE(tvm_ffi_s_mutate_res_.is_err())) {                 \
+      return ::tvm::ffi::Unexpected(std::move(tvm_ffi_s_mutate_res_).error());   \
+    }                                                                            \
+  } while (0)
+
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(tmp, tmp_value, Type, Name, ResultExpr)         \
+  auto tmp = (ResultExpr);                                                                       \
+  TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(tmp);                                                      \
+  std::optional<Type> tmp_value = ::tvm::ffi::detail::SMutateTake<Type>(std::move(tmp));         \
+  if (TVM_FFI_PREDICT_FALSE(!tmp_value.has_value())) {                                           \
+    return ::tvm::ffi::detail::SMutateDeclaredTypeError();                                       \
+  }                                                                                              \
+  Type Name = *std::move(tmp_value)
+
+/*!
+ * \brief `Type Name = <value of ResultExpr>;` where ResultExpr is an Expected: its error is
+ * returned from the enclosing function, and a value that is not a Type returns a TypeError.
+ */
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)                                 \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_result_, __COUNTER__), \
+                                          TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_value_, __COUNTER__),  \
+                                          Type, Name, ResultExpr)
+/*! \brief The same, without the type check (the value is known to be a Type). */
+#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr) \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)
 
 namespace detail {
 
