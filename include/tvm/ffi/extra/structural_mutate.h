@@ -208,10 +208,10 @@ std::optional<Type> SMutateTake(Expected<X>&& result) {
  * \brief `Type Name = <value of ResultExpr>;` where ResultExpr is an Expected: its error is
  * returned from the enclosing function, and a value that is not a Type returns a TypeError.
  */
-#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)                                 \
-  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_result_, __COUNTER__), \
-                                          TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_value_, __COUNTER__),  \
-                                          Type, Name, ResultExpr)
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)              \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(                                     \
+      TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_result_, __COUNTER__),               \
+      TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_value_, __COUNTER__), Type, Name, ResultExpr)
 /*! \brief The same, without the type check (the value is known to be a Type). */
 #define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr) \
   TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)
