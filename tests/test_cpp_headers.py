@@ -87,3 +87,38 @@ def test_misuse_fails_with_a_readable_static_assert(name: str, tmp_path: Path) -
     assert proc.returncode != 0
     first_error = next(line for line in proc.stderr.splitlines() if "error:" in line)
     assert message in first_error, proc.stderr
+
+
+# Kernel sources written against the reference's headers use standard library names that those
+# headers make available (none of these are included by the kernel itself).
+LEANING_ON_TRANSITIVE_INCLUDES = """
+void Debug(tvm::ffi::TensorView x) {
+  std::cout << "ndim " << x.ndim() << std::setw(4) << std::endl;
+  std::ostringstream os;
+  os << x.dtype();
+  std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
+  std::unordered_map<std::string, int> counts{{os.str(), 1}};
+  std::function<int(int)> twice = [](int v) { return 2 * v; };
+  std::unique_ptr<int> owned = std::make_unique<int>(twice(counts.size()));
+  std::array<int64_t, 2> pair{std::numeric_limits<int64_t>::max(), *owned};
+  std::tuple<int, double> t{1, 2.0};
+  if (std::strlen("x") != 1 || std::get<0>(t) != 1) throw std::runtime_error("unreachable");
+  (void)pair;
+}
+"""
+
+
+@pytest.mark.parametrize("header", ["tvm/ffi/tvm_ffi.h", "tvm/ffi/container/tensor.h"])
+def test_kernels_find_the_standard_names_the_reference_headers_provide(header: str,
+                                                                         tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import INCLUDE_DIR, cxx_compiler
+
+    if shutil.which(cxx_compiler()) is None:
+        pytest.skip("no C++ compiler")
+    source = tmp_path / "kernel.cc"
+    source.write_text(f"#include <{header}>\n" + LEANING_ON_TRANSITIVE_INCLUDES)
+    proc = subprocess.run([cxx_compiler(), "-std=c++17", "-fsyntax-only", f"-I{INCLUDE_DIR}", str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
