@@ -4,7 +4,12 @@
 #                                             # `tvm-ffi-config --cmakedir`
 #   add_library(my_kernels SHARED kernels.cc)
 #   tvm_ffi_configure_target(my_kernels)      # C++17, headers, link libtvm_ffi.so
-#   tvm_ffi_install(my_kernels DESTINATION my_package)
+#   install(TARGETS my_kernels LIBRARY DESTINATION my_package)
+#   tvm_ffi_install(my_kernels DESTINATION my_package)   # debug symbols, where kept apart
+#
+# Functions: tvm_ffi_configure_target, tvm_ffi_install, tvm_ffi_add_prefix_map,
+# tvm_ffi_add_apple_dsymutil, tvm_ffi_add_msvc_flags, tvm_ffi_embed_bin_into (as the reference
+# package names them; its CUDA-only add_tvm_ffi_cubin / add_tvm_ffi_fatbin are not provided).
 #
 # Imported targets:
 #   tvm_ffi::header   include directories (tvm/ffi/*.h, dlpack/dlpack.h) and C++17
@@ -148,23 +153,73 @@ function (tvm_ffi_configure_target target)
     target_link_libraries("${target}" PRIVATE tvm_ffi::shared)
   endif ()
   target_compile_features("${target}" PRIVATE cxx_std_17)
-  if (CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options("${target}" PRIVATE "-ffile-prefix-map=${CMAKE_CURRENT_SOURCE_DIR}/=")
-  endif ()
-  if (MSVC AND _arg_MSVC_FLAGS)
-    target_compile_definitions("${target}" PUBLIC WIN32_LEAN_AND_MEAN NOMINMAX _CRT_SECURE_NO_WARNINGS)
-    target_compile_options("${target}" PRIVATE /bigobj /Zc:inline)
+  tvm_ffi_add_prefix_map("${target}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  if (_arg_MSVC_FLAGS)
+    tvm_ffi_add_msvc_flags("${target}")
   endif ()
   if (_arg_STUB_DIR)
     _tvm_ffi_add_stub_generation("${target}")
   endif ()
-  if (APPLE AND _arg_DEBUG_SYMBOL)
+  if (_arg_DEBUG_SYMBOL)
+    tvm_ffi_add_apple_dsymutil("${target}")
+  endif ()
+endfunction ()
+
+# tvm_ffi_add_prefix_map(<target> <prefix>)
+# Source paths under <prefix> appear relative to it in the target's backtraces and assertions.
+function (tvm_ffi_add_prefix_map target prefix)
+  if (CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options("${target}" PRIVATE "-ffile-prefix-map=${prefix}/=")
+  endif ()
+endfunction ()
+
+# tvm_ffi_add_apple_dsymutil(<target>)
+# On macOS, runs dsymutil after each build so backtraces find the debug symbols.
+function (tvm_ffi_add_apple_dsymutil target)
+  if (APPLE)
     find_program(_tvm_ffi_dsymutil dsymutil)
+    mark_as_advanced(_tvm_ffi_dsymutil)
     if (_tvm_ffi_dsymutil)
       add_custom_command(TARGET "${target}" POST_BUILD
-                         COMMAND "${_tvm_ffi_dsymutil}" "$<TARGET_FILE:${target}>")
+                         COMMAND "${_tvm_ffi_dsymutil}" "$<TARGET_FILE:${target}>" VERBATIM)
     endif ()
   endif ()
+endfunction ()
+
+# tvm_ffi_add_msvc_flags(<target>)
+# Under MSVC: the Windows header and CRT definitions the headers expect, debug info, /bigobj
+# (the reflection templates exceed the default section count) and /Zc:inline.
+function (tvm_ffi_add_msvc_flags target)
+  if (MSVC)
+    target_compile_definitions("${target}" PUBLIC WIN32_LEAN_AND_MEAN NOMINMAX
+                               _CRT_SECURE_NO_WARNINGS _SCL_SECURE_NO_WARNINGS
+                               _ENABLE_EXTENDED_ALIGNED_STORAGE)
+    target_compile_options("${target}" PRIVATE /Zi /bigobj "$<$<COMPILE_LANGUAGE:C,CXX>:/Zc:inline>")
+  endif ()
+endfunction ()
+
+# tvm_ffi_embed_bin_into(<target> SYMBOL <name> BIN <file>)
+# Embeds the bytes of <file> (a CUBIN, or any blob) into the object of <target>'s one source
+# before it is linked, for TVM_FFI_EMBED_CUBIN(<name>) in that source
+# (`python -m tvm_ffi.utils.embed_cubin`).
+function (tvm_ffi_embed_bin_into target)
+  cmake_parse_arguments(_arg "" "SYMBOL;BIN" "" ${ARGN})
+  if (NOT _arg_BIN)
+    message(FATAL_ERROR "tvm_ffi_embed_bin_into: BIN is required")
+  endif ()
+  if (NOT _arg_SYMBOL)
+    message(FATAL_ERROR "tvm_ffi_embed_bin_into: SYMBOL is required")
+  endif ()
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  set(_unembedded "${CMAKE_CURRENT_BINARY_DIR}/${_arg_SYMBOL}_intermediate.o")
+  add_custom_command(
+    TARGET "${target}" PRE_LINK
+    COMMAND "${CMAKE_COMMAND}" -E copy "$<TARGET_OBJECTS:${target}>" "${_unembedded}"
+    COMMAND "${Python3_EXECUTABLE}" -m tvm_ffi.utils.embed_cubin
+            --output-obj "$<TARGET_OBJECTS:${target}>" --name "${_arg_SYMBOL}"
+            --input-obj "${_unembedded}" --cubin "${_arg_BIN}"
+    COMMENT "Embedding ${_arg_BIN} into ${target} as ${_arg_SYMBOL}"
+    VERBATIM)
 endfunction ()
 
 # tvm_ffi_install(<target> [DESTINATION <dir>])

@@ -162,3 +162,51 @@ def test_configure_target_rejects_inconsistent_stub_options(tmp_path: Path, stub
     assert configured.returncode != 0
     assert message in " ".join(configured.stderr.split())  # CMake wraps long messages
 
+
+EMBED_PROJECT_SOURCE = r"""
+#include <tvm/ffi/tvm_ffi.h>
+extern "C" const unsigned char __tvm_ffi__cubin_payload[];
+extern "C" const unsigned char __tvm_ffi__cubin_payload_end[];
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef()
+      .def("embeddemo.size", []() -> int64_t { return __tvm_ffi__cubin_payload_end - __tvm_ffi__cubin_payload; })
+      .def("embeddemo.byte", [](int64_t i) -> int64_t { return __tvm_ffi__cubin_payload[i]; })
+      .def("embeddemo.file", []() { return std::string(__FILE__); });
+}
+"""
+
+EMBED_PROJECT_CMAKE = """
+cmake_minimum_required(VERSION 3.18)
+project(embeddemo LANGUAGES CXX)
+find_package(tvm_ffi CONFIG REQUIRED)
+add_library(embeddemo SHARED src/lib.cc)
+tvm_ffi_configure_target(embeddemo)
+tvm_ffi_embed_bin_into(embeddemo SYMBOL payload BIN "${CMAKE_CURRENT_SOURCE_DIR}/payload.bin")
+"""
+
+
+@pytest.mark.skipif(shutil.which("objcopy") is None, reason="needs GNU binutils")
+def test_embed_bin_into_puts_the_bytes_in_the_library(tmp_path: Path) -> None:
+    import tvm_ffi
+    import tvm_ffi.libinfo
+
+    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.cc").write_text(EMBED_PROJECT_SOURCE)
+    (tmp_path / "CMakeLists.txt").write_text(EMBED_PROJECT_CMAKE)
+    blob = bytes([7, 0, 255, 42]) * 50
+    (tmp_path / "payload.bin").write_bytes(blob)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    run_checked([cmake, "-S", str(tmp_path), "-B", str(tmp_path / "build"),
+                 f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}", f"-DPython3_EXECUTABLE={sys.executable}"],
+                env=env, timeout=300)
+    run_checked([cmake, "--build", str(tmp_path / "build")], env=env, timeout=300)
+    tvm_ffi.load_module(str(tmp_path / "build" / "libembeddemo.so"))
+    assert tvm_ffi.get_global_func("embeddemo.size")() == len(blob)
+    assert [tvm_ffi.get_global_func("embeddemo.byte")(i) for i in (0, 2, 3, 199)] == [7, 255, 42, 42]
+    # tvm_ffi_configure_target maps the source directory away: paths read as the project's own.
+    assert tvm_ffi.get_global_func("embeddemo.file")() == "src/lib.cc"
+
