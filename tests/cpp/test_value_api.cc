@@ -75,6 +75,14 @@ void test_any_identity_and_moves() {
   CHECK_EQ(std::move(b).as_or_throw<Expr>().use_count(), 3);
   CHECK_THROWS(ffi::Any(1).as_or_throw<double>(), "TypeError", "Cannot treat type `int` as type `float`");
   CHECK_EQ(ffi::AnyView(2.5).as_or_throw<double>(), 2.5);
+  // Views swap and reset without touching reference counts.
+  int32_t count = e.use_count();
+  ffi::AnyView first(e), second(2.5);
+  first.swap(second);
+  CHECK(first.as_or_throw<double>() == 2.5 && second.same_as(ffi::AnyView(e)));
+  second.reset();
+  CHECK(second == nullptr);
+  CHECK_EQ(e.use_count(), count);
 }
 
 void test_unsigned_values_that_do_not_fit_int64() {

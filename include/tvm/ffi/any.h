@@ -204,6 +204,9 @@ class AnyView {
     return data_.type_index == TypeIndex::kTVMFFINone;
   }
   bool operator!=(std::nullptr_t) const noexcept { return !(*this == nullptr); }
+  /*! \brief Views None again (a view owns nothing, so nothing is released). */
+  void reset() noexcept { detail::ClearAny(&data_); }
+  void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
   TVMFFIAny CopyToTVMFFIAny() const noexcept { return data_; }
   static AnyView CopyFromTVMFFIAny(TVMFFIAny data) noexcept {
     AnyView out;
