@@ -87,6 +87,30 @@ def build_kernel(source: Path, output: Path, *, include_dir: Path, link_dir: Pat
     return output
 
 
+def run_behaviour_script(script: Path, lib: Path, env: dict[str, str], cwd: Path) -> list[str]:
+    """Runs a behaviour script (scripts/*.py) on a kernel library; its printed observations."""
+    import sys
+
+    proc = subprocess.run([sys.executable, str(script), str(lib)], capture_output=True, text=True,
+                          env=env, cwd=str(cwd), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.splitlines()
+
+
+def observe_built_with_our_headers(script: Path, source: Path, built_with_reference: Path,
+                                   our_libdir: Path, tmp_path: Path) -> list[str]:
+    """Builds `source` (written for the reference headers) against ours and runs `script` on it
+    under our package; the observations must be those of the reference-header build."""
+    from conftest import INCLUDE_DIR
+
+    ours_lib = build_kernel(source, tmp_path / f"ours_{source.stem}.so", include_dir=INCLUDE_DIR,
+                            link_dir=our_libdir)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    observed = run_behaviour_script(script, ours_lib, env, tmp_path)
+    assert observed == run_behaviour_script(script, built_with_reference, env, tmp_path)
+    return observed
+
+
 def build_reference_host(reference: Reference, source: Path, output: Path) -> Path:
     """Builds a host program against the reference headers, linked with the reference runtime."""
     cmd = [c_compiler(), "-std=c11", "-g", "-Wall", "-Wextra", "-Werror", f"-I{reference.include_dir}",

@@ -10,14 +10,19 @@ observes the same."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import INCLUDE_DIR, Runtime
+from conftest import Runtime
 
-from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel
+from .conftest import (
+    COMPAT_DIR,
+    KERNELS_DIR,
+    Reference,
+    build_kernel,
+    observe_built_with_our_headers,
+    run_behaviour_script,
+)
 
 SCRIPT = COMPAT_DIR / "scripts" / "structural_mutate_behaviour.py"
 
@@ -30,10 +35,7 @@ def mutate_lib(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -
 
 
 def observe(env: dict[str, str], lib: Path, cwd: Path) -> list[str]:
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(lib)], capture_output=True, text=True,
-                          env=env, cwd=str(cwd), timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc.stdout.splitlines()
+    return run_behaviour_script(SCRIPT, lib, env, cwd)
 
 
 def test_structural_mutation_matches_the_reference(reference: Reference, mutate_lib: Path,
@@ -52,10 +54,6 @@ def test_structural_mutation_matches_the_reference(reference: Reference, mutate_
 
 def test_reference_style_mutate_code_builds_against_our_headers(mutate_lib: Path, plain_runtime: Runtime,
                                                                 tmp_path: Path) -> None:
-    ours_lib = build_kernel(KERNELS_DIR / "ref_mutate_lib.cc", tmp_path / "libours_mutate.so",
-                            include_dir=INCLUDE_DIR, link_dir=plain_runtime.libdir)
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    built_with_ours = observe(ours_env, ours_lib, tmp_path)
-    assert built_with_ours == observe(ours_env, mutate_lib, tmp_path)
+    built_with_ours = observe_built_with_our_headers(SCRIPT, KERNELS_DIR / "ref_mutate_lib.cc", mutate_lib,
+                                                     plain_runtime.libdir, tmp_path)
     assert any(line.startswith("hook: (demo.MutPair(first=11,") for line in built_with_ours)
-
