@@ -98,9 +98,10 @@ def run_behaviour_script(script: Path, lib: Path, env: dict[str, str], cwd: Path
 
 
 def observe_built_with_our_headers(script: Path, source: Path, built_with_reference: Path,
-                                   our_libdir: Path, tmp_path: Path) -> list[str]:
+                                   our_libdir: Path, reference: Reference, tmp_path: Path) -> list[str]:
     """Builds `source` (written for the reference headers) against ours and runs `script` on it
-    under our package; the observations must be those of the reference-header build."""
+    under our package and under the reference; the observations must be those of the
+    reference-header build under our package."""
     from conftest import INCLUDE_DIR
 
     ours_lib = build_kernel(source, tmp_path / f"ours_{source.stem}.so", include_dir=INCLUDE_DIR,
@@ -108,6 +109,7 @@ def observe_built_with_our_headers(script: Path, source: Path, built_with_refere
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
     observed = run_behaviour_script(script, ours_lib, env, tmp_path)
     assert observed == run_behaviour_script(script, built_with_reference, env, tmp_path)
+    assert observed == run_behaviour_script(script, ours_lib, reference.env(), tmp_path)
     return observed
 
 

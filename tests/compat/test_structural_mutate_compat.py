@@ -5,7 +5,7 @@ built against the REFERENCE headers (kernels/ref_mutate_lib.cc) whose native `__
 and header-only map/mutate engines run on each runtime. The printed observations must be
 identical. The same source also builds against OUR headers (UnchangedOr, MutateExpected,
 DefaultMutateExpected, TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN, type_attr::kStructuralMutate) and
-observes the same."""
+observes the same, on our runtime and on the reference's."""
 
 from __future__ import annotations
 
@@ -52,8 +52,9 @@ def test_structural_mutation_matches_the_reference(reference: Reference, mutate_
     assert any(line.startswith("hook: (demo.MutPair(first=11,") for line in ours)
 
 
-def test_reference_style_mutate_code_builds_against_our_headers(mutate_lib: Path, plain_runtime: Runtime,
+def test_reference_style_mutate_code_builds_against_our_headers(reference: Reference, mutate_lib: Path,
+                                                               plain_runtime: Runtime,
                                                                 tmp_path: Path) -> None:
     built_with_ours = observe_built_with_our_headers(SCRIPT, KERNELS_DIR / "ref_mutate_lib.cc", mutate_lib,
-                                                     plain_runtime.libdir, tmp_path)
+                                                     plain_runtime.libdir, reference, tmp_path)
     assert any(line.startswith("hook: (demo.MutPair(first=11,") for line in built_with_ours)

@@ -4,7 +4,7 @@ fixtures, interrupts and errors, plus a C++ library built against the REFERENCE 
 (kernels/ref_visit_lib.cc) whose native `__s_visit__` hook and header-only walk engine run on
 each runtime. The printed observations must be identical. The same source also builds against
 OUR headers (the reference's spellings: WalkResult::Advance(), Expected callbacks, VisitExpected,
-native_fn_attr with type_attr::kStructuralVisit) and observes the same."""
+native_fn_attr with type_attr::kStructuralVisit) and observes the same, on our runtime and on the reference's."""
 
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ def test_structural_visiting_matches_the_reference(reference: Reference, visit_l
     assert any(line.startswith("hook cxx walk: [") and "('4', 0)" in line for line in ours)
 
 
-def test_reference_style_visit_code_builds_against_our_headers(visit_lib: Path, plain_runtime: Runtime,
+def test_reference_style_visit_code_builds_against_our_headers(reference: Reference, visit_lib: Path,
+                                                               plain_runtime: Runtime,
                                                                tmp_path: Path) -> None:
     built_with_ours = observe_built_with_our_headers(SCRIPT, KERNELS_DIR / "ref_visit_lib.cc", visit_lib,
-                                                     plain_runtime.libdir, tmp_path)
+                                                     plain_runtime.libdir, reference, tmp_path)
     assert "cxx walk interrupt: ffi.VisitInterrupt(value=30)" in built_with_ours
