@@ -4,7 +4,8 @@ fixtures, interrupts and errors, plus a C++ library built against the REFERENCE 
 (kernels/ref_visit_lib.cc) whose native `__s_visit__` hook and header-only walk engine run on
 each runtime. The printed observations must be identical. The same source also builds against
 OUR headers (the reference's spellings: WalkResult::Advance(), Expected callbacks, VisitExpected,
-native_fn_attr with type_attr::kStructuralVisit) and observes the same, on our runtime and on the reference's."""
+native_fn_attr with type_attr::kStructuralVisit) and observes the same, on our runtime and on
+the reference's."""
 
 from __future__ import annotations
 
