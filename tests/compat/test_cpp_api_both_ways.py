@@ -30,7 +30,8 @@ from .conftest import (
 SOURCE = KERNELS_DIR / "cpp_api_kernel.cc"
 HOST = HOSTS_DIR / "run_cpp_api_kernel.py"
 EXPECTED_OK_LINES = ["ok my_kernel", "ok errors", "ok layout", "ok containers",
-                     "ok any, tuple, variant, callbacks", "ok metadata and doc"]
+                     "ok any, tuple, variant, callbacks",
+                     "ok tuple moves, in-place functions, get_mutable, user metadata", "ok metadata and doc"]
 
 
 @pytest.fixture(scope="module")

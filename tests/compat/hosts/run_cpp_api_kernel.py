@@ -78,6 +78,16 @@ def main(path: str) -> None:
     assert mod.width(7) == 7 and mod.width("four") == 4
     print("ok any, tuple, variant, callbacks")
 
+    assert list(mod.swap((3, "three"))) == ["three", 3]
+    counter = mod.make_counter(100)
+    assert counter(1, 2) == 103 and counter(7) == 110
+    assert mod.box_add(40, 2) == 42
+    scaled_meta = tvm_ffi.get_global_func_metadata("cpp_api.scaled")
+    assert (scaled_meta["unit"], scaled_meta["pure"], scaled_meta["version"]) == ("px", True, 2), scaled_meta
+    assert json.loads(scaled_meta["type_schema"])["type"] == "ffi.Function"
+    assert tvm_ffi.get_global_func("cpp_api.scaled")(1.5) == 3.0
+    print("ok tuple moves, in-place functions, get_mutable, user metadata")
+
     meta = mod.get_function_metadata("my_kernel")
     meta = json.loads(meta) if isinstance(meta, str) else meta  # a dict in the reference
     assert json.loads(meta["type_schema"]) == {

@@ -97,8 +97,65 @@ int64_t Width(ffi::Variant<int64_t, ffi::String> v) {
   return static_cast<int64_t>(v.get<ffi::String>().size());
 }
 
+// Tuples: an upcast shares storage; a structured binding of a moved, sole tuple moves its items.
+ffi::Tuple<ffi::String, int64_t> Swap(ffi::Tuple<int64_t, ffi::String> t) {
+  ffi::Tuple<ffi::Any, ffi::Any> wide = t;
+  TVM_FFI_ICHECK(wide.same_as(t));
+  auto [n, s] = std::move(t);
+  return ffi::Tuple<ffi::String, int64_t>(s, n);
+}
+
+// A stateful packed function built in place; the caller keeps a pointer to its state.
+struct Counter {
+  explicit Counter(int64_t start) : total(start) {}
+  void operator()(const ffi::AnyView* args, int32_t num_args, ffi::Any* rv) {
+    for (int32_t i = 0; i < num_args; ++i) total += args[i].cast<int64_t>();
+    *rv = total;
+  }
+  int64_t total;
+};
+
+ffi::Function MakeCounter(int64_t start) {
+  auto [fn, state] = ffi::Function::FromPackedInplace<Counter>(start);
+  TVM_FFI_ICHECK_EQ(state->total, start);
+  return fn;
+}
+
+// A reference type with a mutating method, written through the protected get_mutable().
+class BoxObj : public ffi::Object {
+ public:
+  explicit BoxObj(int64_t v) : value(v) {}
+  int64_t value;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("cpp_api.Box", BoxObj, ffi::Object);
+};
+
+class Box : public ffi::ObjectRef {
+ public:
+  explicit Box(int64_t v) : ffi::ObjectRef(ffi::make_object<BoxObj>(v)) {}
+  void Add(int64_t k) { static_cast<BoxObj*>(get_mutable())->value += k; }
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Box, ffi::ObjectRef, BoxObj);
+};
+
+int64_t BoxAdd(int64_t start, int64_t k) {
+  Box box(start);
+  Box alias = box;
+  box.Add(k);
+  return alias->value;
+}
+
 }  // namespace
 
+// User metadata next to the type schema of a registered global.
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = tvm::ffi::reflection;
+  refl::GlobalDef().def("cpp_api.scaled", [](double x) { return x * 2; }, "Doubles x.",
+                        refl::Metadata{{"unit", "px"}, {"pure", true}, {"version", 2}});
+}
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(swap, Swap);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_counter, MakeCounter);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(box_add, BoxAdd);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(my_kernel, MyKernel);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(my_kernel, "Doubles a float32 CPU tensor into output.");
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(ones_like, OnesLike);
