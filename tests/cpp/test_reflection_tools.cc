@@ -61,7 +61,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_rw("end", &RangeObj::end)
       .def("contains", &RangeObj::Contains)
       .def("contains", &RangeObj::ContainsText)
-      .def("size", &RangeObj::Size)
+      .def("size", &RangeObj::Size, "the number of values", refl::Metadata{{"pure", true}})
       .def_static("unit", []() { return int64_t{1}; })
       .def_static("unit", [](int64_t k) { return k; });
 }
@@ -174,6 +174,18 @@ static void test_overloads() {
   refl::TypeAttrColumn inits(ffi::type_attr::kInit);
   ffi::Function attr = inits[RangeObj::RuntimeTypeIndex()].cast<ffi::Function>();
   CHECK_EQ(attr(1, 4).cast<ffi::ObjectRef>().as<RangeObj>()->Size(), 3);
+  // doc strings and refl::Metadata entries reach the registered method info
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(RangeObj::RuntimeTypeIndex());
+  int found = 0;
+  for (int32_t i = 0; i < info->num_methods; ++i) {
+    std::string name(info->methods[i].name.data, info->methods[i].name.size);
+    if (name != "size") continue;
+    ++found;
+    std::string meta(info->methods[i].metadata.data, info->methods[i].metadata.size);
+    CHECK(std::string(info->methods[i].doc.data, info->methods[i].doc.size) == "the number of values");
+    CHECK(meta.size() > 13 && meta.compare(meta.size() - 13, 13, R"(,"pure":true})") == 0);
+  }
+  CHECK_EQ(found, 1);
 }
 
 static void test_dataclass_operations() {

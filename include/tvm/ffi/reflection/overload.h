@@ -199,13 +199,13 @@ class OverloadObjectDef : private ObjectDef<Class> {
   /*! \brief Instance method; repeat the name to add a signature. */
   template <typename Func, typename... Extra>
   OverloadObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
-    AddOverload(name, false, detail::WrapMethod(std::forward<Func>(func)), detail::DocOf(extra...));
+    AddOverload(name, false, detail::WrapMethod(std::forward<Func>(func)), extra...);
     return *this;
   }
   /*! \brief Static method; repeat the name to add a signature. */
   template <typename Func, typename... Extra>
   OverloadObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
-    AddOverload(name, true, detail::WrapMethod(std::forward<Func>(func)), detail::DocOf(extra...));
+    AddOverload(name, true, detail::WrapMethod(std::forward<Func>(func)), extra...);
     return *this;
   }
   /*! \brief Constructor from Args...; several init<...> make an overloaded `__ffi_init__`. */
@@ -218,7 +218,7 @@ class OverloadObjectDef : private ObjectDef<Class> {
     Function ctor = AddOverload(
         kInitName, true,
         [](Args... args) { return ObjectRef(make_object<Class>(std::forward<Args>(args)...)); },
-        detail::DocOf(extra...));
+        extra...);
     if (first) Super::RegisterAttr(kInitName, ctor);  // later signatures join the same Function
     this->has_init_ = true;
     return *this;
@@ -230,10 +230,13 @@ class OverloadObjectDef : private ObjectDef<Class> {
     Function function;
   };
 
-  template <typename Callable>
-  Function AddOverload(const char* name, bool is_static, Callable callable, const std::string& doc) {
+  /*! \brief Adds a signature; extras give the doc string and refl::Metadata entries. */
+  template <typename Callable, typename... Extra>
+  Function AddOverload(const char* name, bool is_static, Callable callable, const Extra&... extra) {
     auto candidate = detail::MakeOverloadCandidate(std::move(callable));
-    std::string metadata = detail::SchemaMetadata(candidate->TypeSchema());
+    std::string doc = detail::DocOf(extra...);
+    std::string metadata =
+        detail::WithUserMetadata(detail::SchemaMetadata(candidate->TypeSchema()), extra...);
     auto it = methods_.find(name);
     if (it == methods_.end()) {
       auto dispatcher = std::make_shared<detail::OverloadDispatcher>(Super::MethodName(name));
