@@ -224,6 +224,19 @@ class Expected<void> {
 };
 
 namespace detail {
+/*! \brief Runs `body`: its result as an Expected<R>, or what it threw as the error (an Error as
+ * it is, another std::exception as an InternalError), for noexcept *Expected front ends. */
+template <typename R, typename F>
+Expected<R> ExpectedFromCall(F&& body) noexcept {
+  try {
+    return std::forward<F>(body)();
+  } catch (const Error& err) {
+    return err;
+  } catch (const std::exception& err) {
+    return Error("InternalError", err.what(), "");
+  }
+}
+
 /*! \brief Raw access for code that moves results across the C ABI without re-checking. */
 struct ExpectedUnsafe {
   /*! \brief Takes `raw` (a T or an Error, unchecked) as an Expected<T>. */

@@ -105,15 +105,11 @@ class StructuralMutatorObj : public Object {
   Expected<UnchangedOr<Any>> DefaultMutateExpected(
       AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
     (void)inplace_mode;
-    try {
+    return detail::ExpectedFromCall<UnchangedOr<Any>>([&]() -> UnchangedOr<Any> {
       Any out = DefaultMutate(value);
-      if (out.same_as(Any(value))) return UnchangedOr<Any>(Unchanged());
-      return UnchangedOr<Any>(std::move(out));
-    } catch (const Error& err) {
-      return err;
-    } catch (const std::exception& err) {
-      return Error("InternalError", err.what(), "");
-    }
+      if (out.same_as(Any(value))) return Unchanged();
+      return out;
+    });
   }
   /*! \brief The replacement recorded for the variable `var` (by identity), or None. */
   Any VarRemapGet(AnyView var) {

@@ -210,13 +210,7 @@ class StructuralVisitorObj : public Object {
   }
   /*! \brief DefaultVisit(), with a failure returned as the Expected's error. */
   Expected<Optional<VisitInterrupt>> DefaultVisitExpected(AnyView value) noexcept {
-    try {
-      return DefaultVisit(value);
-    } catch (const Error& err) {
-      return err;
-    } catch (const std::exception& err) {
-      return Error("InternalError", err.what(), "");
-    }
+    return detail::ExpectedFromCall<Optional<VisitInterrupt>>([&] { return DefaultVisit(value); });
   }
   /*! \brief The def region the current value is visited in. */
   TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
@@ -354,18 +348,6 @@ inline Array<Any> StructuralEntry(int32_t type_index, Function fn) {
   return Array<Any>{Any(static_cast<int64_t>(type_index)), Any(std::move(fn))};
 }
 
-/*! \brief Runs `body` (returning Optional<VisitInterrupt>), turning a throw into an error. */
-template <typename F>
-Expected<Optional<VisitInterrupt>> CatchVisitError(F&& body) noexcept {
-  try {
-    return body();
-  } catch (const Error& err) {
-    return err;
-  } catch (const std::exception& err) {
-    return Error("InternalError", err.what(), "");
-  }
-}
-
 }  // namespace detail
 
 /*!
@@ -413,7 +395,7 @@ Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) 
 template <WalkOrder order, typename... Callbacks>
 Expected<Optional<VisitInterrupt>> StructuralWalkExpected(AnyView root,
                                                           Callbacks&&... callbacks) noexcept {
-  return detail::CatchVisitError(
+  return detail::ExpectedFromCall<Optional<VisitInterrupt>>(
       [&] { return StructuralWalk<order>(root, std::forward<Callbacks>(callbacks)...); });
 }
 
@@ -449,7 +431,7 @@ Optional<VisitInterrupt> StructuralVisit(AnyView root, Callbacks&&... callbacks)
 template <typename... Callbacks>
 Expected<Optional<VisitInterrupt>> StructuralVisitExpected(AnyView root,
                                                            Callbacks&&... callbacks) noexcept {
-  return detail::CatchVisitError(
+  return detail::ExpectedFromCall<Optional<VisitInterrupt>>(
       [&] { return StructuralVisit(root, std::forward<Callbacks>(callbacks)...); });
 }
 
