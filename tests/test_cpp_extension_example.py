@@ -72,17 +72,48 @@ print("extension ok")
 '''
 
 
+def _build_env() -> dict[str, str]:
+    """This environment, with its own scripts (cmake, ninja) first on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    return env
+
+
+def _cmake() -> str:
+    """The cmake executable; the test is skipped without one."""
+    cmake = shutil.which("cmake", path=_build_env()["PATH"])
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    return cmake
+
+
+def _cmake_configure(project: Path) -> subprocess.CompletedProcess[str]:
+    """Configures the CMake project in `project` (build tree `project/build`) against the
+    installed tvm_ffi's CMake package, without failing on a configure error."""
+    import tvm_ffi.libinfo
+
+    return subprocess.run([_cmake(), "-S", str(project), "-B", str(project / "build"),
+                           f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
+                           f"-DPython3_EXECUTABLE={sys.executable}"],
+                          capture_output=True, text=True, env=_build_env(), timeout=300)
+
+
+def _cmake_build(project: Path) -> None:
+    """Configures and builds the CMake project in `project`, failing the test on any error."""
+    configured = _cmake_configure(project)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    run_checked([_cmake(), "--build", str(project / "build")], env=_build_env(), timeout=300)
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example, built and installed by pip into a private directory."""
-    if shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])) is None:
-        pytest.skip("cmake is not installed")
+    _cmake()
     work = tmp_path_factory.mktemp("cpp_extension")
     source = work / "src"
     shutil.copytree(EXAMPLE_DIR, source, ignore=shutil.ignore_patterns("build", "__pycache__"))
     target = work / "site"
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    env = _build_env()
     # No build isolation: the build must find this environment's tvm_ffi (and scikit-build-core).
     run_checked([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
                  "--target", str(target), str(source)], env=env, timeout=600)
@@ -123,28 +154,14 @@ tvm_ffi_install(stubdemo)
 """
 
 
-def _configure_stub_project(tmp_path: Path, stub_args: str) -> subprocess.CompletedProcess[str]:
+def _write_stub_project(tmp_path: Path, stub_args: str) -> Path:
     (tmp_path / "lib.cc").write_text(STUB_PROJECT_SOURCE)
     (tmp_path / "CMakeLists.txt").write_text(STUB_PROJECT_CMAKE.format(stub_args=stub_args))
-    import tvm_ffi.libinfo
-
-    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
-    if cmake is None:
-        pytest.skip("cmake is not installed")
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    return subprocess.run([cmake, "-S", str(tmp_path), "-B", str(tmp_path / "build"),
-                           f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
-                           f"-DPython3_EXECUTABLE={sys.executable}"],
-                          capture_output=True, text=True, env=env, timeout=300)
+    return tmp_path
 
 
 def test_configure_target_generates_python_stubs_after_each_build(tmp_path: Path) -> None:
-    configured = _configure_stub_project(tmp_path, 'STUB_DIR "./python" STUB_INIT ON')
-    assert configured.returncode == 0, configured.stdout + configured.stderr
-    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
-    assert cmake is not None
-    run_checked([cmake, "--build", str(tmp_path / "build")], timeout=300)
+    _cmake_build(_write_stub_project(tmp_path, 'STUB_DIR "./python" STUB_INIT ON'))
     api = (tmp_path / "python" / "stubdemo" / "_ffi_api.py").read_text()
     assert 'LIB = _FFI_LOAD_LIB("stubdemo", "stubdemo")' in api
     assert "def add_one(_0: int, /) -> int: ..." in api
@@ -158,7 +175,7 @@ def test_configure_target_generates_python_stubs_after_each_build(tmp_path: Path
 ])
 def test_configure_target_rejects_inconsistent_stub_options(tmp_path: Path, stub_args: str,
                                                             message: str) -> None:
-    configured = _configure_stub_project(tmp_path, stub_args)
+    configured = _cmake_configure(_write_stub_project(tmp_path, stub_args))
     assert configured.returncode != 0
     assert message in " ".join(configured.stderr.split())  # CMake wraps long messages
 
@@ -188,22 +205,13 @@ tvm_ffi_embed_bin_into(embeddemo SYMBOL payload BIN "${CMAKE_CURRENT_SOURCE_DIR}
 @pytest.mark.skipif(shutil.which("objcopy") is None, reason="needs GNU binutils")
 def test_embed_bin_into_puts_the_bytes_in_the_library(tmp_path: Path) -> None:
     import tvm_ffi
-    import tvm_ffi.libinfo
 
-    cmake = shutil.which("cmake", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
-    if cmake is None:
-        pytest.skip("cmake is not installed")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "lib.cc").write_text(EMBED_PROJECT_SOURCE)
     (tmp_path / "CMakeLists.txt").write_text(EMBED_PROJECT_CMAKE)
     blob = bytes([7, 0, 255, 42]) * 50
     (tmp_path / "payload.bin").write_bytes(blob)
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    run_checked([cmake, "-S", str(tmp_path), "-B", str(tmp_path / "build"),
-                 f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}", f"-DPython3_EXECUTABLE={sys.executable}"],
-                env=env, timeout=300)
-    run_checked([cmake, "--build", str(tmp_path / "build")], env=env, timeout=300)
+    _cmake_build(tmp_path)
     tvm_ffi.load_module(str(tmp_path / "build" / "libembeddemo.so"))
     assert tvm_ffi.get_global_func("embeddemo.size")() == len(blob)
     assert [tvm_ffi.get_global_func("embeddemo.byte")(i) for i in (0, 2, 3, 199)] == [7, 255, 42, 42]
