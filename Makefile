@@ -32,9 +32,12 @@ $(VENV)/.deps-installed:
 	touch $@
 
 # Reinstalled every time: no build isolation and a fixed CMake build directory (build/, see
-# pyproject.toml) make this an incremental rebuild of whatever C sources changed.
+# pyproject.toml) make this an incremental rebuild of whatever C sources changed. The second line
+# marks `apache-tvm-ffi` as provided by ours (metadata only), so kernel packages that require the
+# reference's distribution install into the venv without pip fetching the reference over ours.
 install: $(VENV)/.deps-installed
 	$(VENV_PY) -m pip install --no-build-isolation --no-deps --force-reinstall .
+	$(VENV_PY) -m tvm_ffi.utils.provide_apache_tvm_ffi --wheel-dir build/provides --install
 
 demo: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash examples/stable_c_abi/raw_compile.sh

@@ -5,6 +5,9 @@ it unpacks into the same ``site-packages/tvm_ffi/`` as this distribution (``tvm-
 whichever came last overwrote the other's files, leaving a mix of both. That is detected here
 from the other distribution's metadata next to ours, and reported as a warning that says what to
 do (README: "Using tvm-ffi-open with packages that depend on apache-tvm-ffi").
+
+A metadata-only ``apache-tvm-ffi`` entry written by ``tvm_ffi.utils.provide_apache_tvm_ffi``
+installs no files, so it is no second provider: its RECORD names nothing under ``tvm_ffi/``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,15 @@ class DuplicateDistributionWarning(RuntimeWarning):
     """Another distribution installed its own ``tvm_ffi`` package into the same directory."""
 
 
+def _installs_package_files(metadata_dir: Path) -> bool:
+    """Whether a distribution's RECORD names files of the ``tvm_ffi`` package (no RECORD: assume so)."""
+    try:
+        record = (metadata_dir / "RECORD").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    return any(line.startswith("tvm_ffi/") for line in record.splitlines())
+
+
 def other_distributions(site_dir: Path) -> list[tuple[str, str]]:
     """(name, version) of every other ``tvm_ffi`` provider with metadata in ``site_dir``."""
     try:
@@ -34,7 +46,7 @@ def other_distributions(site_dir: Path) -> list[tuple[str, str]]:
         for suffix in (".dist-info", ".egg-info"):
             if entry.endswith(suffix):
                 name, _, version = entry[: -len(suffix)].partition("-")
-                if name.lower() in _OTHER_PROVIDERS:
+                if name.lower() in _OTHER_PROVIDERS and _installs_package_files(site_dir / entry):
                     found.append((name.replace("_", "-").lower(), version))
     return found
 
