@@ -39,7 +39,8 @@ def build_plugins(runtime: Runtime, cache: dict[bool, Path], out_dir: Path) -> P
 def test_cpp_program(source: Path, runtime: Runtime, plugin_dirs: dict[bool, Path],
                      tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> None:
     plugins = build_plugins(runtime, plugin_dirs, tmp_path_factory.mktemp("cpp_plugins"))
-    exe = compile_c(runtime, [source], tmp_path / source.stem, cxx=True, extra=["-ldl"])
+    # -rdynamic: the programs' own functions appear by name in runtime backtraces
+    exe = compile_c(runtime, [source], tmp_path / source.stem, cxx=True, extra=["-ldl", "-rdynamic"])
     proc = subprocess.run([str(exe), str(plugins)], capture_output=True, text=True,
                           env=runtime.env(), timeout=300)
     output = proc.stdout + proc.stderr

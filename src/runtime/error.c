@@ -271,7 +271,11 @@ _Noreturn void ffi_fatal(const char* api, const char* fmt, ...) {
  * Frames come from the unwinder plus the dynamic symbol table (dladdr1), so functions a library
  * does not export show up only when the caller names them explicitly (filename/func arguments).
  * Runtime-internal frames are dropped, and the walk stops at the FFI boundary (the call into
- * TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set. */
+ * TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set.
+ * An explicit frame stands for the caller: the caller's unwound frame, the first one outside
+ * the runtime, is then left out, so a TVM_FFI_THROW site is listed once.
+ * C++ names are demangled with the process's __cxa_demangle when a C++ runtime is loaded (any
+ * C++ kernel loads one); the runtime itself is C and does not link it. */
 
 enum { kMaxCapturedFrames = 256, kDefaultFrameLimit = 512 };
 
@@ -320,6 +324,35 @@ static bool backtrace_append_frame(ThreadState* state, size_t* len, const char* 
   return backtrace_append(state, len, line_buf, (size_t)n);
 }
 
+typedef char* (*DemangleFn)(const char* mangled, char* buf, size_t* len, int* status);
+
+/* Appends one frame whose function name may be a mangled C++ name. */
+static bool backtrace_append_symbol(ThreadState* state, size_t* len, const char* file,
+                                    const char* name, DemangleFn* demangle, bool* looked_up) {
+  if (name[0] == '_' && name[1] == 'Z') {
+    if (!*looked_up) {
+      *looked_up = true;
+      void* sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+      memcpy(demangle, &sym, sizeof(sym)); /* object -> function pointer, as POSIX allows */
+    }
+    int status = -1;
+    char* plain = *demangle != NULL ? (*demangle)(name, NULL, NULL, &status) : NULL;
+    if (plain != NULL && status == 0) {
+      bool ok = backtrace_append_frame(state, len, file, 0, plain);
+      free(plain);
+      return ok;
+    }
+    free(plain);
+  }
+  return backtrace_append_frame(state, len, file, 0, name);
+}
+
+/* Whether the code at return address `ret` belongs to the object loaded at `base`. */
+static bool in_object(void* ret, void* base) {
+  Dl_info info;
+  return base != NULL && dladdr((char*)ret - 1, &info) != 0 && info.dli_fbase == base;
+}
+
 /* Name of the exported function containing addr, or NULL when addr is not inside one. */
 static const char* exported_symbol_at(void* addr, Dl_info* info) {
   const ElfW(Sym)* sym = NULL;
@@ -338,24 +371,34 @@ const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const c
   size_t len = 0;
   int limit = frame_limit();
   int emitted = 0;
-  if (filename != NULL && func != NULL) {
+  bool skip_caller = filename != NULL && func != NULL;
+  if (skip_caller) {
     backtrace_append_frame(state, &len, filename, lineno, func);
     emitted++;
   }
+  DemangleFn demangle = NULL;
+  bool demangler_looked_up = false;
   void* frames[kMaxCapturedFrames];
   int depth = backtrace(frames, kMaxCapturedFrames);
   Dl_info self_info;
   void* self_base = dladdr((void*)&TVMFFIBacktrace, &self_info) ? self_info.dli_fbase : NULL;
-  for (int i = 0; i < depth && emitted < limit; ++i) {
+  /* The stack starts in the unwinder (behind a sanitizer's interceptor, under ASan) and in this
+   * function: the caller's frame is the first one after the leading run of runtime frames. */
+  int start = 0;
+  while (start < depth && !in_object(frames[start], self_base)) ++start;
+  while (start < depth && in_object(frames[start], self_base)) ++start;
+  if (start == depth) start = 0; /* no runtime frame found: keep everything */
+  if (skip_caller && start < depth) ++start; /* named by the explicit frame, exported or not */
+  for (int i = start; i < depth && emitted < limit; ++i) {
     /* Return addresses point just past the call; step back into the calling instruction. */
     void* pc = (char*)frames[i] - 1;
-    Dl_info info;
+    Dl_info info = {0};
     const char* name = exported_symbol_at(pc, &info);
     if (name == NULL) continue;
     if (!cross_ffi_boundary && is_boundary_frame(name)) break;
     if (info.dli_fbase == self_base) continue; /* the runtime's own plumbing */
-    if (!backtrace_append_frame(state, &len, info.dli_fname ? info.dli_fname : "<unknown>", 0,
-                                name)) {
+    if (!backtrace_append_symbol(state, &len, info.dli_fname ? info.dli_fname : "<unknown>", name,
+                                 &demangle, &demangler_looked_up)) {
       break;
     }
     emitted++;

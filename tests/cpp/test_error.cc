@@ -30,6 +30,56 @@ void test_throw_builds_kind_message_and_backtrace() {
   }
 }
 
+// TVM_FFI_THROW streams into a std::ostringstream, so stream manipulators work as in std::cout.
+void test_throw_message_takes_stream_manipulators() {
+  CHECK_THROWS(TVM_FFI_THROW(ValueError) << "hex " << std::hex << 255 << std::dec << " w[" << std::setw(3)
+                                         << 7 << "] " << std::fixed << std::setprecision(2) << 3.14159,
+               "ValueError", "hex ff w[  7] 3.14");
+}
+
+void test_log_and_throw_prints_before_throwing() {
+  std::ostringstream captured;
+  std::streambuf* saved = std::cerr.rdbuf(captured.rdbuf());
+  try {
+    TVM_FFI_LOG_AND_THROW(RuntimeError) << "logged early";
+  } catch (const ffi::Error& err) {
+    CHECK_EQ(err.message(), "logged early");
+  }
+  std::cerr.rdbuf(saved);
+  CHECK(captured.str().find("RuntimeError: logged early") != std::string::npos);
+}
+
+namespace probe {
+struct Thrower {
+  [[gnu::noinline]] static void Run(int x) {
+    if (x != 0) TVM_FFI_THROW(ValueError) << "deep " << x;
+  }
+};
+}  // namespace probe
+
+[[gnu::noinline]] void CallsThrower(int x) {
+  probe::Thrower::Run(x);
+  asm volatile("");  // keeps this frame: no tail call
+}
+
+// The throw site is the first frame and is not listed a second time from the unwinder; the
+// frames after it have readable (demangled) C++ names. (The test programs link with -rdynamic,
+// so their functions are in the dynamic symbol table the runtime reads.)
+void test_backtrace_lists_the_throw_site_once_with_demangled_callers() {
+  try {
+    CallsThrower(1);
+    CHECK(false);
+  } catch (const ffi::Error& err) {
+    std::string bt = err.backtrace();
+    std::string first = bt.substr(0, bt.find('\n'));
+    CHECK(first.find("test_error.cc") != std::string::npos);
+    CHECK(first.find("probe::Thrower::Run") != std::string::npos);
+    CHECK_EQ(bt.find("probe::Thrower::Run", first.size()), std::string::npos);
+    CHECK(bt.find("in CallsThrower(int)") != std::string::npos);
+    CHECK_EQ(bt.find("_Z"), std::string::npos);
+  }
+}
+
 void test_check_macros() {
   int a = 1, b = 2;
   CHECK_THROWS(TVM_FFI_ICHECK_EQ(a, b) << "extra", "InternalError", "Check failed: a == b (1 vs. 2) : extra");
@@ -120,6 +170,9 @@ void test_pointer_payload_helpers() {
 
 int main() {
   RUN(test_throw_builds_kind_message_and_backtrace);
+  RUN(test_throw_message_takes_stream_manipulators);
+  RUN(test_log_and_throw_prints_before_throwing);
+  RUN(test_backtrace_lists_the_throw_site_once_with_demangled_callers);
   RUN(test_check_macros);
   RUN(test_safe_call_round_trip);
   RUN(test_runtime_errors_rethrow_with_their_kind);

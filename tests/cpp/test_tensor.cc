@@ -144,7 +144,7 @@ void test_shape_dtype_device() {
   ffi::Any device_text = "cuda:1";
   CHECK(device_text.cast<DLDevice>() == (DLDevice{kDLCUDA, 1}));
   CHECK_THROWS(ffi::Any("nodevice").cast<DLDevice>(), "TypeError", "Device");
-  ffi::detail::MessageStream os;
+  std::ostringstream os;
   os << DLDataType{kDLFloat, 32, 1} << ' ' << DLDevice{kDLCUDA, 2} << ' ' << ffi::ShapeView({4, 5});
   CHECK_EQ(os.str(), "float32 cuda:2 [4, 5]");
 }

@@ -54,10 +54,6 @@ inline std::optional<DLDevice> TryStringViewToDLDevice(std::string_view text) {
   }
   return std::nullopt;
 }
-
-inline MessageStream& operator<<(MessageStream& os, DLDevice device) {
-  return os << DLDeviceTypeToCStr(device.device_type) << ':' << device.device_id;
-}
 }  // namespace detail
 
 /*! \brief DLDevice: stored as kTVMFFIDevice; "cuda:0"-style strings convert. */
@@ -91,9 +87,7 @@ struct TypeTraits<DLDevice> : TypeTraitsBase {
 /*! \brief `std::cout << device` prints "cuda:0" (a template: no <ostream> needed here). */
 template <typename Char, typename Traits>
 std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, DLDevice device) {
-  ::tvm::ffi::detail::MessageStream text;
-  text << device;
-  return os << text.str();
+  return os << ::tvm::ffi::detail::DLDeviceTypeToCStr(device.device_type) << ':' << device.device_id;
 }
 
 // Device equality, as templates on purpose: DLDevice is a C struct of the global namespace, so

@@ -36,14 +36,6 @@ inline bool DTypeIsFloat(DLDataType dtype) {
 inline bool DTypeIsInt(DLDataType dtype) { return dtype.code == kDLInt || dtype.code == kDLUInt; }
 inline bool DTypeIsBool(DLDataType dtype) { return dtype.code == kDLBool; }
 
-namespace detail {
-inline MessageStream& operator<<(MessageStream& os, DLDataType dtype) {
-  if (dtype.code == kDLComplex) {  // the runtime's printer refuses complex; name it here
-    return os << "complex" << std::to_string(dtype.bits);
-  }
-  return os << DLDataTypeToString(dtype);
-}
-}  // namespace detail
 
 /*! \brief DLDataType: stored as kTVMFFIDataType; dtype strings convert. */
 template <>
@@ -83,9 +75,10 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
 /*! \brief `std::cout << dtype` prints "float32" (a template: no <ostream> needed here). */
 template <typename Char, typename Traits>
 std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, DLDataType dtype) {
-  ::tvm::ffi::detail::MessageStream text;
-  text << dtype;
-  return os << text.str();
+  if (dtype.code == kDLComplex) {  // the runtime's printer refuses complex; name it here
+    return os << "complex" << static_cast<int>(dtype.bits);
+  }
+  return os << ::tvm::ffi::DLDataTypeToString(dtype);
 }
 
 inline bool operator==(const DLDataType& a, const DLDataType& b) {

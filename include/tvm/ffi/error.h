@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <iosfwd>
 #include <optional>
 #include <string>
 
@@ -34,6 +33,11 @@
 #include <tuple>
 #include <unordered_map>
 #include <vector>
+
+/*! \brief Define as 1 to have every TVM_FFI_THROW print its error to stderr before throwing. */
+#ifndef TVM_FFI_ALWAYS_LOG_BEFORE_THROW
+#define TVM_FFI_ALWAYS_LOG_BEFORE_THROW 0
+#endif
 
 namespace tvm {
 namespace ffi {
@@ -162,105 +166,53 @@ inline void SetSafeCallRaised(const Error& error) {
   TVMFFIErrorSetRaised(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(error));
 }
 
-// Forward declaration of std::basic_ostream operators make the fallback below optional.
-template <typename T, typename Char>
-struct OstreamFallback;
-
 /*!
- * \brief Builds an error message without <sstream>: numbers, strings and FFI values print like
- * std::ostream would print them; other types use their std::ostream operator<< when the
- * translation unit includes <ostream>.
+ * \brief Throws an Error when it dies, i.e. at the end of the TVM_FFI_THROW statement.
+ *
+ * The backtrace is taken by the macro at the throw site, before the message is streamed: the
+ * runtime then names the throwing function itself (not this class's destructor), and an
+ * operator<< that raises and catches errors of its own cannot overwrite the runtime's
+ * thread-local backtrace buffer before it is copied.
  */
-class MessageStream {
- public:
-  MessageStream& operator<<(const char* s) {
-    buf_.append(s != nullptr ? s : "(null)");
-    return *this;
-  }
-  MessageStream& operator<<(char* s) { return *this << static_cast<const char*>(s); }
-  MessageStream& operator<<(const std::string& s) {
-    buf_.append(s);
-    return *this;
-  }
-  MessageStream& operator<<(std::string_view s) {
-    buf_.append(s.data(), s.size());
-    return *this;
-  }
-  MessageStream& operator<<(char c) {
-    buf_.push_back(c);
-    return *this;
-  }
-  MessageStream& operator<<(signed char c) { return *this << static_cast<char>(c); }
-  MessageStream& operator<<(unsigned char c) { return *this << static_cast<char>(c); }
-  MessageStream& operator<<(bool v) { return *this << (v ? '1' : '0'); }
-  MessageStream& operator<<(int v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(unsigned v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(short v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(unsigned short v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(long v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(unsigned long v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(long long v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(unsigned long long v) { return Append(std::to_string(v)); }
-  MessageStream& operator<<(double v) { return Float(v); }
-  MessageStream& operator<<(float v) { return Float(v); }
-  MessageStream& operator<<(long double v) { return Float(static_cast<double>(v)); }
-  MessageStream& operator<<(std::nullptr_t) { return *this << "nullptr"; }
-  MessageStream& operator<<(const void* p) {
-    if (p == nullptr) return *this << '0';
-    char text[32];
-    std::snprintf(text, sizeof(text), "%p", p);
-    return *this << text;
-  }
-  /*! \brief Types with their own std::ostream operator<< (needs <ostream> in the TU). */
-  template <typename T, typename = std::enable_if_t<!std::is_arithmetic_v<T> &&
-                                                    !std::is_pointer_v<T> && !std::is_enum_v<T>>,
-            typename = decltype(std::declval<std::ostream&>() << std::declval<const T&>())>
-  MessageStream& operator<<(const T& value) {
-    return Append(OstreamFallback<T, char>::Format(value));
-  }
-  template <typename E, typename = std::enable_if_t<std::is_enum_v<E>>, typename = void>
-  MessageStream& operator<<(E value) {
-    return *this << static_cast<std::underlying_type_t<E>>(value);
-  }
-  const std::string& str() const { return buf_; }
-
- private:
-  MessageStream& Append(const std::string& s) {
-    buf_.append(s);
-    return *this;
-  }
-  MessageStream& Float(double v) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "%g", v);
-    return *this << text;
-  }
-  std::string buf_;
-};
-
-/*! \brief Throws an Error when it dies, i.e. at the end of the TVM_FFI_THROW statement. */
 class ErrorBuilder {
  public:
-  ErrorBuilder(const char* kind, const char* file, int lineno, const char* func) noexcept
-      : kind_(kind), file_(file), lineno_(lineno), func_(func) {}
+  TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, std::string backtrace, bool log_before_throw)
+      : kind_(std::move(kind)), backtrace_(std::move(backtrace)), log_before_throw_(log_before_throw) {}
+  TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
+                                 bool log_before_throw)
+      : ErrorBuilder(std::move(kind),
+                     backtrace != nullptr ? std::string(backtrace->data, backtrace->size) : std::string(),
+                     log_before_throw) {}
+  /*! \brief Also attaches a cause and an extra context (TVM_FFI_VISIT_THROW's node record). */
+  TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
+                                 bool log_before_throw, std::optional<Error> cause_chain,
+                                 std::optional<ObjectRef> extra_context)
+      : ErrorBuilder(std::move(kind), backtrace, log_before_throw) {
+    cause_chain_ = std::move(cause_chain);
+    extra_context_ = std::move(extra_context);
+  }
   ErrorBuilder(const ErrorBuilder&) = delete;
-  MessageStream& stream() { return stream_; }
-  [[noreturn]] ~ErrorBuilder() noexcept(false) {
-    const TVMFFIByteArray* bt = TVMFFIBacktrace(file_, lineno_, func_, 0);
-    throw Error(kind_, stream_.str(), bt);
+  std::ostringstream& stream() { return stream_; }
+  [[noreturn]] TVM_FFI_COLD_CODE ~ErrorBuilder() noexcept(false) {
+    Error error(std::move(kind_), stream_.str(), std::move(backtrace_), std::move(cause_chain_),
+                std::move(extra_context_));
+    if (log_before_throw_) std::cerr << error.FullMessage();
+    throw error;
   }
 
  private:
-  const char* kind_;
-  const char* file_;
-  int lineno_;
-  const char* func_;
-  MessageStream stream_;
+  std::string kind_;
+  std::ostringstream stream_;
+  std::string backtrace_;
+  bool log_before_throw_;
+  std::optional<Error> cause_chain_;
+  std::optional<ObjectRef> extra_context_;
 };
 
 /*! \brief " (x vs. y) ": the operands of a failed binary check. */
 template <typename X, typename Y>
 TVM_FFI_NO_INLINE std::string CheckFailureText(const X& x, const Y& y) {
-  MessageStream s;
+  std::ostringstream s;
   s << " (" << x << " vs. " << y << ") ";
   return s.str();
 }
@@ -291,42 +243,20 @@ TVM_FFI_DEFINE_CHECK_FUNC_(NE, !=)
 }  // namespace ffi
 }  // namespace tvm
 
-// The fallback is defined against whatever <ostream> the includer provides; its instantiation
-// needs std::basic_ostream to be complete, so it is a template of the character type.
-namespace tvm {
-namespace ffi {
-namespace detail {
-template <typename T, typename Char>
-struct OstreamFallback {
-  struct Buffer : public std::basic_streambuf<Char> {
-    std::string text;
-    typename std::basic_streambuf<Char>::int_type overflow(
-        typename std::basic_streambuf<Char>::int_type c) override {
-      if (c != std::char_traits<Char>::eof()) text.push_back(static_cast<char>(c));
-      return c;
-    }
-    std::streamsize xsputn(const Char* s, std::streamsize n) override {
-      text.append(s, static_cast<size_t>(n));
-      return n;
-    }
-  };
-  static std::string Format(const T& value) {
-    Buffer buffer;
-    std::basic_ostream<Char> os(&buffer);
-    os << value;
-    return std::move(buffer.text);
-  }
-};
-}  // namespace detail
-}  // namespace ffi
-}  // namespace tvm
-
 /*! \brief Throws tvm::ffi::Error of the given kind: TVM_FFI_THROW(ValueError) << "bad " << x; */
-#define TVM_FFI_THROW(ErrorKind) \
-  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG).stream()
+#define TVM_FFI_THROW(ErrorKind)                                                             \
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind,                                               \
+                                   TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0), \
+                                   TVM_FFI_ALWAYS_LOG_BEFORE_THROW)                          \
+      .stream()
 
-/*! \brief Same as TVM_FFI_THROW; also prints the error before throwing it. */
-#define TVM_FFI_LOG_AND_THROW(ErrorKind) TVM_FFI_THROW(ErrorKind)
+/*! \brief Same as TVM_FFI_THROW; also prints the error to stderr before throwing it (for code
+ * that runs before anyone could catch it, e.g. static initializers). */
+#define TVM_FFI_LOG_AND_THROW(ErrorKind)                                                      \
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind,                                               \
+                                   TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0), \
+                                   true)                                                     \
+      .stream()
 
 #define TVM_FFI_CHECK(cond, ErrorKind) \
   if (TVM_FFI_PREDICT_FALSE(!(cond))) TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond << ") is false: "

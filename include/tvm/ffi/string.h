@@ -466,9 +466,6 @@ std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& o
 }
 
 namespace detail {
-inline MessageStream& operator<<(MessageStream& os, const String& s) {
-  return os << std::string_view(s);
-}
 template <int32_t kSmallIndex, typename TObj>
 struct BytesTraitsBase : TypeTraitsBase {
   static constexpr int32_t kObjIndex = TObj::_type_index;

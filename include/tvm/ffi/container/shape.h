@@ -150,26 +150,14 @@ class Shape : public ObjectRef {
   explicit Shape(ObjectPtr<ShapeObj> obj) : ObjectRef(std::move(obj)) {}
 };
 
-namespace detail {
-inline MessageStream& operator<<(MessageStream& os, ShapeView shape) {
-  os << '[';
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i != 0) os << ", ";
-    os << shape[i];
-  }
-  return os << ']';
-}
-inline MessageStream& operator<<(MessageStream& os, const Shape& shape) {
-  return os << shape.view();
-}
-}  // namespace detail
-
 /*! \brief Prints "[2, 3]". */
-inline std::ostream& operator<<(std::ostream& os, const Shape& shape) {
+inline std::ostream& operator<<(std::ostream& os, ShapeView shape) {
   os << '[';
   for (size_t i = 0; i < shape.size(); ++i) os << (i != 0 ? ", " : "") << shape[i];
   return os << ']';
 }
+/*! \brief Prints "[2, 3]". */
+inline std::ostream& operator<<(std::ostream& os, const Shape& shape) { return os << shape.view(); }
 
 /*!
  * \brief A Shape value is an ffi.Shape object; an Array or List of integers also converts

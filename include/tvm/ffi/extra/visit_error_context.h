@@ -114,30 +114,6 @@ TVM_FFI_COLD_CODE inline void UpdateVisitErrorContext(const TVMFFIAny& result, A
   }
 }
 
-/*! \brief Streams the message, then throws an Error of `kind` whose record starts at `node`. */
-class VisitErrorBuilder {
- public:
-  VisitErrorBuilder(const char* kind, const char* file, int line, const char* func,
-                    const ObjectRef& node)
-      : kind_(kind), file_(file), line_(line), func_(func), node_(node) {}
-  VisitErrorBuilder(const VisitErrorBuilder&) = delete;
-  MessageStream& stream() { return stream_; }
-  [[noreturn]] ~VisitErrorBuilder() noexcept(false) {
-    const TVMFFIByteArray* bt = TVMFFIBacktrace(file_, line_, func_, 0);
-    throw Error(kind_, stream_.str(), bt != nullptr ? std::string(bt->data, bt->size) : std::string(),
-                std::nullopt,
-                std::optional<ObjectRef>(MakeVisitErrorContext(node_)));
-  }
-
- private:
-  const char* kind_;
-  const char* file_;
-  int line_;
-  const char* func_;
-  ObjectRef node_;
-  MessageStream stream_;
-};
-
 }  // namespace detail
 
 /*! \brief Opens the region whose errors record the node given to TVM_FFI_VISIT_END. */
@@ -158,9 +134,12 @@ class VisitErrorBuilder {
     return ::tvm::ffi::Unexpected(_tvm_ffi_visit_err_);                       \
   }
 /*! \brief Throws an Error of `ErrorKind` (message streamed after it) whose record starts at `node`. */
-#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                              \
-  ::tvm::ffi::detail::VisitErrorBuilder(#ErrorKind, __FILE__, __LINE__, TVM_FFI_FUNC_SIG, \
-                                        ::tvm::ffi::ObjectRef(node))                      \
+#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                                    \
+  ::tvm::ffi::detail::ErrorBuilder(                                                             \
+      #ErrorKind, TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0),                     \
+      TVM_FFI_ALWAYS_LOG_BEFORE_THROW, ::std::nullopt,                                          \
+      ::std::optional<::tvm::ffi::ObjectRef>(                                                   \
+          ::tvm::ffi::detail::MakeVisitErrorContext(::tvm::ffi::ObjectRef(node))))              \
       .stream()
 
 }  // namespace ffi
