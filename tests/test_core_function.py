@@ -24,6 +24,27 @@ def test_global_functions_are_function_objects() -> None:
     assert func.release_gil is False
 
 
+def test_functions_carry_attributes_like_python_functions() -> None:
+    func = tvm_ffi.convert(lambda x: x + 1)
+    func.__name__ = "add_one"
+    func.owner = "tests"
+    assert (func.__name__, func.owner, func.__dict__) == ("add_one", "tests", {"__name__": "add_one", "owner": "tests"})
+    assert func(1) == 2
+    assert _core._get_global_func("ffi.String", False).__dict__ == {}  # made on first use, one per wrapper
+
+
+def test_a_function_in_a_reference_cycle_through_its_attributes_is_collected() -> None:
+    import gc
+    import weakref
+
+    func = tvm_ffi.convert(lambda: None)
+    func.myself = func
+    alive = weakref.ref(func)
+    del func
+    gc.collect()
+    assert alive() is None
+
+
 def test_missing_global_function() -> None:
     assert _core._get_global_func("testing.core.no_such_function", True) is None
     with pytest.raises(ValueError, match="Cannot find global function testing.core.no_such_function"):

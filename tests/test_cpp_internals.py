@@ -217,3 +217,20 @@ def test_gpu_backend_override_and_toolkit_homes(monkeypatch: pytest.MonkeyPatch,
     assert extension._detect_gpu_backend_from_torch() is None
     with pytest.raises(ValueError, match="Invalid backend: rocm"):
         extension._resolve_gpu_backend("rocm")
+    assert extension._find_cuda_home() == str(tmp_path)  # the reference's private name, used by other projects
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path / "nowhere"))
+    with pytest.raises(RuntimeError, match="no bin/nvcc"):
+        extension._find_cuda_home()
+
+
+def test_decorate_with_tvm_ffi_adds_the_headers_and_one_export_per_function() -> None:
+    from tvm_ffi.cpp import extension
+
+    text = extension._decorate_with_tvm_ffi("int add(int a, int b) { return a + b; }",
+                                            {"add": "Adds two ints.", "sub": ""})
+    lines = text.splitlines()
+    assert lines[0].startswith("#include <tvm/ffi/tvm_ffi.h>") and "#line" not in text
+    assert "int add(int a, int b) { return a + b; }" in lines
+    assert "TVM_FFI_DLL_EXPORT_TYPED_FUNC(add, add);" in lines and "TVM_FFI_DLL_EXPORT_TYPED_FUNC(sub, sub);" in lines
+    assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add, "Adds two ints.");' in lines
+    assert not any(line.startswith("TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(sub") for line in lines)

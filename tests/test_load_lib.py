@@ -59,6 +59,13 @@ def test_find_library_by_basename_searches_given_directories(tmp_path: Path) -> 
                                                   use_fallback_build_path=False, use_env_path=False)
 
 
+def test_a_library_shipped_with_tvm_ffi_is_found_under_the_reference_distribution_name() -> None:
+    # Extension packages written for the reference name its distribution; the libraries sit next
+    # to our tvm_ffi package whatever that distribution's metadata lists.
+    found = tvm_ffi.libinfo._find_library_by_basename("apache-tvm-ffi", "tvm_ffi_testing", use_env_path=False)
+    assert found == (Path(tvm_ffi.__file__).parent / "lib" / "libtvm_ffi_testing.so").resolve()
+
+
 def test_resolve_and_validate_returns_the_first_accepted_candidate(tmp_path: Path) -> None:
     # Projects built on the reference (TVM's RPC server) call this helper by name.
     (tmp_path / "b").mkdir()

@@ -53,6 +53,9 @@ def test_libinfo_paths_exist() -> None:
     assert (include / "tvm" / "ffi" / "c_api.h").is_file()
     assert (include / "tvm" / "ffi" / "extra" / "c_env_api.h").is_file()
     assert (Path(libinfo.find_dlpack_include_path()) / "dlpack" / "dlpack.h").is_file()
+    # the reference's wheel layout, which build scripts of other projects name directly
+    third_party = Path(tvm_ffi.__file__).parent / "3rdparty" / "dlpack" / "include" / "dlpack" / "dlpack.h"
+    assert third_party.read_bytes() == (Path(libinfo.find_dlpack_include_path()) / "dlpack" / "dlpack.h").read_bytes()
     paths = libinfo.include_paths()
     assert len(paths) == len(set(paths)) and libinfo.find_include_path() in paths
     assert libinfo.find_dlpack_include_path() in paths

@@ -129,6 +129,7 @@ def test_init_ffi_api_populates_a_module() -> None:
         tvm_ffi.init_ffi_api(namespace, target.__name__)
         assert target.alpha() == 0 and target.beta() == 1
         assert isinstance(target.alpha, tvm_ffi.Function)
+        assert target.alpha.__name__ == "alpha" and target.beta.__name__ == "beta"  # named as the reference names them
         # sub-namespaces and names that merely share the prefix are not included
         assert not hasattr(target, "gamma") and not hasattr(target, "sub") and not hasattr(target, "delta")
     finally:

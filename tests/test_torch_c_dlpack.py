@@ -61,3 +61,15 @@ def test_load_leaves_torch_publishing_its_table() -> None:
     if hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
         x = torch.arange(3)
         assert _ECHO(x).data_ptr() == x.data_ptr()
+
+
+def test_the_module_is_an_attribute_of_the_package_loaded_on_first_access() -> None:
+    import subprocess
+
+    code = ("import sys, tvm_ffi\n"
+            "print('tvm_ffi._optional_torch_c_dlpack' in sys.modules)\n"
+            "print(tvm_ffi._optional_torch_c_dlpack.load_torch_c_dlpack_extension.__name__)\n"
+            "try:\n    tvm_ffi.no_such_name\nexcept AttributeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["False", "load_torch_c_dlpack_extension",
+                                "module 'tvm_ffi' has no attribute 'no_such_name'"]

@@ -206,3 +206,16 @@ if not _running_as_config():
         "use_raw_stream",
         "use_torch_stream",
     ]
+
+# Submodules the reference imports with the package but that are loaded here on first access,
+# so that `import tvm_ffi` does not pay for their imports (ctypes, subprocess, hashlib, ...).
+_LAZY_SUBMODULES = ("_optional_torch_c_dlpack",)
+
+
+def __getattr__(name: str) -> object:
+    """Loads a lazy submodule (``tvm_ffi._optional_torch_c_dlpack``) when first named."""
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ Used by :func:`tvm_ffi.libinfo.load_lib_module` and :func:`tvm_ffi.libinfo.load_
 extension libraries call them to load ``lib<target>.so`` from wherever their package put it.
 Search order: files the package's installed distribution records, then ``extra_lib_paths``,
 then the directories next to the package (``<pkg>``, ``<pkg>/lib``, ``<pkg>/../build``,
-``<pkg>/../build/lib``), then ``LD_LIBRARY_PATH`` and ``PATH``.
+``<pkg>/../build/lib``) and next to ``tvm_ffi`` itself, then ``LD_LIBRARY_PATH`` and ``PATH``.
 """
 
 from __future__ import annotations
@@ -56,6 +56,14 @@ def _package_dirs(package: str) -> list[Path]:
     return dirs
 
 
+def _own_dirs() -> list[Path]:
+    """Directories next to this ``tvm_ffi`` package, searched for any ``package``: a caller that
+    names a distribution this package does not belong to (``apache-tvm-ffi``, the reference's)
+    still finds the libraries shipped here."""
+    root = Path(__file__).parent
+    return [root / "lib", root / "build" / "lib", root.parent.parent / "build" / "lib", root.parent.parent / "lib"]
+
+
 def _env_dirs() -> list[Path]:
     dirs: list[Path] = []
     for var in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PATH"):
@@ -80,7 +88,7 @@ def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | N
     if found is not None:
         return found
     searched: list[Path] = []
-    fallback = _package_dirs(package) if use_fallback_build_path else []
+    fallback = [*_package_dirs(package), *_own_dirs()] if use_fallback_build_path else []
     for directory in [*(extra_lib_paths or ()), *fallback, *(_env_dirs() if use_env_path else [])]:
         if directory in searched:
             continue

@@ -286,9 +286,10 @@ def _find_library_by_basename(package: str, target_name: str, extra_lib_paths: l
     """The resolved path of ``lib<target_name>.so`` of distribution ``package``.
 
     Searched in order: the distribution's recorded files, ``extra_lib_paths`` (each a
-    ``pathlib.Path``), the directories next to the package (``use_fallback_build_path``), and
-    ``LD_LIBRARY_PATH``/``PATH`` (``use_env_path``). TypeError for a non-Path directory,
-    RuntimeError (listing where it looked) when nothing is found.
+    ``pathlib.Path``), the directories next to the package and to ``tvm_ffi``
+    (``use_fallback_build_path``), and ``LD_LIBRARY_PATH``/``PATH`` (``use_env_path``).
+    TypeError for a non-Path directory, RuntimeError (listing where it looked) when nothing is
+    found.
     """
     return find_library(package, target_name, extra_lib_paths,
                         use_fallback_build_path=use_fallback_build_path, use_env_path=use_env_path)

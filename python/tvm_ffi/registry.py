@@ -357,9 +357,6 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
         if not full_name.startswith(prefix) or "." in full_name[len(prefix) :]:
             continue
         short_name = full_name[len(prefix) :]
-        func: Any = get_global_func(full_name)  # a Function, named below where it allows
-        try:
-            func.__name__ = short_name
-        except (AttributeError, TypeError):  # Function objects without a __dict__
-            pass
+        func: Any = get_global_func(full_name)
+        func.__name__ = short_name  # kept in the Function's __dict__, as the reference does
         setattr(module, short_name, func)

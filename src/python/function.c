@@ -109,11 +109,26 @@ static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds
   self->vectorcall = function_vectorcall_first;
   self->name = NULL;
   self->release_gil = -1; /* decided on the first call or read (gil_policy.h) */
+  self->dict = NULL;
   return (PyObject*)self;
 }
 
+/* The attribute dict may hold anything, the function itself included, so Functions take part
+ * in garbage collection; the FFI handle holds no Python references the collector could see. */
+static int function_traverse(PyObject* op, visitproc visit, void* arg) {
+  Py_VISIT(((CoreFunction*)op)->dict);
+  return 0;
+}
+
+static int function_clear(PyObject* op) {
+  Py_CLEAR(((CoreFunction*)op)->dict);
+  return 0;
+}
+
 static void function_dealloc(PyObject* op) {
+  PyObject_GC_UnTrack(op);
   Py_CLEAR(((CoreFunction*)op)->name);
+  Py_CLEAR(((CoreFunction*)op)->dict);
   CoreObject_Type.tp_dealloc(op);
 }
 
@@ -236,6 +251,7 @@ static PyMethodDef function_methods[] = {
 };
 
 static PyGetSetDef function_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {"release_gil", function_get_release_gil, function_set_release_gil,
      "Whether calls release the GIL (default False).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -244,7 +260,8 @@ static PyGetSetDef function_getset[] = {
 PyTypeObject CoreFunction_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Function",
     .tp_basicsize = sizeof(CoreFunction),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL |
+                Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Function()\n"
               "--\n"
               "\n"
@@ -260,6 +277,9 @@ PyTypeObject CoreFunction_Type = {
               "3",
     .tp_new = function_new,
     .tp_dealloc = function_dealloc,
+    .tp_traverse = function_traverse,
+    .tp_clear = function_clear,
+    .tp_dictoffset = offsetof(CoreFunction, dict),
     .tp_call = PyVectorcall_Call,
     .tp_vectorcall_offset = offsetof(CoreFunction, vectorcall),
     .tp_methods = function_methods,

@@ -12,6 +12,7 @@ typedef struct {
   vectorcallfunc vectorcall; /* keeps or releases the GIL, see release_gil */
   PyObject* name;            /* registered global name (str) for messages, or NULL */
   int release_gil;           /* 1 release, 0 keep, -1 not decided yet (gil_policy.h) */
+  PyObject* dict;            /* __dict__ (made on first use: f.__name__ = ..., as the reference) */
 } CoreFunction;
 
 extern PyTypeObject CoreFunction_Type;

@@ -57,15 +57,16 @@ def join_sources(sources: Sequence[str] | str | None, what: str) -> str | None:
     return "\n".join(parts) if parts else None
 
 
-def decorate(source: str, functions: Mapping[str, str], file_name: str) -> str:
-    """``source`` with the prelude in front and the exports of ``functions`` behind."""
-    quoted_name = file_name.translate(_ESCAPES)
-    lines = [
-        f"#include <{PRELUDE_HEADER}>  // added by tvm_ffi.cpp",
-        f'#line 1 "{quoted_name}"',
-        source,
-        "",
-    ]
+def decorate(source: str, functions: Mapping[str, str], file_name: str | None) -> str:
+    """``source`` with the prelude in front and the exports of ``functions`` behind.
+
+    With a ``file_name``, a ``#line`` directive makes compiler messages name that file and the
+    lines of ``source`` as written.
+    """
+    lines = [f"#include <{PRELUDE_HEADER}>  // added by tvm_ffi.cpp"]
+    if file_name is not None:
+        lines.append(f'#line 1 "{file_name.translate(_ESCAPES)}"')
+    lines += [source, ""]
     for name, doc in functions.items():
         lines.append(f"TVM_FFI_DLL_EXPORT_TYPED_FUNC({name}, {name});")
         if doc:

@@ -134,6 +134,21 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _find_cuda_home() -> str:
+    """The CUDA toolkit root (the reference's private name; build scripts of other projects
+    import it). ``RuntimeError`` when there is no toolkit."""
+    from ._toolchain import cuda_home  # noqa: PLC0415
+
+    return str(cuda_home())
+
+
+def _decorate_with_tvm_ffi(source: str, functions: Mapping[str, str]) -> str:
+    """``source`` with the FFI headers in front and, behind it, an export of each function in
+    ``functions`` (name -> docstring, "" for none), as ``load_inline`` compiles it (the
+    reference's private name; JIT front ends of other projects call it)."""
+    return _inline.decorate(source, _inline.function_map(functions), None)
+
+
 def _cubins(embed_cubin: Mapping[str, bytes] | None) -> dict[str, bytes]:
     if embed_cubin is None:
         return {}
