@@ -25,9 +25,7 @@ static inline __attribute__((always_inline)) int convert_and_call(
     TVMFFIObjectHandle handle, PyObject* const* args, Py_ssize_t nargs, CoreCallContext* ctx,
     int mode, int release_gil, TVMFFIAny* result) {
   TVMFFIAny inline_values[CORE_INLINE_ARGS];
-  TVMFFIByteArray inline_bytes[CORE_INLINE_ARGS];
   TVMFFIAny* values = inline_values;
-  TVMFFIByteArray* bytes = inline_bytes;
   if (CORE_UNLIKELY(nargs > CORE_INLINE_ARGS)) {
     if (nargs > INT32_MAX) {
       if (mode == kItems) {
@@ -39,10 +37,7 @@ static inline __attribute__((always_inline)) int convert_and_call(
       return -1;
     }
     values = (TVMFFIAny*)PyMem_Malloc((size_t)nargs * sizeof(TVMFFIAny));
-    bytes = (TVMFFIByteArray*)PyMem_Malloc((size_t)nargs * sizeof(TVMFFIByteArray));
-    if (values == NULL || bytes == NULL) {
-      PyMem_Free(values);
-      PyMem_Free(bytes);
+    if (values == NULL) {
       PyErr_NoMemory();
       return -1;
     }
@@ -51,7 +46,7 @@ static inline __attribute__((always_inline)) int convert_and_call(
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     /* Items of a container keep the site of the argument they belong to. */
     if (mode == kTopLevel) ctx->site.index = i;
-    if (CORE_UNLIKELY(core_convert_arg(args[i], &values[i], &bytes[i], ctx) != 0)) {
+    if (CORE_UNLIKELY(core_convert_arg(args[i], &values[i], ctx) != 0)) {
       rc = -1;
       break;
     }
@@ -87,10 +82,7 @@ static inline __attribute__((always_inline)) int convert_and_call(
     }
   }
   if (CORE_UNLIKELY(ctx->size != 0)) core_call_context_release(ctx);
-  if (CORE_UNLIKELY(values != inline_values)) {
-    PyMem_Free(values);
-    PyMem_Free(bytes);
-  }
+  if (CORE_UNLIKELY(values != inline_values)) PyMem_Free(values);
   return rc;
 }
 
@@ -145,7 +137,7 @@ static int call_container_ctor(TVMFFIObjectHandle ctor, PyObject* const* items, 
 }
 
 static int convert_sequence(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                            TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+                            CoreCallContext* ctx) {
   if (core_cached_global(&g_array_func, "ffi.Array") != 0) return -1;
   if (g_array_func == NULL) {
     core_raise_arg_error(PyExc_TypeError, &ctx->site, "list/tuple needs the global `ffi.Array`");
@@ -166,7 +158,7 @@ static int convert_sequence(const CoreDispatchEntry* entry, PyObject* value, TVM
 }
 
 static int convert_dict(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                        TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+                        CoreCallContext* ctx) {
   if (core_cached_global(&g_map_func, "ffi.Map") != 0) return -1;
   if (g_map_func == NULL) {
     core_raise_arg_error(PyExc_TypeError, &ctx->site, "dict arguments are not supported yet");

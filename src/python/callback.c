@@ -154,7 +154,7 @@ PyObject* core_mod_convert_to_ffi_func(PyObject* self, PyObject* func) {
 }
 
 static int convert_callable(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                            TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+                            CoreCallContext* ctx) {
   /* The same callable passed twice to one call is one function object: its first wrapping
    * lives as long as the call. */
   for (int i = 0; i < ctx->size; ++i) {

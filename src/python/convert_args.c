@@ -97,7 +97,7 @@ static int set_cuda_stream(PyObject* pair, TVMFFIAny* out, const CoreArgSite* si
 
 #define CONVERTER(name)                                                                \
   static int name(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,      \
-                  TVMFFIByteArray* bytes_slot, CoreCallContext* ctx)
+                  CoreCallContext* ctx)
 
 int core_convert_opaque(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   TVMFFIObjectHandle opaque;
@@ -178,11 +178,11 @@ CONVERTER(convert_device) {
   return 0;
 }
 
-CONVERTER(convert_native) { return core_convert_native(value, out, bytes_slot, ctx); }
+CONVERTER(convert_native) { return core_convert_native(value, out, ctx); }
 
 CONVERTER(convert_str) { return core_convert_str(value, out, ctx); }
 
-CONVERTER(convert_bytes) { return core_convert_bytes_like(value, out, bytes_slot); }
+CONVERTER(convert_bytes) { return core_convert_bytes_like(value, out, ctx); }
 
 CONVERTER(convert_void_p) {
   PyObject* addr = PyObject_GetAttr(value, core_str_value);
@@ -270,7 +270,7 @@ CONVERTER(convert_value_protocol) {
   if (core_call_context_keep_py(ctx, result) != 0) return -1;
   static const char kWhere[] = " while converting __tvm_ffi_value__";
   if (core_stack_guard_check(kWhere) != 0 || Py_EnterRecursiveCall(kWhere) != 0) return -1;
-  int rc = core_convert_arg(result, out, bytes_slot, ctx);
+  int rc = core_convert_arg(result, out, ctx);
   Py_LeaveRecursiveCall();
   return rc;
 }
@@ -279,8 +279,7 @@ CONVERTER(convert_value_protocol) {
 
 /* ---- entry points ---- */
 
-int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
-                     CoreCallContext* ctx) {
+int core_convert_arg(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   PyTypeObject* t = Py_TYPE(value);
   if (t == &PyLong_Type) return core_convert_exact_int(value, out, ctx);
   if (t == &PyFloat_Type) {
@@ -308,15 +307,14 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slo
   if (CORE_UNLIKELY(entry == NULL)) return -1;
   /* A copy: a converter that runs Python code may have the table slot reused meanwhile. */
   CoreDispatchEntry held = *entry;
-  return held.convert(&held, value, out, bytes_slot, ctx);
+  return held.convert(&held, value, out, ctx);
 }
 
 int core_py_to_owned_any(PyObject* value, TVMFFIAny* out, const CoreArgSite* site) {
   CoreCallContext ctx;
   core_call_context_init(&ctx, site->func_name, site->index);
-  TVMFFIByteArray bytes_slot;
   TVMFFIAny view;
-  int rc = core_convert_arg(value, &view, &bytes_slot, &ctx);
+  int rc = core_convert_arg(value, &view, &ctx);
   if (CORE_LIKELY(rc == 0) && view.type_index <= kTVMFFIDevice) {
     *out = view; /* None, numbers, pointers, dtypes, devices: the view is the value */
   } else if (rc == 0 && TVMFFIAnyViewToOwnedAny(&view, out) != 0) {

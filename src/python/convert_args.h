@@ -7,11 +7,9 @@
 #include "base.h"
 #include "call_context.h"
 
-/* Writes a view of `value` into *out. `bytes_slot` is storage for a TVMFFIByteArray that must
- * outlive the call (long bytes). New FFI objects and Python objects the view borrows from go
- * to the call's temporaries; errors name ctx->site. */
-int core_convert_arg(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
-                     CoreCallContext* ctx);
+/* Writes a view of `value` into *out. New FFI objects and Python objects the view borrows from
+ * go to the call's temporaries; errors name ctx->site. */
+int core_convert_arg(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx);
 
 /* Converts `value` like an argument and makes the result owned (callback results, convert and
  * containers). *out is owned on success, None on failure. */

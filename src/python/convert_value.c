@@ -42,6 +42,31 @@ int core_convert_bigint(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   return core_set_owned_temp(out, &owned, ctx);
 }
 
+/* Text arguments travel as the ABI's string values, as the reference binding passes them: up
+ * to 7 bytes inline (SmallStr / SmallBytes), longer ones as a String / Bytes object made for the
+ * call. This deviates from ARCHITECTURE.md's "str as a borrowed UTF-8 view" on purpose: C
+ * callees written against the reference accept only kTVMFFISmallStr/kTVMFFIStr (and the bytes
+ * pair) for Python text and reject a RawStr / ByteArrayPtr view (found with the test suite of
+ * apache-tvm-ffi-orcjit). The cost is one allocation per argument longer than 7 bytes. */
+static int convert_text(const char* data, Py_ssize_t size, int32_t small_index,
+                        int (*make)(const TVMFFIByteArray*, TVMFFIAny*), TVMFFIAny* out,
+                        CoreCallContext* ctx) {
+  if (size <= 7) {
+    out->type_index = small_index;
+    out->small_str_len = (uint32_t)size;
+    out->v_uint64 = 0;
+    memcpy(out->v_bytes, data, (size_t)size);
+    return 0;
+  }
+  TVMFFIByteArray bytes = {data, (size_t)size};
+  TVMFFIAny owned;
+  if (make(&bytes, &owned) != 0) {
+    core_raise_from_rc(-1);
+    return -1;
+  }
+  return core_set_owned_temp(out, &owned, ctx);
+}
+
 int core_convert_str(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   Py_ssize_t size;
   const char* data = PyUnicode_AsUTF8AndSize(value, &size);
@@ -57,64 +82,26 @@ int core_convert_str(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
     }
     return -1;
   }
-  if (size <= 7) {
-    out->type_index = kTVMFFISmallStr;
-    out->small_str_len = (uint32_t)size;
-    out->v_uint64 = 0;
-    memcpy(out->v_bytes, data, (size_t)size);
-    return 0;
-  }
-  if (CORE_UNLIKELY(memchr(data, 0, (size_t)size) != NULL)) {
-    /* A raw C string would stop at the NUL: pass a String object with the full content. */
-    TVMFFIByteArray bytes = {data, (size_t)size};
-    TVMFFIAny owned;
-    if (TVMFFIStringFromByteArray(&bytes, &owned) != 0) {
-      core_raise_from_rc(-1);
-      return -1;
-    }
-    return core_set_owned_temp(out, &owned, ctx);
-  }
-  out->type_index = kTVMFFIRawStr;
-  out->zero_padding = 0;
-  out->v_c_str = data;
-  return 0;
+  return convert_text(data, size, kTVMFFISmallStr, TVMFFIStringFromByteArray, out, ctx);
 }
 
-void core_convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
-                        TVMFFIByteArray* bytes_slot) {
-  if (size <= 7) {
-    out->type_index = kTVMFFISmallBytes;
-    out->small_str_len = (uint32_t)size;
-    out->v_uint64 = 0;
-    memcpy(out->v_bytes, data, (size_t)size);
-    return;
-  }
-  bytes_slot->data = data;
-  bytes_slot->size = (size_t)size;
-  out->type_index = kTVMFFIByteArrayPtr;
-  out->zero_padding = 0;
-  out->v_ptr = bytes_slot;
-}
-
-int core_convert_bytes_like(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot) {
+int core_convert_bytes_like(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   if (PyBytes_Check(value)) {
-    core_convert_bytes(PyBytes_AS_STRING(value), PyBytes_GET_SIZE(value), out, bytes_slot);
-  } else {
-    core_convert_bytes(PyByteArray_AS_STRING(value), PyByteArray_GET_SIZE(value), out,
-                       bytes_slot);
+    return convert_text(PyBytes_AS_STRING(value), PyBytes_GET_SIZE(value), kTVMFFISmallBytes,
+                        TVMFFIBytesFromByteArray, out, ctx);
   }
-  return 0;
+  return convert_text(PyByteArray_AS_STRING(value), PyByteArray_GET_SIZE(value),
+                      kTVMFFISmallBytes, TVMFFIBytesFromByteArray, out, ctx);
 }
 
-int core_convert_native(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
-                        CoreCallContext* ctx) {
+int core_convert_native(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
   PyObject* cached = core_native_cached_object(value);
   if (cached != NULL && ((CoreObject*)cached)->chandle != NULL) {
     core_set_object_view(out, ((CoreObject*)cached)->chandle);
     return 0;
   }
   if (PyUnicode_Check(value)) return core_convert_str(value, out, ctx);
-  return core_convert_bytes_like(value, out, bytes_slot);
+  return core_convert_bytes_like(value, out, ctx);
 }
 
 int core_convert_object(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {

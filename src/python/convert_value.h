@@ -80,15 +80,12 @@ static inline int core_convert_exact_int(PyObject* value, TVMFFIAny* out, CoreCa
   return core_convert_bigint(value, out, ctx);
 }
 
-/* A str as a small string, a borrowed UTF-8 view, or (with NUL inside) a String object. */
+/* A str as a SmallStr (up to 7 bytes) or a String object kept for the call. */
 int core_convert_str(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx);
-/* bytes / bytearray content; long content is viewed through *bytes_slot. */
-void core_convert_bytes(const char* data, Py_ssize_t size, TVMFFIAny* out,
-                        TVMFFIByteArray* bytes_slot);
-int core_convert_bytes_like(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot);
+/* bytes / bytearray content as SmallBytes (up to 7 bytes) or a Bytes object kept for the call. */
+int core_convert_bytes_like(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx);
 /* String / Bytes instances: their cached FFI object when they have one, else the content. */
-int core_convert_native(PyObject* value, TVMFFIAny* out, TVMFFIByteArray* bytes_slot,
-                        CoreCallContext* ctx);
+int core_convert_native(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx);
 /* An FFI Object wrapper: a view of its handle. */
 int core_convert_object(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx);
 

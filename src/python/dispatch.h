@@ -56,7 +56,7 @@ typedef struct CoreDispatchEntry CoreDispatchEntry;
 
 /* Writes a view of `value` into *out (see core_convert_arg in convert_args.h). */
 typedef int (*CoreArgConverter)(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                                TVMFFIByteArray* bytes_slot, CoreCallContext* ctx);
+                                CoreCallContext* ctx);
 
 struct CoreDispatchEntry {
   PyTypeObject* type; /* not a reference: only a live, unchanged type matches its tag */

@@ -32,9 +32,8 @@ static int find_stream_device(PyObject* container, DLDevice* out) {
 }
 
 static int convert_container(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                             TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+                             CoreCallContext* ctx) {
   (void)entry;
-  (void)bytes_slot;
   const DLPackExchangeAPI* api = ((CoreContainer*)value)->dlpack_api;
   if (CORE_UNLIKELY(api != NULL)) {
     if (ctx->fw.api == NULL) ctx->fw.api = api;

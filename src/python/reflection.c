@@ -232,9 +232,8 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
   }
   CoreCallContext ctx;
   core_call_context_init(&ctx, self->name, 0);
-  TVMFFIByteArray bytes_slot;
   TVMFFIAny view;
-  if (core_convert_arg(value, &view, &bytes_slot, &ctx) != 0) {
+  if (core_convert_arg(value, &view, &ctx) != 0) {
     core_call_context_release(&ctx);
     return -1;
   }

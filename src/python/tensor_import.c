@@ -503,7 +503,7 @@ static int pass_tensor_arg(TVMFFIObjectHandle handle, const DLPackExchangeAPI* a
 /* NumPy arrays and DLPack producers in general; a type that turns out to have no __dlpack__
  * after all (an exchange API of unknown layout) becomes an opaque object. */
 static int convert_tensor(const CoreDispatchEntry* entry, PyObject* value, TVMFFIAny* out,
-                          TVMFFIByteArray* bytes_slot, CoreCallContext* ctx) {
+                          CoreCallContext* ctx) {
   TVMFFIObjectHandle handle = NULL;
   int not_tensor = 0, read_only = 0;
   const DLPackExchangeAPI* api = NULL;
@@ -525,7 +525,6 @@ static int convert_tensor(const CoreDispatchEntry* entry, PyObject* value, TVMFF
  * block and the bookkeeping are one straight path per argument. */
 static __attribute__((flatten)) int convert_exchange_view(const CoreDispatchEntry* entry,
                                                           PyObject* value, TVMFFIAny* out,
-                                                          TVMFFIByteArray* bytes_slot,
                                                           CoreCallContext* ctx) {
   TVMFFIObjectHandle handle;
   if (view_of(entry, value, &handle) != 0) return -1;
