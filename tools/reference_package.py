@@ -29,6 +29,10 @@ TVMPKG_DIR = REPO_ROOT / "build" / "tvmpkg"
 # for tests/compat/test_jax_tvm_ffi_on_our_runtime.py; JAX itself comes from the test venv.
 JAX_TVM_FFI_REQUIREMENTS = ("jax-tvm-ffi==0.1.3",)
 JAX_TVM_FFI_DIR = REPO_ROOT / "build" / "jaxtvmffipkg"
+# apache-tvm-ffi-orcjit, which loads object files with LLVM's ORC JIT (its extension links the
+# reference's libtvm_ffi.so), for tests/compat/test_orcjit_on_our_runtime.py.
+ORCJIT_REQUIREMENTS = ("apache-tvm-ffi-orcjit==0.1.3",)
+ORCJIT_DIR = REPO_ROOT / "build" / "orcjitpkg"
 
 
 def install_reference(target: Path = REFPKG_DIR, python: str = sys.executable,
