@@ -36,7 +36,6 @@ inline bool DTypeIsFloat(DLDataType dtype) {
 inline bool DTypeIsInt(DLDataType dtype) { return dtype.code == kDLInt || dtype.code == kDLUInt; }
 inline bool DTypeIsBool(DLDataType dtype) { return dtype.code == kDLBool; }
 
-
 /*! \brief DLDataType: stored as kTVMFFIDataType; dtype strings convert. */
 template <>
 struct TypeTraits<DLDataType> : TypeTraitsBase {

@@ -177,11 +177,14 @@ inline void SetSafeCallRaised(const Error& error) {
 class ErrorBuilder {
  public:
   TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, std::string backtrace, bool log_before_throw)
-      : kind_(std::move(kind)), backtrace_(std::move(backtrace)), log_before_throw_(log_before_throw) {}
+      : kind_(std::move(kind)),
+        backtrace_(std::move(backtrace)),
+        log_before_throw_(log_before_throw) {}
   TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
                                  bool log_before_throw)
       : ErrorBuilder(std::move(kind),
-                     backtrace != nullptr ? std::string(backtrace->data, backtrace->size) : std::string(),
+                     backtrace != nullptr ? std::string(backtrace->data, backtrace->size)
+                                          : std::string(),
                      log_before_throw) {}
   /*! \brief Also attaches a cause and an extra context (TVM_FFI_VISIT_THROW's node record). */
   TVM_FFI_COLD_CODE ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
