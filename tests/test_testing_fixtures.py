@@ -339,6 +339,15 @@ def test_mlir_add_one_symbol_wraps_as_function() -> None:
         add_one(None)
 
 
+def test_c_symbol_constructors_take_the_reference_parameter_names() -> None:
+    import inspect
+
+    assert str(inspect.signature(tvm_ffi.Function.__from_extern_c__)) == "(c_symbol, *, keep_alive_object=None)"
+    mlir = tvm_ffi.Function.__from_mlir_packed_safe_call__
+    assert str(inspect.signature(mlir)) == "(mlir_packed_symbol, *, keep_alive_object=None)"
+    assert mlir(mlir_packed_symbol=testing.get_mlir_add_one_c_symbol())(1) == 2
+
+
 @pytest.mark.parametrize("wrap", ["__from_extern_c__", "__from_mlir_packed_safe_call__"])
 def test_c_symbol_keep_alive_object_lives_as_long_as_the_function(wrap: str) -> None:
     getter = testing.get_add_one_c_symbol if wrap == "__from_extern_c__" else testing.get_mlir_add_one_c_symbol

@@ -217,7 +217,7 @@ static void mlir_packed_release(void* self) {
 
 static PyObject* function_from_mlir_packed(PyObject* unused, PyObject* args, PyObject* kwds) {
   (void)unused;
-  static char* kwlist[] = {"c_symbol", "keep_alive_object", NULL};
+  static char* kwlist[] = {"mlir_packed_symbol", "keep_alive_object", NULL};
   PyObject *symbol, *keep_alive = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:__from_mlir_packed_safe_call__", kwlist,
                                    &symbol, &keep_alive)) {
@@ -243,9 +243,11 @@ static PyObject* function_from_mlir_packed(PyObject* unused, PyObject* args, PyO
 static PyMethodDef function_methods[] = {
     {"__from_extern_c__", (PyCFunction)(void (*)(void))function_from_extern_c,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+     "__from_extern_c__(c_symbol, *, keep_alive_object=None)\n--\n\n"
      "Function from the address of a TVMFFISafeCallType C function."},
     {"__from_mlir_packed_safe_call__", (PyCFunction)(void (*)(void))function_from_mlir_packed,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+     "__from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None)\n--\n\n"
      "Function from the address of a `void f(void** packed)` MLIR packed entry."},
     {NULL, NULL, 0, NULL},
 };
