@@ -97,6 +97,24 @@ def run_behaviour_script(script: Path, lib: Path, env: dict[str, str], cwd: Path
     return proc.stdout.splitlines()
 
 
+def our_package_env() -> dict[str, str]:
+    """This process's environment without the paths that would select the reference package."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+
+
+def observe_on_both_runtimes(script: Path, lib: Path, reference: Reference, cwd: Path,
+                             min_lines: int) -> list[str]:
+    """Runs a behaviour script on `lib` under our package and under the reference; fails with
+    every differing line unless both print the same more than `min_lines` observations, which
+    are returned."""
+    ours = run_behaviour_script(script, lib, our_package_env(), cwd)
+    ref = run_behaviour_script(script, lib, reference.env(), cwd)
+    assert len(ours) == len(ref) > min_lines
+    differences = [f"ours:      {a}\nreference: {b}" for a, b in zip(ours, ref) if a != b]
+    assert not differences, "\n".join(differences)
+    return ours
+
+
 def observe_built_with_our_headers(script: Path, source: Path, built_with_reference: Path,
                                    our_libdir: Path, reference: Reference, tmp_path: Path) -> list[str]:
     """Builds `source` (written for the reference headers) against ours and runs `script` on it
@@ -106,7 +124,7 @@ def observe_built_with_our_headers(script: Path, source: Path, built_with_refere
 
     ours_lib = build_kernel(source, tmp_path / f"ours_{source.stem}.so", include_dir=INCLUDE_DIR,
                             link_dir=our_libdir)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    env = our_package_env()
     observed = run_behaviour_script(script, ours_lib, env, tmp_path)
     assert observed == run_behaviour_script(script, built_with_reference, env, tmp_path)
     assert observed == run_behaviour_script(script, ours_lib, reference.env(), tmp_path)

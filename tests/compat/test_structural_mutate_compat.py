@@ -9,7 +9,6 @@ observes the same, on our runtime and on the reference's."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from .conftest import (
     Reference,
     build_kernel,
     observe_built_with_our_headers,
-    run_behaviour_script,
+    observe_on_both_runtimes,
 )
 
 SCRIPT = COMPAT_DIR / "scripts" / "structural_mutate_behaviour.py"
@@ -34,17 +33,9 @@ def mutate_lib(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -
                         include_dir=reference.include_dir, link_dir=reference.lib_dir)
 
 
-def observe(env: dict[str, str], lib: Path, cwd: Path) -> list[str]:
-    return run_behaviour_script(SCRIPT, lib, env, cwd)
-
-
 def test_structural_mutation_matches_the_reference(reference: Reference, mutate_lib: Path,
                                                   tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    ours, ref = observe(ours_env, mutate_lib, tmp_path), observe(reference.env(), mutate_lib, tmp_path)
-    assert len(ours) == len(ref) > 50
-    differences = [f"ours:      {a}\nreference: {b}" for a, b in zip(ours, ref) if a != b]
-    assert not differences, "\n".join(differences)
+    ours = observe_on_both_runtimes(SCRIPT, mutate_lib, reference, tmp_path, min_lines=50)
     # The observations are real mutations, not errors.
     assert "fold: compat.mutate.Int(value=6)" in ours
     assert any(line.startswith("list moved: '[2, 3] in_place=True") for line in ours)

@@ -9,7 +9,6 @@ the reference's."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from .conftest import (
     Reference,
     build_kernel,
     observe_built_with_our_headers,
-    run_behaviour_script,
+    observe_on_both_runtimes,
 )
 
 SCRIPT = COMPAT_DIR / "scripts" / "structural_walk_behaviour.py"
@@ -34,17 +33,9 @@ def visit_lib(reference: Reference, tmp_path_factory: pytest.TempPathFactory) ->
                         include_dir=reference.include_dir, link_dir=reference.lib_dir)
 
 
-def observe(env: dict[str, str], lib: Path, cwd: Path) -> list[str]:
-    return run_behaviour_script(SCRIPT, lib, env, cwd)
-
-
 def test_structural_visiting_matches_the_reference(reference: Reference, visit_lib: Path,
                                                    tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    ours, ref = observe(ours_env, visit_lib, tmp_path), observe(reference.env(), visit_lib, tmp_path)
-    assert len(ours) == len(ref) > 40
-    differences = [f"ours:      {a}\nreference: {b}" for a, b in zip(ours, ref) if a != b]
-    assert not differences, "\n".join(differences)
+    ours = observe_on_both_runtimes(SCRIPT, visit_lib, reference, tmp_path, min_lines=40)
     # The observations are real walks, not empty results.
     assert "cxx walk interrupt: ffi.VisitInterrupt(value=30)" in ours
     assert any(line.startswith("hook cxx walk: [") and "('4', 0)" in line for line in ours)
