@@ -56,14 +56,6 @@ def _package_dirs(package: str) -> list[Path]:
     return dirs
 
 
-def _own_dirs() -> list[Path]:
-    """Directories next to this ``tvm_ffi`` package, searched for any ``package``: a caller that
-    names a distribution this package does not belong to (``apache-tvm-ffi``, the reference's)
-    still finds the libraries shipped here."""
-    root = Path(__file__).parent
-    return [root / "lib", root / "build" / "lib", root.parent.parent / "build" / "lib", root.parent.parent / "lib"]
-
-
 def _env_dirs() -> list[Path]:
     dirs: list[Path] = []
     for var in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PATH"):
@@ -88,7 +80,9 @@ def find_library(package: str, target_name: str, extra_lib_paths: list[Path] | N
     if found is not None:
         return found
     searched: list[Path] = []
-    fallback = [*_package_dirs(package), *_own_dirs()] if use_fallback_build_path else []
+    # Next to `tvm_ffi` as well, for any `package`: a caller naming a distribution this package
+    # does not belong to (`apache-tvm-ffi`, the reference's) still finds the libraries shipped here.
+    fallback = [*_package_dirs(package), *_package_dirs("tvm_ffi")] if use_fallback_build_path else []
     for directory in [*(extra_lib_paths or ()), *fallback, *(_env_dirs() if use_env_path else [])]:
         if directory in searched:
             continue

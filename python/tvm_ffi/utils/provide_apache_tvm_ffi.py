@@ -79,9 +79,10 @@ def build_wheel(wheel_dir: Path, version: str = __version__) -> Path:
     Path
         The wheel file, ``apache_tvm_ffi-<version>-py3-none-any.whl``.
     """
-    dist_info = f"{PROVIDED_NAME.replace('-', '_')}-{version}.dist-info"
+    stem = f"{PROVIDED_NAME.replace('-', '_')}-{version}"
+    dist_info = f"{stem}.dist-info"
     wheel_dir.mkdir(parents=True, exist_ok=True)
-    path = wheel_dir / f"{PROVIDED_NAME.replace('-', '_')}-{version}-py3-none-any.whl"
+    path = wheel_dir / f"{stem}-py3-none-any.whl"
     record_lines = []
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in _dist_info_files(version).items():
