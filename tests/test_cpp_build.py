@@ -236,3 +236,58 @@ def test_direct_build_stops_at_the_first_failure(tmp_path: Path, monkeypatch: py
     with pytest.raises(BuildError, match="a_bad.cpp:1:") as info:
         tvm_ffi.cpp.build("two", sources=[good, bad])
     assert not (Path(info.value.build_dir) / "cpp_1.o").exists()  # b_good.cpp never started
+
+
+@pytest.mark.skipif(not HAS_NINJA, reason="ninja is not installed (pip install ninja)")
+def test_a_wrapped_ninja_generator_rewrites_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Projects wrap the generator to edit build.ninja (flags the API cannot express); as with
+    # the reference, every ninja build runs the text it returns.
+    from tvm_ffi.cpp import extension
+
+    monkeypatch.setenv("TVM_FFI_CPP_BUILD_TOOL", "ninja")
+    original = extension._generate_ninja_build
+    seen: list[str] = []
+
+    def wrapped(*args: object, **kwargs: object) -> str:
+        text = original(*args, **kwargs)  # type: ignore[arg-type]
+        seen.append(text)
+        return text.replace("cxxflags = ", "cxxflags = -DOFFSET=7 ", 1)
+
+    monkeypatch.setattr(extension, "_generate_ninja_build", wrapped)
+    src = write(tmp_path / "add.cpp", ADD_SOURCE)
+    path = tvm_ffi.cpp.build("add", sources=str(src), extra_cflags=['-DUNUSED="a b"'])
+    assert tvm_ffi.load_module(path).add(1, 2) == 10
+    assert len(seen) == 1 and "'-DUNUSED=a b'" in seen[0]  # the caller's flag, one shell word
+    assert (Path(path).parent / "build.ninja").read_text().startswith("ninja_required_version")
+
+
+@pytest.mark.skipif(not HAS_NINJA, reason="ninja is not installed (pip install ninja)")
+def test_generate_and_run_a_ninja_file_by_hand(tmp_path: Path) -> None:
+    from tvm_ffi.cpp import extension
+
+    src = write(tmp_path / "add.cpp", ADD_SOURCE)
+    text = extension._generate_ninja_build(
+        name="add", extra_cflags=["-DOFFSET=3 -O1"], extra_cuda_cflags=[], extra_ldflags=[],
+        extra_include_paths=[], sources=[str(src)])
+    (tmp_path / "build.ninja").write_text(text)
+    extension.build_ninja(str(tmp_path))
+    assert tvm_ffi.load_module(str(tmp_path / "add.so")).add(1, 2) == 6
+    src.write_text(ADD_SOURCE.replace("OFFSET;", "OFFSET + undeclared;"))
+    with pytest.raises(RuntimeError, match=r"(?s)ninja exited with status \d+.*undeclared"):
+        extension.build_ninja(str(tmp_path))
+
+
+def test_windows_ninja_file_uses_msvc(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tvm_ffi.cpp import extension
+
+    monkeypatch.setattr(extension, "IS_WINDOWS", True)
+    monkeypatch.setattr(extension, "find_libtvm_ffi", lambda: "C:/Program Files/py/tvm_ffi/lib/tvm_ffi.dll")
+    text = extension._generate_ninja_build(
+        name="k", extra_cflags=["/std:c++20"], extra_cuda_cflags=[], extra_ldflags=[],
+        extra_include_paths=[], sources=["main.cc"])
+    variables = dict(line.split(" = ", 1) for line in text.split("\n\n")[0].splitlines())
+    assert variables["cxx"] == "cl"
+    assert variables["cxxflags"].startswith("/std:c++17 /O2 /MD /EHsc /std:c++20 -I")
+    assert variables["ldflags"] == '/DLL "/LIBPATH:C:/Program Files/py/tvm_ffi/lib" tvm_ffi.lib'
+    assert "  command = $cxx $in /link $ldflags /out:$out" in text
+    assert "build k.dll: link cpp_0.o" in text

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tvm_ffi.cpp import _cache, _errors, _ninja, _plan, _toolchain, to_cpp_dtype
+from tvm_ffi.cpp import _cache, _errors, _flags, _ninja, _plan, _toolchain, to_cpp_dtype
 
 
 def test_parse_depfile() -> None:
@@ -48,13 +48,19 @@ def test_manifest_detects_changed_inputs(tmp_path: Path) -> None:
 
 
 def test_ninja_text_escapes_and_writes_atomically() -> None:
-    step = _plan.Step("o $x.o", ("/s p/a:b.cpp",), ("c++", "-DX=$Y", "-o", _plan.OUT), "o $x.o.d", "compile")
+    step = _plan.Step("o $x.o", ("/s p/a:b.cpp",), ("c++", "-o", _plan.OUT), "o $x.o.d", "compile", "compile")
     plan = _plan.BuildPlan("o $x.o")
     plan.steps.append(step)
-    text = _ninja.render_ninja(plan)
+    flags = _flags.build_flags(_flags.Site(False, "/lib dir/libtvm_ffi.so", ["/inc"]), None, ["-DX=$Y"])
+    text = _ninja.render_ninja(plan, _ninja.Compilers("c++"), flags)
     assert "build o$ $$x.o: compile /s$ p/a$:b.cpp" in text
-    # shell-quoted, ninja-escaped, written to a per-shell temporary and renamed into place
-    assert "cmd = c++ '-DX=$$Y' -o 'o $$x.o'.tmp$$$$ && mv -f 'o $$x.o'.tmp$$$$ 'o $$x.o'" in text
+    # the variables come first: the caller's entries verbatim, our paths quoted, `$` escaped
+    assert text.startswith("ninja_required_version = 1.3\ncxx = c++\n"
+                           "cxxflags = -std=c++17 -fPIC -O2 -DX=$$Y -I/inc\n"
+                           "ldflags = -shared '-L/lib dir' -ltvm_ffi\n\n")
+    # each output is written to a temporary and renamed into place
+    assert "command = $cxx -MMD -MF $out.d -MT $out $cxxflags -c $in -o $out.tmp && mv -f $out.tmp $out" in text
+    assert "rule link" not in text  # only the rules the plan uses
 
 
 @pytest.mark.parametrize(
@@ -134,13 +140,16 @@ def test_hip_flags_from_rocm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("ROCM_HOME", str(tmp_path))
     monkeypatch.delenv("TVM_FFI_ROCM_ARCH_LIST", raising=False)
     with pytest.raises(RuntimeError, match="Set TVM_FFI_ROCM_ARCH_LIST"):
-        _builder._gpu_flags("hip", ["/inc"], [])
+        _builder.site("hip")
     monkeypatch.setenv("TVM_FFI_ROCM_ARCH_LIST", "gfx90a gfx942")
-    argv, flags, ldflags = _builder._gpu_flags("hip", ["/inc"], ["-DX"])
-    assert argv == (str(hipcc),)
-    assert ["--offload-arch=gfx90a", "--offload-arch=gfx942"] == [f for f in flags if f.startswith("--offload")]
-    assert flags[-3:] == ["-DX", "-I/inc", f"-I{tmp_path / 'include'}"]
-    assert ldflags == [f"-L{tmp_path / 'lib'}", "-lamdhip64"]
+    site = _builder.site("hip")
+    assert site.gpu_home == str(tmp_path)
+    flags = _flags.build_flags(site._replace(include_paths=["/inc"]), "hip", extra_cuda_cflags=["-DX"])
+    gpu = flags.cuda_cflags.argv()
+    assert ["--offload-arch=gfx90a", "--offload-arch=gfx942"] == [f for f in gpu if f.startswith("--offload")]
+    assert gpu[-3:] == ["-DX", "-I/inc", f"-I{tmp_path / 'include'}"]
+    assert flags.ldflags.argv()[-2:] == [f"-L{tmp_path / 'lib'}", "-lamdhip64"]
+    assert _toolchain.gpu_compiler("hip").argv == (str(hipcc),)
 
 
 def test_gpu_backend_choice(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,7 +25,7 @@ _IMPORTED_KINDS = {"instance of typing", "instance of typing_extensions", "insta
 _LOOP_LEFTOVER = "a loop variable the reference's dtype table setup leaves in core, not an API"
 _STUB_INTERNALS = ("internals of the reference's stub generator (file parsing, code generators); ours is "
                    "organised differently and its command line (tvm_ffi.stub.cli) is compatible")
-_BUILD_INTERNALS = "internals of the reference's build machinery; ours writes and runs ninja in tvm_ffi.cpp._ninja"
+_BUILD_INTERNALS = "the reference's build logger; ours logs to logging.getLogger('tvm_ffi.cpp')"
 ACCEPTED_MODULES = {name: _STUB_INTERNALS for name in (
     "tvm_ffi.stub.consts", "tvm_ffi.stub.file_utils", "tvm_ffi.stub.generator", "tvm_ffi.stub.python_generator",
     "tvm_ffi.stub.python_generator.codegen", "tvm_ffi.stub.python_generator.consts",
@@ -42,8 +42,6 @@ ACCEPTED_NAMES = {
     "tvm_ffi.core.dl_dtype": _LOOP_LEFTOVER,
     "tvm_ffi.core.extra_types": _LOOP_LEFTOVER,
     "tvm_ffi.core.cuda_driver": "the reference's handle of the optional cuda-python module (None without it)",
-    "tvm_ffi.cpp.extension.IS_WINDOWS": _BUILD_INTERNALS,
-    "tvm_ffi.cpp.extension.build_ninja": _BUILD_INTERNALS,
     "tvm_ffi.cpp.extension.logger": _BUILD_INTERNALS,
     "tvm_ffi.dataclasses.py_class.on_fields_resolved": "a step of the reference's py_class machinery, not an API",
 }

@@ -1,45 +1,41 @@
 """One build request: its flags, compilers and cache key, and the lock-free cache-hit check.
 
-A hit needs only this module (and _cache, _toolchain, _request, _plan's flag type): the compile machinery
-in _compile loads on a miss, so the first ``load_inline`` of a cached kernel in a new process
-stays cheap.
+A hit needs only this module (and _cache, _flags, _toolchain, _request, _plan's flag type): the
+compile machinery in _compile loads on a miss, so the first ``load_inline`` of a cached kernel in
+a new process stays cheap.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from .. import __version__, libinfo
-from . import _cache, _toolchain
+from . import _cache, _flags, _toolchain
 from ._plan import CUDA_EXTS, Flags
 from ._request import BuildRequest
 
-__all__ = ["run_build"]
+__all__ = ["NinjaText", "run_build", "site"]
 
 
-def _gpu_flags(backend: str, includes: list[str], extra: list[str]) -> tuple[Sequence[str], list[str], list[str]]:
-    tool = _toolchain.gpu_compiler(backend)
+def site(backend: str | None) -> _flags.Site:
+    """Where this process's build inputs are: our library and headers, the GPU toolkit."""
+    home: str | None = None
+    target: list[str] = []
     if backend == "cuda":
-        flags = ["-Xcompiler", "-fPIC", "-std=c++17", "-O2", *_toolchain.cuda_arch_flags()]
-        ldflags = [f"-L{_toolchain.cuda_home() / 'lib64'}", "-lcudart"]
-    else:
-        root = _toolchain.rocm_home()
-        flags = ["-fPIC", "-std=c++17", "-O2", "-D__HIP_PLATFORM_AMD__=1", "-fno-gpu-rdc"]
-        flags += _toolchain.rocm_arch_flags()
-        includes = [*includes, str(root / "include")]
-        ldflags = [f"-L{root / 'lib'}", "-lamdhip64"]
-    return tool.argv, [*flags, *extra, *(f"-I{p}" for p in includes)], ldflags
+        home, target = str(_toolchain.cuda_home()), _toolchain.cuda_arch_flags()
+    elif backend == "hip":
+        home, target = str(_toolchain.rocm_home()), _toolchain.rocm_arch_flags()
+    return _flags.Site(False, libinfo.find_libtvm_ffi(), libinfo.include_paths(), home, target)
 
 
 def _flags_and_identity(req: BuildRequest) -> tuple[Flags, dict[str, str]]:
     exts = {Path(s).suffix.lower() for s in req.source_names()}
-    includes = [*libinfo.include_paths(), *req.extra_include_paths]
-    include_flags = [f"-I{p}" for p in includes]
-    lib = Path(libinfo.find_libtvm_ffi())
-    ldflags = ["-shared", f"-L{lib.parent}", "-ltvm_ffi"]
+    backend = (req.backend or "cuda") if exts & CUDA_EXTS else None
+    lists = _flags.build_flags(site(backend), backend, req.extra_cflags, req.extra_cuda_cflags,
+                               req.extra_ldflags, req.extra_include_paths)
     identity: dict[str, str] = {}
     cxx = _toolchain.cxx_compiler()
     identity["cxx"] = cxx.identity
@@ -48,20 +44,17 @@ def _flags_and_identity(req: BuildRequest) -> tuple[Flags, dict[str, str]]:
         cc_tool = _toolchain.c_compiler()
         cc, identity["cc"] = cc_tool.argv, cc_tool.identity
     gpu: Sequence[str] = ()
-    gpu_flags: list[str] = []
-    if exts & CUDA_EXTS:
-        backend = req.backend or "cuda"
-        gpu, gpu_flags, gpu_ldflags = _gpu_flags(backend, includes, req.extra_cuda_cflags)
-        ldflags += gpu_ldflags
-        identity["gpu"] = _toolchain.gpu_compiler(backend).identity
+    if backend is not None:
+        gpu_tool = _toolchain.gpu_compiler(backend)
+        gpu, identity["gpu"] = gpu_tool.argv, gpu_tool.identity
     flags = Flags(
         cxx=cxx.argv,
-        cxxflags=["-std=c++17", "-fPIC", "-O2", *req.extra_cflags, *include_flags],
+        cxxflags=lists.cxxflags.argv(),
         cc=cc,
-        cflags=["-fPIC", "-O2", *req.extra_cflags, *include_flags],
+        cflags=lists.cflags.argv(),
         gpu=gpu,
-        gpu_flags=gpu_flags,
-        ldflags=[*ldflags, *req.extra_ldflags],
+        gpu_flags=lists.cuda_cflags.argv() if backend is not None else [],
+        ldflags=lists.ldflags.argv(),
     )
     return flags, identity
 
@@ -91,8 +84,13 @@ def build_key(req: BuildRequest, flags: Flags, identity: Mapping[str, str]) -> s
     return _cache.cache_key(parts)
 
 
-def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None) -> Path:
-    """Builds ``req`` (or finds it built) and returns the absolute path of the output."""
+NinjaText = Callable[[BuildRequest, Sequence[str]], str]
+"""The text of ``build.ninja`` for a request and its source paths."""
+
+
+def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None, ninja_text: NinjaText) -> Path:
+    """Builds ``req`` (or finds it built) and returns the absolute path of the output; a build with
+    ninja runs the file that ``ninja_text`` returns."""
     flags, identity = _flags_and_identity(req)
     key = build_key(req, flags, identity)
     if build_directory is None:
@@ -106,7 +104,7 @@ def run_build(req: BuildRequest, build_directory: str | os.PathLike[str] | None)
     from ._compile import build_locked  # noqa: PLC0415  (the build machinery: only a miss pays its import)
 
     build_dir.mkdir(parents=True, exist_ok=True)
-    build_locked(req, flags, key, build_dir, expected)
+    build_locked(req, flags, key, build_dir, expected, ninja_text)
     return expected
 
 

@@ -11,6 +11,7 @@ import functools
 import logging
 import os
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..utils.lockfile import FileLock
@@ -33,7 +34,7 @@ def _jobs() -> int:
     return os.cpu_count() or 1
 
 
-def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> str:
+def _run_plan(name: str, build_dir: Path, plan: BuildPlan, ninja_text: Callable[[], str]) -> str:
     tool = os.environ.get("TVM_FFI_CPP_BUILD_TOOL", "").lower()
     if tool not in ("", "ninja", "direct"):
         raise ValueError(f"TVM_FFI_CPP_BUILD_TOOL must be 'ninja' or 'direct', got {tool!r}")
@@ -41,7 +42,7 @@ def _run_plan(name: str, build_dir: Path, plan: BuildPlan) -> str:
     if ninja is None and tool == "ninja":
         raise RuntimeError("TVM_FFI_CPP_BUILD_TOOL=ninja but ninja is not installed (pip install ninja)")
     if ninja is not None:
-        return run_ninja(ninja, name, build_dir, plan, _jobs())
+        return run_ninja(ninja, name, build_dir, ninja_text(), plan, _jobs())
     return run_direct(name, build_dir, plan, _jobs())
 
 
@@ -58,17 +59,19 @@ def _inputs_of(build_dir: Path, plan: BuildPlan) -> list[str]:
     return [p for p in inputs if p not in produced]
 
 
-# Temporaries of the step runners and of write_atomic: "x.o.tmp<pid>" (ninja's shell),
-# "x.o.<pid>.<tag>.tmp" (direct runner), ".x.<pid>.tmp" (atomic writes).
+# Temporaries of the direct runner and of write_atomic: "x.o.<pid>.<tag>.tmp", ".x.<pid>.tmp";
+# ninja's rules write "<output>.tmp".
 @functools.lru_cache(maxsize=1)
 def _leftover_pattern() -> re.Pattern[str]:
-    return re.compile(r"\.tmp\d+$|\.\d+\.\w+\.tmp$|^\..*\.\d+\.tmp$")
+    return re.compile(r"\.\d+\.\w+\.tmp$|^\..*\.\d+\.tmp$")
 
 
-def _remove_leftovers(build_dir: Path) -> None:
+def _remove_leftovers(build_dir: Path, plan: BuildPlan) -> None:
     """Deletes the temporaries of a builder that died mid-build (we hold the lock now)."""
+    ninja_temporaries = {f"{step.output}.tmp" for step in plan.steps}
     for entry in os.scandir(build_dir):
-        if _leftover_pattern().search(entry.name) and entry.is_file(follow_symlinks=False):
+        leftover = entry.name in ninja_temporaries or _leftover_pattern().search(entry.name)
+        if leftover and entry.is_file(follow_symlinks=False):
             try:
                 os.unlink(entry.path)
             except OSError:
@@ -92,13 +95,14 @@ class _locked:
         self._lock.release()
 
 
-def build_locked(req: BuildRequest, flags: Flags, key: str, build_dir: Path, expected: Path) -> None:
-    """Builds ``req`` into ``build_dir`` under its lock, unless a finished build appears meanwhile."""
+def build_locked(req: BuildRequest, flags: Flags, key: str, build_dir: Path, expected: Path,
+                 ninja_text: Callable[[BuildRequest, Sequence[str]], str]) -> None:
+    """Builds ``req`` into ``build_dir`` under its lock, unless a finished build appears meanwhile;
+    with ninja, the file is ``ninja_text(req, sources)``."""
     with _locked(build_dir):
         # Another process may have built it meanwhile; a reinstall may have touched our headers.
         if _cache.read_valid_manifest(build_dir, key, compare_content=True) == expected:
             return
-        _remove_leftovers(build_dir)
         if req.inline_sources is not None:
             for file_name, text in req.inline_sources.items():
                 _cache.write_atomic(build_dir / file_name, text.encode())
@@ -108,7 +112,8 @@ def build_locked(req: BuildRequest, flags: Flags, key: str, build_dir: Path, exp
             _cache.write_atomic(build_dir / cubin_files[cubin_name], bytes(blob))
         sources = [str(build_dir / f) for f in req.inline_sources or ()] + req.sources
         plan = plan_build(req.name, sources, flags, req.output, cubin_files)
-        output = _run_plan(req.name, build_dir, plan)
+        _remove_leftovers(build_dir, plan)
+        output = _run_plan(req.name, build_dir, plan, lambda: ninja_text(req, sources))
         # As with the reference: TVM_FFI_CPP_EXTENSION_LOG_BUILD=1 logs the commands and their output.
         if os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0") in ("1", "stdout", "stderr"):
             _log.info("build of '%s' in %s:\n%s", req.name, build_dir, output)

@@ -23,13 +23,19 @@ OBJECT_EXTS = frozenset({".o", ".obj"})
 
 
 class Step(NamedTuple):
-    """One command producing ``output`` (relative to the build directory) from ``inputs``."""
+    """One command producing ``output`` (relative to the build directory) from ``inputs``.
+
+    ``rule`` names the same command in ``build.ninja`` (a rule over the file's flag variables),
+    with ``bindings`` for the rule's per-step variables.
+    """
 
     output: str
     inputs: tuple[str, ...]
     command: tuple[str, ...]
     depfile: str | None = None
     description: str = ""
+    rule: str = ""
+    bindings: tuple[tuple[str, str], ...] = ()
 
 
 class BuildPlan:
@@ -55,14 +61,16 @@ class Flags(NamedTuple):
     gpu: Sequence[str]
     gpu_flags: Sequence[str]
     ldflags: Sequence[str]
-    gpu_depfile_flags: bool = True
 
 
-def _compile_step(compiler: Sequence[str], flags: Sequence[str], src: str, obj: str, is_gpu: bool) -> Step:
+_RULES = {"c": "c_compile", "cpp": "compile", "cuda": "compile_cuda"}
+
+
+def _compile_step(compiler: Sequence[str], flags: Sequence[str], src: str, obj: str, kind: str) -> Step:
     depfile = f"{obj}.d"
-    deps = ["-MD", "-MF", depfile, "-MT", obj] if is_gpu else ["-MMD", "-MF", depfile, "-MT", obj]
+    deps = ["-MD", "-MF", depfile, "-MT", obj] if kind == "cuda" else ["-MMD", "-MF", depfile, "-MT", obj]
     command = (*compiler, *deps, *flags, "-c", src, "-o", OUT)
-    return Step(obj, (src,), command, depfile, f"compile {Path(src).name}")
+    return Step(obj, (src,), command, depfile, f"compile {Path(src).name}", _RULES[kind])
 
 
 def plan_build(
@@ -71,14 +79,18 @@ def plan_build(
     flags: Flags,
     output: str | None = None,
     cubins: Mapping[str, str] | None = None,
+    windows: bool = False,
 ) -> BuildPlan:
     """Steps that compile ``sources`` (by extension) and link or merge them into ``output``.
 
     ``cubins`` maps an embedding name to a blob file; the objects are then merged, each blob is
-    embedded under its name, and the result is linked.
+    embedded under its name, and the result is linked. ``windows`` plans a DLL (for the text of
+    a Windows ``build.ninja``; merging objects needs ``ld -r``, which Windows lacks).
     """
     object_mode = output is not None and Path(output).suffix.lower() in OBJECT_EXTS
-    target = Path(output).name if output is not None else f"{name}.so"
+    if windows and (object_mode or cubins):
+        raise NotImplementedError("object output and CUBIN embedding need `ld -r`, which Windows lacks")
+    target = Path(output).name if output is not None else f"{name}{'.dll' if windows else '.so'}"
     plan = BuildPlan(target)
     objects: list[str] = []
     counters = {"c": 0, "cpp": 0, "cuda": 0}
@@ -91,11 +103,11 @@ def plan_build(
         obj = f"{kind}_{counters[kind]}.o"
         counters[kind] += 1
         if kind == "c":
-            plan.steps.append(_compile_step(flags.cc, flags.cflags, src, obj, False))
+            plan.steps.append(_compile_step(flags.cc, flags.cflags, src, obj, kind))
         elif kind == "cuda":
-            plan.steps.append(_compile_step(flags.gpu, flags.gpu_flags, src, obj, flags.gpu_depfile_flags))
+            plan.steps.append(_compile_step(flags.gpu, flags.gpu_flags, src, obj, kind))
         else:
-            plan.steps.append(_compile_step(flags.cxx, flags.cxxflags, src, obj, False))
+            plan.steps.append(_compile_step(flags.cxx, flags.cxxflags, src, obj, kind))
         objects.append(obj)
     if not objects:
         raise ValueError(f"build '{name}': no source files to compile")
@@ -112,16 +124,18 @@ def plan_build(
                 sys.executable, "-m", "tvm_ffi.utils.embed_cubin", "--output-obj", OUT,
                 "--input-obj", merged, "--cubin", cubins[cubin_name], "--name", cubin_name,
             )
-            plan.steps.append(Step(nxt, (merged, cubins[cubin_name]), command, None, f"embed {cubin_name}"))
+            bindings = (("cubin", cubins[cubin_name]), ("name", cubin_name))
+            plan.steps.append(Step(nxt, (merged, cubins[cubin_name]), command, None, f"embed {cubin_name}",
+                                   "embed_cubin", bindings))
             merged = nxt
         objects = [merged]
     link = (*flags.cxx, *objects, *flags.ldflags, "-o", OUT)
-    plan.steps.append(Step(target, tuple(objects), link, None, f"link {target}"))
+    plan.steps.append(Step(target, tuple(objects), link, None, f"link {target}", "link"))
     return plan
 
 
 def _merge_step(objects: list[str], target: str) -> Step:
     if len(objects) == 1:
         # A partial link of one object only rewrites it; a copy keeps it byte for byte.
-        return Step(target, (objects[0],), ("cp", "-f", objects[0], OUT), None, f"copy {target}")
-    return Step(target, tuple(objects), ("ld", "-r", "-o", OUT, *objects), None, f"merge {target}")
+        return Step(target, (objects[0],), ("cp", "-f", objects[0], OUT), None, f"copy {target}", "copy_object")
+    return Step(target, tuple(objects), ("ld", "-r", "-o", OUT, *objects), None, f"merge {target}", "merge_objects")

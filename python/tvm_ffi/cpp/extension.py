@@ -17,11 +17,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..libinfo import find_dlpack_include_path, find_include_path, find_libtvm_ffi
 from ..module import load_module
 from . import _inline
 
 if TYPE_CHECKING:
     from ..module import Module
+    from ._request import BuildRequest
+
+IS_WINDOWS = sys.platform == "win32"
 
 # The build machinery (_builder and what it imports: subprocess, threads, the lock) loads on the
 # first build, so `import tvm_ffi.cpp` stays cheap for everyone who never builds.
@@ -164,6 +168,83 @@ def _cubins(embed_cubin: Mapping[str, bytes] | None) -> dict[str, bytes]:
     return result
 
 
+def _get_cuda_target() -> str:
+    """The ``-gencode`` flags of this build (``TVM_FFI_CUDA_ARCH_LIST``, else the local GPU) as
+    one space-separated string (the reference's private name)."""
+    from ._toolchain import cuda_arch_flags  # noqa: PLC0415
+
+    return " ".join(cuda_arch_flags())
+
+
+def _find_rocm_home() -> str:
+    """The ROCm root (the reference's private name); ``RuntimeError`` when there is none."""
+    from ._toolchain import rocm_home  # noqa: PLC0415
+
+    return str(rocm_home())
+
+
+def _get_rocm_target() -> list[str]:
+    """The ``--offload-arch`` flags from ``TVM_FFI_ROCM_ARCH_LIST`` (the reference's private name)."""
+    from ._toolchain import rocm_arch_flags  # noqa: PLC0415
+
+    return rocm_arch_flags()
+
+
+def _generate_ninja_build(
+    name: str,
+    extra_cflags: Sequence[str],
+    extra_cuda_cflags: Sequence[str],
+    extra_ldflags: Sequence[str],
+    extra_include_paths: Sequence[str],
+    sources: Sequence[str],
+    embed_cubin: Mapping[str, bytes] | None = None,
+    backend: str | None = None,
+    output: str | None = None,
+) -> str:
+    """The text of ``build.ninja`` for building ``sources`` into ``name`` (the reference's private
+    hook: every build with ninja writes what this returns, so a project may wrap it to rewrite
+    the file). The extra flags are shell text, an entry possibly holding several flags; the
+    file's layout is described in ``tvm_ffi.cpp._ninja``. ``IS_WINDOWS`` selects MSVC's flags.
+    """
+    from . import _flags, _ninja, _plan  # noqa: PLC0415
+
+    gpu = any(Path(s).suffix.lower() in _plan.CUDA_EXTS for s in sources)
+    gpu_backend = _resolve_backend(backend, gpu) if gpu else None
+    home: str | None = None
+    target: list[str] = []
+    if gpu_backend == "cuda":
+        home, target = _find_cuda_home(), shlex.split(_get_cuda_target())
+    elif gpu_backend == "hip":
+        home, target = _find_rocm_home(), _get_rocm_target()
+    ours = list(dict.fromkeys([find_include_path(), find_dlpack_include_path()]))
+    site = _flags.Site(IS_WINDOWS, find_libtvm_ffi(), ours, home, target)
+    return _ninja.generate(name, site, gpu_backend, extra_cflags, extra_cuda_cflags, extra_ldflags,
+                           extra_include_paths, sources, sorted(embed_cubin or {}), output)
+
+
+def _ninja_text(req: BuildRequest, sources: Sequence[str]) -> str:
+    """``build.ninja`` of a build request, through the hook above (looked up at each build)."""
+    def words(flags: Sequence[str]) -> list[str]:
+        return [shlex.quote(flag) for flag in flags]  # each already one flag
+
+    return _generate_ninja_build(name=req.name, extra_cflags=words(req.extra_cflags),
+                                 extra_cuda_cflags=words(req.extra_cuda_cflags),
+                                 extra_ldflags=words(req.extra_ldflags),
+                                 extra_include_paths=req.extra_include_paths, sources=list(sources),
+                                 embed_cubin=req.cubins or None, backend=req.backend, output=req.output)
+
+
+def build_ninja(build_dir: str | os.PathLike[str]) -> None:
+    """Runs ninja on the ``build.ninja`` in ``build_dir`` (``MAX_JOBS`` caps its jobs).
+
+    ``RuntimeError`` with ninja's output when it fails; ``TVM_FFI_CPP_EXTENSION_LOG_BUILD=1`` logs
+    the output of a success.
+    """
+    from ._ninja import run_in  # noqa: PLC0415
+
+    run_in(build_dir)
+
+
 def build_inline(
     name: str,
     *,
@@ -260,7 +341,7 @@ def build_inline(
         cubins=_cubins(embed_cubin),
         inline_sources=files,
     )
-    return str(run_build(request, build_directory))
+    return str(run_build(request, build_directory, _ninja_text))
 
 
 def load_inline(
@@ -432,7 +513,7 @@ def build(
         output=output,
         cubins={},
     )
-    return str(run_build(request, build_directory))
+    return str(run_build(request, build_directory, _ninja_text))
 
 
 def load(
