@@ -4,7 +4,9 @@ Builds are cached under ``$TVM_FFI_CACHE_DIR`` (default ``~/.cache/tvm-ffi``) by
 sources, flags, compilers and our headers; a cache hit costs a few ``stat`` calls and the load.
 Concurrent builders of the same module (threads or processes) wait for one build under a file
 lock that dies with its holder. ninja is used when installed (``pip install ninja``), otherwise
-the compilers are driven directly, object files in parallel (``MAX_JOBS`` caps both).
+the compilers are driven directly, object files in parallel (``MAX_JOBS`` caps both). A ninja
+build runs the ``build.ninja`` that ``_generate_ninja_build`` returns, looked up on this module at
+each build, so a project that wraps it (as it would the reference's) edits the real build.
 """
 
 from __future__ import annotations
