@@ -162,6 +162,9 @@ def test_traceback_manager_caches_code_objects() -> None:
     assert (first.f_code.co_filename, first.f_code.co_name) == ("lib.cc", "kernel_fn")
     tb = manager.prepend_frames(None, [("lib.cc", 7, "inner"), ("lib.cc", 3, "outer")])
     assert [(f.name, f.lineno) for f in traceback.extract_tb(tb)] == [("outer", 3), ("inner", 7)]
+    # one frame at a time, as the reference's append_traceback
+    tb = manager.append_traceback(manager.append_traceback(None, "lib.cc", 7, "inner"), "lib.cc", 3, "outer")
+    assert [(f.name, f.lineno) for f in traceback.extract_tb(tb)] == [("outer", 3), ("inner", 7)]
 
 
 def test_error_frames_do_not_keep_callers_alive(mod: tvm_ffi.Module) -> None:

@@ -105,6 +105,32 @@ class TracebackManager:
         # No local holds the frame: it links back to this one, and a local would make a cycle.
         return cast(types.FrameType, eval(self._code_for(filename, lineno, func), {"frame": sys._getframe}))
 
+    def append_traceback(
+        self, tb: types.TracebackType | None, filename: str, lineno: int, func: str
+    ) -> types.TracebackType:
+        """One foreign frame put in front of ``tb`` (the reference's name for a single frame).
+
+        Parameters
+        ----------
+        tb : types.TracebackType or None
+            The traceback the new entry leads into (None starts a new one).
+        filename, lineno, func : str, int, str
+            Where the frame reports it ran.
+
+        Returns
+        -------
+        types.TracebackType
+            The new entry; its ``tb_next`` is ``tb``.
+
+        Examples
+        --------
+        >>> from tvm_ffi.error import TracebackManager
+        >>> tb = TracebackManager().append_traceback(None, "kernel.cc", 9, "AddOne")
+        >>> (tb.tb_frame.f_code.co_name, tb.tb_lineno, tb.tb_next)
+        ('AddOne', 9, None)
+        """
+        return cast(types.TracebackType, self.prepend_frames(tb, [(filename, lineno, func)]))
+
     def prepend_frames(
         self, tb: types.TracebackType | None, frames: list[tuple[str, int, str]]
     ) -> types.TracebackType | None:
