@@ -35,7 +35,7 @@ class FlagList(NamedTuple):
 
 
 class BuildFlags(NamedTuple):
-    """Every flag list of a build (empty lists for languages it does not compile)."""
+    """Every flag list of a build (those of languages it does not compile go unused)."""
 
     cflags: FlagList
     cxxflags: FlagList
