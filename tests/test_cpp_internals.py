@@ -48,7 +48,7 @@ def test_manifest_detects_changed_inputs(tmp_path: Path) -> None:
 
 
 def test_ninja_text_escapes_and_writes_atomically() -> None:
-    step = _plan.Step("o $x.o", ("/s p/a:b.cpp",), ("c++", "-o", _plan.OUT), "o $x.o.d", "compile", "compile")
+    step = _plan.Step("o $x.o", ("/s p/a:b.cpp",), ("c++", "-o", _plan.OUT), "o $x.o.d", "compile")
     plan = _plan.BuildPlan("o $x.o")
     plan.steps.append(step)
     flags = _flags.build_flags(_flags.Site(False, "/lib dir/libtvm_ffi.so", ["/inc"]), None, ["-DX=$Y"])

@@ -33,7 +33,6 @@ class Step(NamedTuple):
     inputs: tuple[str, ...]
     command: tuple[str, ...]
     depfile: str | None = None
-    description: str = ""
     rule: str = ""
     bindings: tuple[tuple[str, str], ...] = ()
 
@@ -70,7 +69,7 @@ def _compile_step(compiler: Sequence[str], flags: Sequence[str], src: str, obj: 
     depfile = f"{obj}.d"
     deps = ["-MD", "-MF", depfile, "-MT", obj] if kind == "cuda" else ["-MMD", "-MF", depfile, "-MT", obj]
     command = (*compiler, *deps, *flags, "-c", src, "-o", OUT)
-    return Step(obj, (src,), command, depfile, f"compile {Path(src).name}", _RULES[kind])
+    return Step(obj, (src,), command, depfile, _RULES[kind])
 
 
 def plan_build(
@@ -125,17 +124,16 @@ def plan_build(
                 "--input-obj", merged, "--cubin", cubins[cubin_name], "--name", cubin_name,
             )
             bindings = (("cubin", cubins[cubin_name]), ("name", cubin_name))
-            plan.steps.append(Step(nxt, (merged, cubins[cubin_name]), command, None, f"embed {cubin_name}",
-                                   "embed_cubin", bindings))
+            plan.steps.append(Step(nxt, (merged, cubins[cubin_name]), command, None, "embed_cubin", bindings))
             merged = nxt
         objects = [merged]
     link = (*flags.cxx, *objects, *flags.ldflags, "-o", OUT)
-    plan.steps.append(Step(target, tuple(objects), link, None, f"link {target}", "link"))
+    plan.steps.append(Step(target, tuple(objects), link, None, "link"))
     return plan
 
 
 def _merge_step(objects: list[str], target: str) -> Step:
     if len(objects) == 1:
         # A partial link of one object only rewrites it; a copy keeps it byte for byte.
-        return Step(target, (objects[0],), ("cp", "-f", objects[0], OUT), None, f"copy {target}", "copy_object")
-    return Step(target, tuple(objects), ("ld", "-r", "-o", OUT, *objects), None, f"merge {target}", "merge_objects")
+        return Step(target, (objects[0],), ("cp", "-f", objects[0], OUT), None, "copy_object")
+    return Step(target, tuple(objects), ("ld", "-r", "-o", OUT, *objects), None, "merge_objects")
