@@ -12,7 +12,6 @@ under the reference package.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,14 @@ from pathlib import Path
 import pytest
 from conftest import INCLUDE_DIR, Runtime
 
-from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel, expect_binds_to_loading_runtime
+from .conftest import (
+    COMPAT_DIR,
+    KERNELS_DIR,
+    Reference,
+    build_kernel,
+    expect_binds_to_loading_runtime,
+    our_package_env,
+)
 
 SCRIPT = COMPAT_DIR / "scripts" / "broad_kernel_observations.py"
 
@@ -76,7 +82,7 @@ def observations(headers: str, runtime: str, builds: dict[str, Path], reference:
         if runtime == "reference":
             env = reference.env()
         else:
-            env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+            env = our_package_env()
         proc = subprocess.run([sys.executable, str(SCRIPT), str(builds[headers]), str(builds["other"])],
                               capture_output=True, text=True, env=env, timeout=300)
         assert proc.returncode == 0, proc.stderr[-4000:]

@@ -8,14 +8,13 @@ must agree, except the few listed below with the reason they differ."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 # Rows where we deliberately differ from the reference.
 DIFFERENT_ON_PURPOSE = {
@@ -39,7 +38,7 @@ def observe(script: str, env: dict[str, str], cwd: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("script", ["dataclass_conversions.py", "dataclass_errors.py", "dataclass_dunders.py"])
 def test_rows_match_the_reference(script: str, reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(script, ours_env, tmp_path), observe(script, reference.env(), tmp_path)
     rows = (set(ours) | set(ref)) - DIFFERENT_ON_PURPOSE
     differences = {row: {"ours": ours.get(row), "reference": ref.get(row)} for row in sorted(rows)

@@ -7,14 +7,13 @@ Optional<Variant> one word too long, corrupts objects built by the other side's 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import INCLUDE_DIR, Runtime
 
-from .conftest import KERNELS_DIR, Reference, build_kernel
+from .conftest import KERNELS_DIR, Reference, build_kernel, our_package_env
 
 DUMP = """
 import json, sys, tvm_ffi
@@ -25,7 +24,7 @@ print(json.dumps([[f.name, f.field_static_type_index, f.size, f.alignment, f.off
 
 
 def registered_layout(lib: Path) -> list[list[object]]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    env = our_package_env()
     proc = subprocess.run([sys.executable, "-c", DUMP, str(lib)], capture_output=True, text=True, env=env,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]

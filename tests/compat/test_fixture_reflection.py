@@ -6,12 +6,11 @@ and `tvm_ffi.testing` binds each as the same dataclass (scripts/fixture_classes.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "fixture_reflection.py"
 CLASSES_SCRIPT = COMPAT_DIR / "scripts" / "fixture_classes.py"
@@ -28,7 +27,7 @@ def observe(env: dict[str, str], cwd: Path, script: Path = SCRIPT) -> dict[str, 
 
 
 def test_fixture_reflection_matches_the_reference(reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(ours_env, tmp_path), observe(reference.env(), tmp_path)
     assert sorted(ours) == sorted(ref)
     differences = {key: {"ours": ours[key], "reference": ref[key]} for key in ours if ours[key] != ref[key]}
@@ -36,7 +35,7 @@ def test_fixture_reflection_matches_the_reference(reference: Reference, tmp_path
 
 
 def test_fixture_classes_are_the_same_dataclasses(reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours = observe(ours_env, tmp_path, CLASSES_SCRIPT)
     ref = observe(reference.env(), tmp_path, CLASSES_SCRIPT)
     # The reference binds SchemaAllTypes to a plain class (signature `()`); ours is an Object

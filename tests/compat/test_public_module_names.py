@@ -9,13 +9,12 @@ functions of other modules, typing constructs), as are the gaps below, each with
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "module_names.py"
 
@@ -77,7 +76,7 @@ def missing(ours: dict[str, Any], ref: dict[str, Any]) -> dict[str, str]:
 
 
 def test_public_modules_have_the_references_names(reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(ours_env, tmp_path), observe(reference.env(), tmp_path)
     assert not (problems := missing(ours, ref)), json.dumps(problems, indent=1)
     # An accepted gap that is gone is stale: delete its entry.

@@ -6,13 +6,12 @@ order and kinds, a default wherever the reference has one; extra parameters only
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "public_signatures.py"
 # Known, accepted differences (each with why it cannot matter to callers).
@@ -64,7 +63,7 @@ def incompatibility(ours: Any, ref: Any) -> str | None:
 
 
 def test_public_names_accept_the_references_calls(reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(ours_env, tmp_path), observe(reference.env(), tmp_path)
     problems = {name: why for name in ref if name not in ACCEPTED
                 and (why := incompatibility(ours.get(name, "<missing>"), ref[name]))}

@@ -5,12 +5,11 @@ names under our package and under the reference; the observations must be identi
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "python_behaviour.py"
 
@@ -23,7 +22,7 @@ def observe(env: dict[str, str], cwd: Path) -> dict[str, object]:
 
 
 def test_python_behaviour_matches_the_reference(reference: Reference, tmp_path: Path) -> None:
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(ours_env, tmp_path), observe(reference.env(), tmp_path)
     assert ours.keys() == ref.keys()
     differences = {name: {"ours": ours[name], "reference": ref[name]} for name in ours if ours[name] != ref[name]}

@@ -6,14 +6,13 @@ be equal apart from the deliberate differences listed below, each with its reaso
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import COMPAT_DIR, Reference
+from .conftest import COMPAT_DIR, Reference, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "python_usage.py"
 
@@ -52,7 +51,7 @@ def found(reference: Reference, tmp_path_factory: pytest.TempPathFactory) -> dic
     """Observations that differ between our package and the reference."""
     pytest.importorskip("torch")
     cwd = tmp_path_factory.mktemp("python_usage")
-    ours_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    ours_env = our_package_env()
     ours, ref = observe(ours_env, cwd), observe(reference.env(), cwd)
     assert ours.keys() == ref.keys()
     return {name: {"ours": ours[name], "reference": ref[name]} for name in ours if ours[name] != ref[name]}

@@ -6,7 +6,6 @@ our package and under the reference (scripts/reflect_lib_observations.py)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import INCLUDE_DIR, Runtime
 
-from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel
+from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel, our_package_env
 
 SCRIPT = COMPAT_DIR / "scripts" / "reflect_lib_observations.py"
 
@@ -44,7 +43,7 @@ def test_our_headers_register_the_same_types(runtime: str, lib_dirs: dict[str, P
     if runtime == "reference":
         env = reference.env()
     else:
-        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+        env = our_package_env()
     ours, ref = observe(lib_dirs["ours"], env), observe(lib_dirs["reference"], env)
     differences = {name: {"our headers": ours[name], "reference headers": ref.get(name)}
                    for name in ours if ours[name] != ref.get(name)}

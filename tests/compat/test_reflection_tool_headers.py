@@ -15,7 +15,6 @@ module.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from conftest import INCLUDE_DIR, Runtime
 
-from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel
+from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel, our_package_env
 
 TOOLS_SCRIPT = COMPAT_DIR / "scripts" / "reflection_tools_observations.py"
 DATACLASS_SCRIPT = COMPAT_DIR / "scripts" / "dataclass_ops_observations.py"
@@ -43,7 +42,7 @@ def observations(reference: Reference, plain_runtime: Runtime,
             lambda b: build_kernel(sources[b[0]], out / f"lib{b[0]}_{b[1]}.so", include_dir=header_sets[b[1]][0],
                                    link_dir=header_sets[b[1]][1]), builds)))
 
-    envs = {"ours": {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")},
+    envs = {"ours": our_package_env(),
             "reference": reference.env()}
     scripts = {"tools": TOOLS_SCRIPT, "dataclass": DATACLASS_SCRIPT}
     runs = [(library, runtime, headers) for (library, headers) in libs for runtime in envs
