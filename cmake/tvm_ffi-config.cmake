@@ -8,12 +8,15 @@
 #   tvm_ffi_install(my_kernels DESTINATION my_package)   # debug symbols, where kept apart
 #
 # Functions: tvm_ffi_configure_target, tvm_ffi_install, tvm_ffi_add_prefix_map,
-# tvm_ffi_add_apple_dsymutil, tvm_ffi_add_msvc_flags, tvm_ffi_embed_bin_into (as the reference
-# package names them; its CUDA-only add_tvm_ffi_cubin / add_tvm_ffi_fatbin are not provided).
+# tvm_ffi_add_apple_dsymutil, tvm_ffi_add_msvc_flags, tvm_ffi_embed_bin_into, and for CUDA
+# device code add_tvm_ffi_cubin / add_tvm_ffi_fatbin (tvm_ffi-device-binaries.cmake), as the
+# reference package names them.
 #
 # Imported targets:
 #   tvm_ffi::header   include directories (tvm/ffi/*.h, dlpack/dlpack.h) and C++17
 #   tvm_ffi::shared   libtvm_ffi.so, plus the headers
+#   tvm_ffi_header, tvm_ffi_shared   the same, by the names of the reference's own build tree
+#                     and of its earlier packages, which projects and its quickstart link
 # Variables: tvm_ffi_INCLUDE_DIR, tvm_ffi_DLPACK_INCLUDE_DIR, tvm_ffi_LIB_FILES, tvm_ffi_VERSION.
 
 cmake_minimum_required(VERSION 3.18)
@@ -75,6 +78,12 @@ if (NOT TARGET tvm_ffi::shared)
     INTERFACE_INCLUDE_DIRECTORIES "${tvm_ffi_INCLUDE_DIR}")
   target_compile_features(tvm_ffi::shared INTERFACE cxx_std_17)
 endif ()
+# The unnamespaced spellings are aliases: properties read through them are the targets' own.
+foreach (_tvm_ffi_kind IN ITEMS header shared)
+  if (NOT TARGET tvm_ffi_${_tvm_ffi_kind})
+    add_library(tvm_ffi_${_tvm_ffi_kind} ALIAS tvm_ffi::${_tvm_ffi_kind})
+  endif ()
+endforeach ()
 
 # tvm_ffi_configure_target(<target> [LINK_SHARED ON|OFF] [LINK_HEADER ON|OFF]
 #                          [DEBUG_SYMBOL ON|OFF] [MSVC_FLAGS ON|OFF]
@@ -240,5 +249,7 @@ function (tvm_ffi_install target)
     install(DIRECTORY "$<TARGET_FILE:${target}>.dSYM" DESTINATION "${_arg_DESTINATION}" OPTIONAL)
   endif ()
 endfunction ()
+
+include("${CMAKE_CURRENT_LIST_DIR}/tvm_ffi-device-binaries.cmake")
 
 set(tvm_ffi_FOUND TRUE)

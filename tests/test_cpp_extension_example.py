@@ -9,9 +9,9 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
+import _cmake_project as cmake_project
 import pytest
 from conftest import REPO_ROOT, run_checked
 
@@ -72,48 +72,15 @@ print("extension ok")
 '''
 
 
-def _build_env() -> dict[str, str]:
-    """This environment, with its own scripts (cmake, ninja) first on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    return env
-
-
-def _cmake() -> str:
-    """The cmake executable; the test is skipped without one."""
-    cmake = shutil.which("cmake", path=_build_env()["PATH"])
-    if cmake is None:
-        pytest.skip("cmake is not installed")
-    return cmake
-
-
-def _cmake_configure(project: Path) -> subprocess.CompletedProcess[str]:
-    """Configures the CMake project in `project` (build tree `project/build`) against the
-    installed tvm_ffi's CMake package, without failing on a configure error."""
-    import tvm_ffi.libinfo
-
-    return subprocess.run([_cmake(), "-S", str(project), "-B", str(project / "build"),
-                           f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
-                           f"-DPython3_EXECUTABLE={sys.executable}"],
-                          capture_output=True, text=True, env=_build_env(), timeout=300)
-
-
-def _cmake_build(project: Path) -> None:
-    """Configures and builds the CMake project in `project`, failing the test on any error."""
-    configured = _cmake_configure(project)
-    assert configured.returncode == 0, configured.stdout + configured.stderr
-    run_checked([_cmake(), "--build", str(project / "build")], env=_build_env(), timeout=300)
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example, built and installed by pip into a private directory."""
-    _cmake()
+    cmake_project.cmake()
     work = tmp_path_factory.mktemp("cpp_extension")
     source = work / "src"
     shutil.copytree(EXAMPLE_DIR, source, ignore=shutil.ignore_patterns("build", "__pycache__"))
     target = work / "site"
-    env = _build_env()
+    env = cmake_project.build_env()
     # No build isolation: the build must find this environment's tvm_ffi (and scikit-build-core).
     run_checked([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
                  "--target", str(target), str(source)], env=env, timeout=600)
@@ -161,7 +128,7 @@ def _write_stub_project(tmp_path: Path, stub_args: str) -> Path:
 
 
 def test_configure_target_generates_python_stubs_after_each_build(tmp_path: Path) -> None:
-    _cmake_build(_write_stub_project(tmp_path, 'STUB_DIR "./python" STUB_INIT ON'))
+    cmake_project.build(_write_stub_project(tmp_path, 'STUB_DIR "./python" STUB_INIT ON'))
     api = (tmp_path / "python" / "stubdemo" / "_ffi_api.py").read_text()
     assert 'LIB = _FFI_LOAD_LIB("stubdemo", "stubdemo")' in api
     assert "def add_one(_0: int, /) -> int: ..." in api
@@ -175,7 +142,7 @@ def test_configure_target_generates_python_stubs_after_each_build(tmp_path: Path
 ])
 def test_configure_target_rejects_inconsistent_stub_options(tmp_path: Path, stub_args: str,
                                                             message: str) -> None:
-    configured = _cmake_configure(_write_stub_project(tmp_path, stub_args))
+    configured = cmake_project.configure(_write_stub_project(tmp_path, stub_args))
     assert configured.returncode != 0
     assert message in " ".join(configured.stderr.split())  # CMake wraps long messages
 
@@ -211,7 +178,7 @@ def test_embed_bin_into_puts_the_bytes_in_the_library(tmp_path: Path) -> None:
     (tmp_path / "CMakeLists.txt").write_text(EMBED_PROJECT_CMAKE)
     blob = bytes([7, 0, 255, 42]) * 50
     (tmp_path / "payload.bin").write_bytes(blob)
-    _cmake_build(tmp_path)
+    cmake_project.build(tmp_path)
     tvm_ffi.load_module(str(tmp_path / "build" / "libembeddemo.so"))
     assert tvm_ffi.get_global_func("embeddemo.size")() == len(blob)
     assert [tvm_ffi.get_global_func("embeddemo.byte")(i) for i in (0, 2, 3, 199)] == [7, 255, 42, 42]

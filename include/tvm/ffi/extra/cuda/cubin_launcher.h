@@ -7,8 +7,8 @@
  *   void* args[] = {&x_ptr, &y_ptr, &n};
  *   TVM_FFI_CHECK_CUBIN_LAUNCHER_CUDA_ERROR(kernel.Launch(args, dim3(blocks), dim3(256), stream));
  *
- * The image symbols come from `tvm_ffi.utils.embed_cubin` / the CMake helper
- * tvm_ffi_embed_cubin, or load_inline(embed_cubin=...). Libraries are loaded context-independently
+ * The image symbols come from `tvm_ffi.utils.embed_cubin` / the CMake function
+ * tvm_ffi_embed_bin_into, or load_inline(embed_cubin=...). Libraries are loaded context-independently
  * (cuLibraryLoadData / cudaLibraryLoadData), so one module serves every device.
  */
 #ifndef TVM_FFI_EXTRA_CUDA_CUBIN_LAUNCHER_H_

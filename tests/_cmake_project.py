@@ -1,0 +1,48 @@
+"""Configuring and building small CMake projects against the installed tvm_ffi's CMake package,
+as a user's project would (``find_package(tvm_ffi CONFIG)``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import run_checked
+
+
+def build_env() -> dict[str, str]:
+    """This environment, with its own scripts (cmake, ninja) first on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    return env
+
+
+def cmake() -> str:
+    """The cmake executable; the test is skipped without one."""
+    found = shutil.which("cmake", path=build_env()["PATH"])
+    if found is None:
+        pytest.skip("cmake is not installed")
+    return found
+
+
+def configure(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """Configures the CMake project in `project` (build tree `project/build`) against the
+    installed tvm_ffi's CMake package, without failing on a configure error."""
+    import tvm_ffi.libinfo
+
+    return subprocess.run([cmake(), "-S", str(project), "-B", str(project / "build"),
+                           f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
+                           f"-DPython3_EXECUTABLE={sys.executable}",
+                           f"-DPython_EXECUTABLE={sys.executable}", *options],
+                          capture_output=True, text=True, env=build_env(), timeout=300)
+
+
+def build(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """Configures and builds the CMake project in `project`, failing the test on any error."""
+    configured = configure(project, *options)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    return run_checked([cmake(), "--build", str(project / "build")], env=build_env(), timeout=300)
