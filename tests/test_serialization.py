@@ -205,6 +205,8 @@ JSON_NUMBERS = [
     ("123456789012345678", 123456789012345678), ("-123456789012345678", -123456789012345678),
     ("9223372036854775807", 2**63 - 1), ("-9223372036854775808", -(2**63)),
     ("9223372036854775808", 2.0**63), ("1.5", 1.5), ("-1e3", -1000.0), (".5", 0.5), ("1.", 1.0),
+    ("1234567890123456789", 1234567890123456789), ("12e1", 120.0), ("3E0", 3.0), ("-7.25", -7.25),
+    ("[ 1 , 22 ,333]", (1, 22, 333)),
     ("-Infinity", float("-inf")), ("[1,-2,+3]", (1, -2, 3)), ("true", True), ("null", None),
 ]
 
@@ -217,7 +219,7 @@ def test_json_reader_numbers_and_keywords(text: str, value: Any) -> None:
         assert type(parsed) is type(value)
 
 
-@pytest.mark.parametrize("text", ["-", "+", "-x", "nul", "tru", "fals", "n", "[-]"])
+@pytest.mark.parametrize("text", ["-", "+", "-x", "- 1", "nul", "tru", "fals", "n", "[-]"])
 def test_json_reader_rejects_broken_tokens(text: str) -> None:
     with pytest.raises(ValueError, match="Expecting value"):
         tvm_ffi.get_global_func("ffi.json.Parse")(text)

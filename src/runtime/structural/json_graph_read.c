@@ -81,8 +81,10 @@ static int node_at(Reader* r, int64_t index, FfiGraphNode* out) {
   return 0;
 }
 
-static bool type_is(TVMFFIByteArray t, const char* key) {
-  return t.size == strlen(key) && memcmp(t.data, key, t.size) == 0;
+/* With `key` a literal, its length is a constant and the comparison compiles inline. */
+static inline bool type_is(TVMFFIByteArray t, const char* key) {
+  size_t size = strlen(key);
+  return t.size == size && memcmp(t.data, key, size) == 0;
 }
 
 /* A node's data as a value (a view). Scanned object data becomes the Map the generic parse
@@ -185,16 +187,11 @@ static int type_facts(Reader* r, TVMFFIByteArray key, const TypeFacts** out) {
 }
 
 static bool is_builtin_key(TVMFFIByteArray t) {
-#define KEY(text) {text, sizeof(text) - 1}
-  static const TVMFFIByteArray kKeys[] = {
-      KEY("int"),       KEY("float"),     KEY("ffi.String"), KEY("ffi.Array"), KEY("ffi.Map"),
-      KEY("None"),      KEY("bool"),      KEY("DataType"),   KEY("Device"),    KEY("ffi.Bytes"),
-      KEY("ffi.Shape"), KEY("ffi.BigInt"), KEY("ffi.List"),  KEY("ffi.Dict")};
-#undef KEY
-  for (size_t i = 0; i < sizeof(kKeys) / sizeof(kKeys[0]); ++i) {
-    if (t.size == kKeys[i].size && memcmp(t.data, kKeys[i].data, t.size) == 0) return true;
-  }
-  return false;
+  return type_is(t, "int") || type_is(t, "float") || type_is(t, "ffi.String") ||
+         type_is(t, "ffi.Array") || type_is(t, "ffi.Map") || type_is(t, "None") ||
+         type_is(t, "bool") || type_is(t, "DataType") || type_is(t, "Device") ||
+         type_is(t, "ffi.Bytes") || type_is(t, "ffi.Shape") || type_is(t, "ffi.BigInt") ||
+         type_is(t, "ffi.List") || type_is(t, "ffi.Dict");
 }
 
 static bool inline_static_type(int32_t t) {

@@ -20,7 +20,7 @@
 #include "json_graph.h"
 #include "json_text.h"
 
-static bool take(FfiJsonCursor* c, char ch) {
+static inline bool take(FfiJsonCursor* c, char ch) {
   ffi_json_skip_ws(c);
   if (c->pos >= c->n || c->s[c->pos] != ch) return false;
   c->pos += 1;

@@ -163,14 +163,22 @@ static int parse_error(const FfiJsonCursor* r, const char* what, size_t at) {
   return ffi_raise("ValueError", "%s: line %zu column %zu (char %zu)", what, line, col, at);
 }
 
+/* The end of a run of string bytes that need no unescaping: the first '"', '\\' or control
+ * character at or after i, or n. */
+static inline size_t plain_run_end(const char* s, size_t i, size_t n) {
+  while (i < n && s[i] != '"' && s[i] != '\\' && (unsigned char)s[i] >= 0x20) ++i;
+  return i;
+}
+
 bool ffi_json_plain_string(FfiJsonCursor* r, TVMFFIByteArray* out) {
-  if (r->pos >= r->n || r->s[r->pos] != '"') return false;
-  size_t i = r->pos + 1;
-  while (i < r->n && r->s[i] != '"' && r->s[i] != '\\' && (unsigned char)r->s[i] >= 0x20) ++i;
-  if (i >= r->n || r->s[i] != '"') return false;
-  out->data = r->s + r->pos + 1;
-  out->size = i - r->pos - 1;
-  r->pos = i + 1;
+  const char* s = r->s;
+  size_t n = r->n, start = r->pos;
+  if (start >= n || s[start] != '"') return false;
+  size_t end = plain_run_end(s, start + 1, n);
+  if (end >= n || s[end] != '"') return false;
+  out->data = s + start + 1;
+  out->size = end - start - 1;
+  r->pos = end + 1;
   return true;
 }
 
@@ -226,10 +234,7 @@ static int parse_string(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* out) {
   tmp->size = 0;
   for (;;) {
     size_t run = r->pos;
-    while (r->pos < r->n && r->s[r->pos] != '"' && r->s[r->pos] != '\\' &&
-           (unsigned char)r->s[r->pos] >= 0x20) {
-      r->pos += 1;
-    }
+    r->pos = plain_run_end(r->s, r->pos, r->n);
     if (r->pos < r->n && r->s[r->pos] == '"' && run == start + 1) { /* no escape: no copy */
       r->pos += 1;
       return ffi_string_make(r->s + run, r->pos - 1 - run, 0, out);
@@ -282,8 +287,9 @@ static int parse_string(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* out) {
   }
 }
 
-/* Numbers (lenient like the reference: leading +, leading zeros, `.5`, `1.`). */
-static int parse_number(FfiJsonCursor* r, TVMFFIAny* out) {
+/* Numbers (lenient like the reference: leading +, leading zeros, `.5`, `1.`); the general case,
+ * out of line so the common one below keeps a small frame. */
+static __attribute__((noinline)) int parse_number_general(FfiJsonCursor* r, TVMFFIAny* out) {
   size_t start = r->pos, i = r->pos;
   bool is_float = false;
   if (i < r->n && (r->s[i] == '-' || r->s[i] == '+')) ++i;
@@ -345,6 +351,28 @@ static int parse_number(FfiJsonCursor* r, TVMFFIAny* out) {
     out->v_float64 = strtod(tok, NULL);
   }
   if (tok != small) free(tok);
+  r->pos = i;
+  return 0;
+}
+
+static inline bool is_digit(char c) { return (unsigned char)(c - '0') <= 9; }
+
+/* A number at r->pos. The common case, an integer of at most 18 digits with no fraction or
+ * exponent (it fits int64 exactly), is accumulated as it is read; anything else goes to
+ * parse_number_general, which reads the text again. */
+static inline int parse_number(FfiJsonCursor* r, TVMFFIAny* out) {
+  const char* s = r->s;
+  size_t n = r->n, i = r->pos;
+  bool negative = false;
+  if (i < n && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
+  size_t first = i, limit = n - i > 18 ? i + 18 : n;
+  int64_t v = 0;
+  while (i < limit && is_digit(s[i])) v = v * 10 + (s[i++] - '0');
+  bool more = i < n && (is_digit(s[i]) || s[i] == '.' || s[i] == 'e' || s[i] == 'E');
+  if (i == first || more) return parse_number_general(r, out);
+  *out = ffi_any_none();
+  out->type_index = kTVMFFIInt;
+  out->v_int64 = negative ? -v : v;
   r->pos = i;
   return 0;
 }
@@ -430,6 +458,12 @@ static int parse_scalar(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* v) {
 int ffi_json_parse_value(FfiJsonCursor* cursor, TVMFFIAny* out) {
   FfiJsonCursor r = *cursor;
   ffi_json_skip_ws(&r);
+  if (r.pos < r.n && (r.s[r.pos] == '-' || is_digit(r.s[r.pos]))) { /* the commonest value */
+    if (parse_number(&r, out) != 0) return -1;
+    ffi_json_skip_ws(&r);
+    *cursor = r;
+    return 0;
+  }
   if (r.pos < r.n && r.s[r.pos] != '{' && r.s[r.pos] != '[') { /* no stacks for a scalar */
     FfiBuf tmp = {NULL, 0, 0};
     int rc = parse_scalar(&r, &tmp, out);

@@ -27,12 +27,13 @@ int ffi_json_parse_value(FfiJsonCursor* c, TVMFFIAny* out);
  * unchanged, for anything else. */
 bool ffi_json_plain_string(FfiJsonCursor* c, TVMFFIByteArray* out);
 
+/* The scanners copy the cursor's fields to locals first: the text is `char`, which may alias
+ * anything, so loops over c->s[c->pos] would reload and store the fields on every byte. */
 static inline void ffi_json_skip_ws(FfiJsonCursor* c) {
-  while (c->pos < c->n) {
-    char ch = c->s[c->pos];
-    if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') break;
-    c->pos += 1;
-  }
+  const char* s = c->s;
+  size_t n = c->n, pos = c->pos;
+  while (pos < n && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r')) ++pos;
+  c->pos = pos;
 }
 /* Compact text of None/bool/int/float/str/Array/List/Map values (Map keys must be str). */
 int ffi_json_stringify(const TVMFFIAny* value, FfiBuf* out);
