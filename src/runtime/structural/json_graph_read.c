@@ -82,7 +82,7 @@ static int node_at(Reader* r, int64_t index, FfiGraphNode* out) {
 }
 
 /* With `key` a literal, its length is a constant and the comparison compiles inline. */
-static inline bool type_is(TVMFFIByteArray t, const char* key) {
+static inline __attribute__((always_inline)) bool type_is(TVMFFIByteArray t, const char* key) {
   size_t size = strlen(key);
   return t.size == size && memcmp(t.data, key, size) == 0;
 }
