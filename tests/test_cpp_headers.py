@@ -123,3 +123,32 @@ def test_kernels_find_the_standard_names_the_reference_headers_provide(header: s
     proc = subprocess.run([cxx_compiler(), "-std=c++17", "-fsyntax-only", f"-I{INCLUDE_DIR}", str(source)],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+def _nvcc() -> str | None:
+    import shutil
+
+    return shutil.which("nvcc") or next(
+        (str(p) for p in [Path("/usr/local/cuda/bin/nvcc")] if p.exists()), None)
+
+
+def test_every_header_compiles_cleanly_with_nvcc(tmp_path: Path) -> None:
+    """Kernel authors compile .cu files that include our headers with nvcc, whose C++ front end is
+    stricter than GCC in places (names dependent on a template, functions that end in a throw):
+    every public header, CUDA helpers included, compiles there with no warning of its own."""
+    from conftest import INCLUDE_DIR
+
+    nvcc = _nvcc()
+    if nvcc is None:
+        pytest.skip("no CUDA toolkit (nvcc) on this machine")
+    headers = sorted(p.relative_to(INCLUDE_DIR).as_posix() for p in (INCLUDE_DIR / "tvm").rglob("*.h"))
+    source = tmp_path / "all_headers.cu"
+    source.write_text("".join(f"#include <{h}>\n" for h in headers) + (
+        "void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) { (void)x, (void)y; }\n"
+        "TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);\n"))
+    proc = subprocess.run([nvcc, "-std=c++17", "-c", str(source), "-o", str(tmp_path / "all.o"),
+                           f"-I{INCLUDE_DIR}"], capture_output=True, text=True, timeout=600)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    ours = [line for line in output.splitlines() if str(INCLUDE_DIR) in line]
+    assert not ours, "\n".join(ours)

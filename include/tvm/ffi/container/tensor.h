@@ -331,7 +331,7 @@ struct TypeTraits<TensorView> : TypeTraitsBase {
     r->v_ptr = const_cast<DLTensor*>(v.GetDLTensorPtr());
   }
   // An owning Any would keep a pointer into a view that owns nothing (often a temporary).
-  [[noreturn]] static void MoveToAny(const TensorView&, TVMFFIAny*) {
+  static void MoveToAny(const TensorView&, TVMFFIAny*) {
     TVM_FFI_THROW(RuntimeError)
         << "TensorView cannot be held in Any as it does not retain ownership, use Tensor instead";
   }
@@ -360,7 +360,7 @@ struct TypeTraits<DLTensor*> : TypeTraitsBase {
     r->v_ptr = v;
   }
   // An owning Any cannot keep the memory behind a raw pointer alive; AnyView can pass it.
-  [[noreturn]] static void MoveToAny(DLTensor*, TVMFFIAny*) {
+  static void MoveToAny(DLTensor*, TVMFFIAny*) {
     TVM_FFI_THROW(RuntimeError)
         << "DLTensor* cannot be held in Any as it does not retain ownership, use Tensor instead";
   }

@@ -388,7 +388,9 @@ Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) 
   };
   (add(std::forward<Callbacks>(callbacks)), ...);
   static const Function walk = Function::GetGlobalRequired("ffi.StructuralWalk");
-  return walk(root, plain, regional, static_cast<int64_t>(order)).cast<Optional<VisitInterrupt>>();
+  // Named first: nvcc's front end reads `walk(...).cast<...>` in a template as a comparison.
+  Any result = walk(root, plain, regional, static_cast<int64_t>(order));
+  return result.cast<Optional<VisitInterrupt>>();
 }
 
 /*! \brief StructuralWalk, with a failure (a callback's error or throw) returned as the error. */
