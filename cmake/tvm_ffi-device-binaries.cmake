@@ -27,8 +27,8 @@ set_property(GLOBAL PROPERTY _TVM_FFI_COPY_DEVICE_BINARIES
              "${CMAKE_CURRENT_LIST_DIR}/tvm_ffi-copy-device-binaries.cmake")
 
 # add_tvm_ffi_cubin(<target> CUDA <source>...)
-# An OBJECT library <target> whose objects are CUBIN images of the sources, for the
-# architectures in CMAKE_CUDA_ARCHITECTURES (one each: a CUBIN holds a single architecture).
+# An OBJECT library <target> whose objects are CUBIN images of the sources, for the one
+# architecture in CMAKE_CUDA_ARCHITECTURES (a CUBIN holds machine code of a single one).
 # A target <target>_bin, built by default, copies each to <name>.cubin next to its object
 # (src/kernel.cu -> kernel.cubin), for code that loads the file by name.
 function (add_tvm_ffi_cubin target)
