@@ -42,6 +42,12 @@ def cxx_compiler() -> str:
     return os.environ.get("CXX", "c++")
 
 
+def find_nvcc() -> str | None:
+    """The CUDA compiler on PATH or in the toolkit's usual place, or None."""
+    default = Path("/usr/local/cuda/bin/nvcc")
+    return shutil.which("nvcc") or (str(default) if default.exists() else None)
+
+
 @dataclass(frozen=True)
 class Runtime:
     """A libtvm_ffi.so to test against, plus how to run programs linked with it."""

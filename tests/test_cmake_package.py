@@ -6,13 +6,13 @@ embedded into a kernel library with tvm_ffi_embed_bin_into (built with nvcc; run
 from __future__ import annotations
 
 import ctypes.util
-import shutil
 from pathlib import Path
 
 import _cmake_project as cmake_project
 import numpy as np
 import pytest
 import tvm_ffi
+from conftest import find_nvcc
 
 KERNEL_LIBRARY = r"""
 #include <tvm/ffi/tvm_ffi.h>
@@ -114,8 +114,7 @@ ELF_MAGIC = b"\x7fELF"
 
 
 def _nvcc() -> str:
-    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists()
-                                    else None)
+    nvcc = find_nvcc()
     if nvcc is None:
         pytest.skip("no CUDA toolkit (nvcc) on this machine")
     return nvcc

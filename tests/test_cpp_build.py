@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.cpp
 from _jit_sources import ADD_SOURCE, ADD_SOURCE_C, call_in_subprocess, write
+from conftest import find_nvcc
 from tvm_ffi.cpp import BuildError, _toolchain
 
 HAS_NINJA = _toolchain.find_ninja() is not None
@@ -179,7 +179,7 @@ def test_cuda_without_nvcc_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_invalid_cuda_arch_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists():
+    if find_nvcc() is None:
         pytest.skip("no CUDA toolkit (nvcc) on this machine")
     monkeypatch.setenv("TVM_FFI_CUDA_ARCH_LIST", "sm80")
     with pytest.raises(ValueError, match="Invalid CUDA architecture 'sm80'"):
@@ -188,7 +188,7 @@ def test_invalid_cuda_arch_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 def test_cuda_compiles_with_nvcc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, build_tool: str) -> None:
     """Compiles and links (running needs a GPU, which the GPU tests cover where there is one)."""
-    if shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists():
+    if find_nvcc() is None:
         pytest.skip("no CUDA toolkit (nvcc) on this machine")
     monkeypatch.setenv("TVM_FFI_CUDA_ARCH_LIST", "8.0")
     path = tvm_ffi.cpp.build("k", sources=write(tmp_path / "k.cu", CUDA_SOURCE))

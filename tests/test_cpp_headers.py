@@ -125,20 +125,13 @@ def test_kernels_find_the_standard_names_the_reference_headers_provide(header: s
     assert proc.returncode == 0, proc.stderr
 
 
-def _nvcc() -> str | None:
-    import shutil
-
-    return shutil.which("nvcc") or next(
-        (str(p) for p in [Path("/usr/local/cuda/bin/nvcc")] if p.exists()), None)
-
-
 def test_every_header_compiles_cleanly_with_nvcc(tmp_path: Path) -> None:
     """Kernel authors compile .cu files that include our headers with nvcc, whose C++ front end is
     stricter than GCC in places (names dependent on a template, functions that end in a throw):
     every public header, CUDA helpers included, compiles there with no warning of its own."""
-    from conftest import INCLUDE_DIR
+    from conftest import INCLUDE_DIR, find_nvcc
 
-    nvcc = _nvcc()
+    nvcc = find_nvcc()
     if nvcc is None:
         pytest.skip("no CUDA toolkit (nvcc) on this machine")
     headers = sorted(p.relative_to(INCLUDE_DIR).as_posix() for p in (INCLUDE_DIR / "tvm").rglob("*.h"))
