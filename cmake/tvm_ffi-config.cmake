@@ -8,9 +8,9 @@
 #   tvm_ffi_install(my_kernels DESTINATION my_package)   # debug symbols, where kept apart
 #
 # Functions: tvm_ffi_configure_target, tvm_ffi_install, tvm_ffi_add_prefix_map,
-# tvm_ffi_add_apple_dsymutil, tvm_ffi_add_msvc_flags, tvm_ffi_embed_bin_into, and for CUDA
-# device code add_tvm_ffi_cubin / add_tvm_ffi_fatbin (tvm_ffi-device-binaries.cmake), as the
-# reference package names them.
+# tvm_ffi_add_apple_dsymutil, tvm_ffi_add_msvc_flags, tvm_ffi_hide_static_linked_lib_symbols,
+# tvm_ffi_embed_bin_into, and for CUDA device code add_tvm_ffi_cubin / add_tvm_ffi_fatbin
+# (tvm_ffi-device-binaries.cmake), as the reference package names them.
 #
 # Imported targets:
 #   tvm_ffi::header   include directories (tvm/ffi/*.h, dlpack/dlpack.h) and C++17
@@ -192,6 +192,21 @@ function (tvm_ffi_add_apple_dsymutil target)
       add_custom_command(TARGET "${target}" POST_BUILD
                          COMMAND "${_tvm_ffi_dsymutil}" "$<TARGET_FILE:${target}>" VERBATIM)
     endif ()
+  endif ()
+endfunction ()
+
+# tvm_ffi_hide_static_linked_lib_symbols(<target>)
+# Keeps the symbols of static libraries linked into <target> out of its dynamic symbol table, so
+# a kernel library that bundles, say, a static fmt or protobuf exports only its own API and
+# cannot interpose on another copy loaded in the same process. GNU-style linkers
+# (--exclude-libs,ALL); elsewhere nothing changes (this package targets ELF platforms).
+function (tvm_ffi_hide_static_linked_lib_symbols target)
+  if (NOT TARGET "${target}")
+    message(FATAL_ERROR "tvm_ffi_hide_static_linked_lib_symbols: '${target}' is not an existing CMake target.")
+  endif ()
+  if (CMAKE_SYSTEM_NAME MATCHES "Linux|Android|FreeBSD|NetBSD|OpenBSD"
+      AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_link_options("${target}" PRIVATE "LINKER:--exclude-libs,ALL")
   endif ()
 endfunction ()
 

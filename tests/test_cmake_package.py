@@ -1,11 +1,14 @@
-"""The CMake package as projects written for the reference use it: its target names, and CUDA
-device code compiled to CUBIN/FATBIN images with add_tvm_ffi_cubin / add_tvm_ffi_fatbin and
-embedded into a kernel library with tvm_ffi_embed_bin_into (built with nvcc; run without a GPU).
+"""The CMake package as projects written for the reference use it: its target names, CUDA device
+code compiled to CUBIN/FATBIN images with add_tvm_ffi_cubin / add_tvm_ffi_fatbin and embedded into
+a kernel library with tvm_ffi_embed_bin_into (built with nvcc; run without a GPU), and
+tvm_ffi_hide_static_linked_lib_symbols.
 """
 
 from __future__ import annotations
 
 import ctypes.util
+import shutil
+import subprocess
 from pathlib import Path
 
 import _cmake_project as cmake_project
@@ -198,3 +201,46 @@ def test_device_binary_functions_need_the_cuda_language(tmp_path: Path) -> None:
     configured = cmake_project.configure(tmp_path)
     assert configured.returncode != 0
     assert "the CUDA language is not enabled" in " ".join(configured.stderr.split())
+
+
+# ---- symbols of bundled static libraries ----
+
+HELPER_C = "int bundled_helper_value(void) { return 41; }\n"
+BUNDLING_LIBRARY = r"""
+#include <tvm/ffi/tvm_ffi.h>
+extern "C" int bundled_helper_value(void);
+int64_t Answer() { return bundled_helper_value() + 1; }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(answer, Answer);
+"""
+BUNDLING_CMAKE = """
+cmake_minimum_required(VERSION 3.18)
+project(bundling LANGUAGES C CXX)
+find_package(tvm_ffi CONFIG REQUIRED)
+add_library(helper STATIC helper.c)
+set_target_properties(helper PROPERTIES POSITION_INDEPENDENT_CODE ON)
+foreach (name IN ITEMS hidden shown)
+  add_library(${name} SHARED lib.cc)
+  tvm_ffi_configure_target(${name})
+  target_link_libraries(${name} PRIVATE helper)
+endforeach ()
+tvm_ffi_hide_static_linked_lib_symbols(hidden)
+"""
+
+
+def test_hide_static_linked_lib_symbols_keeps_bundled_code_private(tmp_path: Path) -> None:
+    if shutil.which("nm") is None:
+        pytest.skip("needs nm (GNU binutils)")
+    (tmp_path / "helper.c").write_text(HELPER_C)
+    (tmp_path / "lib.cc").write_text(BUNDLING_LIBRARY)
+    (tmp_path / "CMakeLists.txt").write_text(BUNDLING_CMAKE)
+    cmake_project.build(tmp_path)
+
+    def exported(library: str) -> str:
+        path = tmp_path / "build" / library
+        return subprocess.run(["nm", "-D", "--defined-only", str(path)], capture_output=True,
+                              text=True, check=True).stdout
+
+    assert "bundled_helper_value" in exported("libshown.so")
+    assert "bundled_helper_value" not in exported("libhidden.so")
+    assert "__tvm_ffi_answer" in exported("libhidden.so")  # the library's own API stays
+    assert tvm_ffi.load_module(str(tmp_path / "build" / "libhidden.so")).answer() == 42
