@@ -458,16 +458,15 @@ static int parse_scalar(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* v) {
 int ffi_json_parse_value(FfiJsonCursor* cursor, TVMFFIAny* out) {
   FfiJsonCursor r = *cursor;
   ffi_json_skip_ws(&r);
-  if (r.pos < r.n && (r.s[r.pos] == '-' || is_digit(r.s[r.pos]))) { /* the commonest value */
-    if (parse_number(&r, out) != 0) return -1;
-    ffi_json_skip_ws(&r);
-    *cursor = r;
-    return 0;
-  }
   if (r.pos < r.n && r.s[r.pos] != '{' && r.s[r.pos] != '[') { /* no stacks for a scalar */
-    FfiBuf tmp = {NULL, 0, 0};
-    int rc = parse_scalar(&r, &tmp, out);
-    ffi_buf_free(&tmp);
+    int rc;
+    if (r.s[r.pos] == '-' || is_digit(r.s[r.pos])) { /* the commonest value: no string buffer */
+      rc = parse_number(&r, out);
+    } else {
+      FfiBuf tmp = {NULL, 0, 0};
+      rc = parse_scalar(&r, &tmp, out);
+      ffi_buf_free(&tmp);
+    }
     if (rc != 0) return -1;
     ffi_json_skip_ws(&r);
     *cursor = r;
