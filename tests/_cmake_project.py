@@ -3,22 +3,18 @@ as a user's project would (``find_package(tvm_ffi CONFIG)``)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import run_checked
+from conftest import run_checked, scripts_on_path
 
 
 def build_env() -> dict[str, str]:
     """This environment, with its own scripts (cmake, ninja) first on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
-    return env
+    return scripts_on_path()
 
 
 def cmake() -> str:

@@ -42,6 +42,16 @@ def cxx_compiler() -> str:
     return os.environ.get("CXX", "c++")
 
 
+def scripts_on_path() -> dict[str, str]:
+    """This process's environment with the venv's console scripts (tvm-ffi-config, cmake, ninja)
+    first on PATH, as a user of the installed package has them."""
+    import sysconfig
+
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    return env
+
+
 def find_nvcc() -> str | None:
     """The CUDA compiler on PATH or in the toolkit's usual place, or None."""
     default = Path("/usr/local/cuda/bin/nvcc")

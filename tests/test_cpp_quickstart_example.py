@@ -4,25 +4,22 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import numpy as np
 import pytest
 import tvm_ffi
-from conftest import REPO_ROOT, run_checked
+from conftest import REPO_ROOT, run_checked, scripts_on_path
 
 EXAMPLE_DIR = REPO_ROOT / "examples" / "cpp_quickstart"
 
 
 def user_env() -> dict[str, str]:
     """A user's shell: the package's console scripts (tvm-ffi-config, cmake) on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    env = scripts_on_path()
     env.pop("LD_LIBRARY_PATH", None)
     return env
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tvm_ffi
-from conftest import INCLUDE_DIR, c_compiler, run_checked
+from conftest import INCLUDE_DIR, c_compiler, run_checked, scripts_on_path
 from tvm_ffi import libinfo
 
 DIST_NAME = "tvm-ffi-open"
@@ -302,7 +302,7 @@ def test_readme_quickstart(tmp_path: Path) -> None:
     source = re.search(r"```c\n(.*?)```", readme, flags=re.S).group(1)  # type: ignore[union-attr]
     command = re.search(r"```bash\n(cc -shared.*?)```", readme, flags=re.S).group(1)  # type: ignore[union-attr]
     (tmp_path / "square.c").write_text(source)
-    env = dict(os.environ, PATH=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")]))
+    env = scripts_on_path()
     run_checked(["bash", "-c", f"set -e; {command.replace('cc ', 'cc -Wall -Wextra -Werror ', 1)}"],
                 cwd=tmp_path, env=env)
 

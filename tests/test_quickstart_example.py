@@ -6,18 +6,16 @@ Python with NumPy arrays, torch tensors (when installed) and tvm_ffi.Tensor.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import sys
-import sysconfig
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import tvm_ffi
-from conftest import REPO_ROOT, c_compiler, run_checked
+from conftest import REPO_ROOT, c_compiler, run_checked, scripts_on_path
 from leakcheck import no_ffi_leaks  # noqa: F401
 
 EXAMPLE_DIR = REPO_ROOT / "examples" / "quickstart"
@@ -29,8 +27,7 @@ WITHOUT_TORCH = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = sys
 
 def user_env() -> dict[str, str]:
     """What a user of the installed package has: its console scripts (tvm-ffi-config) on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    env = scripts_on_path()
     env.pop("LD_LIBRARY_PATH", None)  # the kernel binds to the runtime that `import tvm_ffi` loaded
     return env
 

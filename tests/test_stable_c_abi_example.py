@@ -7,15 +7,13 @@ loader that calls it through TVMFFIFunctionCreate/TVMFFIFunctionCall with DLTens
 from __future__ import annotations
 
 import ctypes
-import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, c_compiler, run_checked
+from conftest import REPO_ROOT, c_compiler, run_checked, scripts_on_path
 
 EXAMPLE_DIR = REPO_ROOT / "examples" / "stable_c_abi"
 EXPECTED_OUTPUT = [
@@ -28,8 +26,7 @@ EXPECTED_OUTPUT = [
 
 def example_env() -> dict[str, str]:
     """The environment a user of the installed package has: its console scripts on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
+    env = scripts_on_path()
     env.pop("LD_LIBRARY_PATH", None)  # the loader finds the runtime through its --rpath
     return env
 
