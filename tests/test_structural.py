@@ -45,6 +45,41 @@ def test_hash_matches_the_reference(value: Any, expected: int) -> None:
     assert structural_hash(value) == expected
 
 
+def test_flags_by_position_or_keyword_and_truthy_values() -> None:
+    a = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
+    b = tvm_ffi.from_dlpack(np.ones(4, dtype="float32"))
+    skipped = structural_hash(a, skip_tensor_content=True)
+    assert structural_hash(a, False, True) == skipped == structural_hash(value=b, skip_tensor_content=1)
+    assert structural_hash(a, map_free_vars=0) == structural_hash(a) != skipped
+    assert structural_equal(a, b, False, True) and structural_equal(lhs=a, rhs=b, skip_tensor_content="yes")
+    assert not structural_equal(a, b) and not structural_equal(a, b, skip_tensor_content=[])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: structural_hash(), r"structural_hash\(\) missing required argument 'value' \(pos 1\)"),
+        (lambda: structural_hash(1, False, False, 4), r"takes at most 3 positional arguments \(4 given\)"),
+        (lambda: structural_hash(1, free_vars=True), "unexpected keyword argument 'free_vars'"),
+        (lambda: structural_hash(1, value=2), "multiple values for argument 'value'"),
+        (lambda: structural_equal(1), r"structural_equal\(\) missing required argument 'rhs' \(pos 2\)"),
+        (lambda: structural_equal(1, 2, map_free_vars=True, rhs=3), "multiple values for argument 'rhs'"),
+    ],
+)
+def test_bad_calls_raise_type_error(call: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_a_flag_whose_truth_fails_raises_its_error() -> None:
+    class Undecided:
+        def __bool__(self) -> bool:
+            raise ValueError("no truth value")
+
+    with pytest.raises(ValueError, match="no truth value"):
+        structural_hash([1], map_free_vars=Undecided())
+
+
 def test_tensor_hash_and_content_compare() -> None:
     a = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
     assert structural_hash(a) == 5983373823213910253

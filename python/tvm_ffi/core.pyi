@@ -216,3 +216,9 @@ from ._core import (
 from ._core import (
     object_repr as object_repr,
 )
+from ._core import (
+    structural_equal as structural_equal,
+)
+from ._core import (
+    structural_hash as structural_hash,
+)

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _core, _ffi_api
@@ -58,69 +57,11 @@ __all__ = [
     "structural_walk",
 ]
 
-# Bound once: these are hot (dict keys, caches), so the wrappers skip module attribute lookups
-# and pass the flags only when they are set.
-_STRUCTURAL_EQUAL: Callable[..., bool] = _ffi_api.StructuralEqual
-_STRUCTURAL_HASH: Callable[..., int] = _ffi_api.StructuralHash
-_U64 = 0xFFFFFFFFFFFFFFFF
-
-
-def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
-    """Compare two values by structure: same types and equal fields, recursively.
-
-    Parameters
-    ----------
-    lhs, rhs : Any
-        The values to compare (objects, containers, primitives).
-    map_free_vars : bool, optional
-        Let free variables of one side be mapped onto those of the other (default False).
-    skip_tensor_content : bool, optional
-        Compare tensors by shape and dtype only, not by their bytes (default False).
-
-    Returns
-    -------
-    bool
-        True when the values are structurally equal.
-
-    Examples
-    --------
-    >>> from tvm_ffi.structural import structural_equal
-    >>> structural_equal([1, {"a": 2}], [1, {"a": 2}])
-    True
-    >>> structural_equal([1, 2], [1, 3])
-    False
-    """
-    if map_free_vars or skip_tensor_content:
-        return _STRUCTURAL_EQUAL(lhs, rhs, map_free_vars, skip_tensor_content)
-    return _STRUCTURAL_EQUAL(lhs, rhs)
-
-
-def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
-    """Hash a value by structure, consistently with :func:`structural_equal`.
-
-    Parameters
-    ----------
-    value : Any
-        The value to hash.
-    map_free_vars : bool, optional
-        Hash free variables by position rather than identity (default False).
-    skip_tensor_content : bool, optional
-        Hash tensors by shape and dtype only (default False).
-
-    Returns
-    -------
-    int
-        An unsigned 64-bit hash; structurally equal values hash equal.
-
-    Examples
-    --------
-    >>> from tvm_ffi.structural import structural_hash
-    >>> structural_hash([1, 2]) == structural_hash([1, 2])
-    True
-    """
-    if map_free_vars or skip_tensor_content:
-        return _STRUCTURAL_HASH(value, map_free_vars, skip_tensor_content) & _U64
-    return _STRUCTURAL_HASH(value) & _U64
+# structural_hash and structural_equal are hot (dict keys, memo tables, caches): _core calls the
+# runtime's ffi.StructuralHash / ffi.StructuralEqual directly, without a Python frame, and returns
+# the hash unsigned (structural_entry.c).
+structural_hash = _core.structural_hash
+structural_equal = _core.structural_equal
 
 
 def get_first_structural_mismatch(

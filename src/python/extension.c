@@ -32,6 +32,7 @@
 #include "shape.h"
 #include "state.h"
 #include "string_types.h"
+#include "structural_entry.h"
 #include "tensor.h"
 #include "tensor_import.h"
 #include "type_table.h"
@@ -151,7 +152,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_callback_init(module) != 0 || core_convert_public_init(module) != 0 ||
       core_registry_init(module) != 0 ||
       core_reflection_init(module) != 0 || core_cany_init(module) != 0 ||
-      core_reflection_methods_init(module) != 0 ||
+      core_reflection_methods_init(module) != 0 || core_structural_entry_init(module) != 0 ||
       add_sentinel(module, "MISSING", "ffi.GetInvalidObject") != 0 ||
       add_sentinel(module, "KWARGS", "ffi.GetKwargsObject") != 0) {
     Py_CLEAR(core_module);
