@@ -13,6 +13,38 @@ namespace ffi {
 /*! \brief Codes beyond DLPack's: custom data types start here. */
 enum DLExtDataTypeCode { kDLExtCustomBegin = 129 };
 
+namespace detail {
+/*!
+ * \brief The name of a dtype code as dtype strings spell it ("int", "bfloat", "float8_e4m3fn");
+ * "custom" for custom codes, ValueError for codes DLPack does not define.
+ */
+inline const char* DLDataTypeCodeAsCStr(DLDataTypeCode code) {
+  switch (static_cast<int>(code)) {
+    case kDLInt: return "int";
+    case kDLUInt: return "uint";
+    case kDLFloat: return "float";
+    case kDLOpaqueHandle: return "handle";
+    case kDLBfloat: return "bfloat";
+    case kDLBool: return "bool";
+    case kDLFloat8_e3m4: return "float8_e3m4";
+    case kDLFloat8_e4m3: return "float8_e4m3";
+    case kDLFloat8_e4m3b11fnuz: return "float8_e4m3b11fnuz";
+    case kDLFloat8_e4m3fn: return "float8_e4m3fn";
+    case kDLFloat8_e4m3fnuz: return "float8_e4m3fnuz";
+    case kDLFloat8_e5m2: return "float8_e5m2";
+    case kDLFloat8_e5m2fnuz: return "float8_e5m2fnuz";
+    case kDLFloat8_e8m0fnu: return "float8_e8m0fnu";
+    case kDLFloat6_e2m3fn: return "float6_e2m3fn";
+    case kDLFloat6_e3m2fn: return "float6_e3m2fn";
+    case kDLFloat4_e2m1fn: return "float4_e2m1fn";
+    default:
+      if (static_cast<int>(code) >= kDLExtCustomBegin) return "custom";
+      TVM_FFI_THROW(ValueError) << "DLDataType contains unknown type_code=" << static_cast<int>(code);
+  }
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace detail
+
 /*! \brief Parses a dtype string ("float32", "bfloat16", "int8x4"); ValueError when unknown. */
 inline DLDataType StringToDLDataType(const String& str) {
   TVMFFIByteArray text{str.data(), str.size()};

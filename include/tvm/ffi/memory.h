@@ -8,11 +8,40 @@
 
 #include <tvm/ffi/object.h>
 
+#include <cstdlib>
 #include <new>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
+
+/*!
+ * \brief Raw memory of `size` bytes aligned to `align` (a power of two), for buffers a library
+ * manages itself; std::bad_alloc when none is left. Give it back with AlignedFree.
+ */
+inline void* AlignedAlloc(size_t size, size_t align) {
+  void* ptr = nullptr;
+#ifdef _MSC_VER
+  ptr = _aligned_malloc(size, align);
+#else
+  if (align <= alignof(std::max_align_t)) {
+    ptr = std::malloc(size);  // malloc already aligns this far
+  } else if (posix_memalign(&ptr, align, size) != 0) {
+    ptr = nullptr;
+  }
+#endif
+  if (ptr == nullptr) throw std::bad_alloc();
+  return ptr;
+}
+
+/*! \brief Frees memory from AlignedAlloc (null is fine). */
+inline void AlignedFree(void* ptr) noexcept {
+#ifdef _MSC_VER
+  _aligned_free(ptr);
+#else
+  std::free(ptr);
+#endif
+}
 
 /*!
  * \brief Memory for a T plus `bytes - sizeof(T)` tail bytes. Over-aligned types (alignas(64),

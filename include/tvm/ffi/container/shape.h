@@ -81,13 +81,44 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
 };
 
 namespace detail {
-/*! \brief A shape object of `n` extents stored inline after it, left for the caller to fill. */
-inline ObjectPtr<ShapeObj> MakeInlineShape(size_t n, int64_t** extents) {
-  ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
+/*!
+ * \brief A shape object of `length` extents stored inline after it, left for the caller to
+ * fill through *mutable_data (skipped when mutable_data is null).
+ */
+inline ObjectPtr<ShapeObj> MakeEmptyShape(size_t length, int64_t** mutable_data) {
+  ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(length);
   int64_t* tail = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
   obj->data = tail;
-  obj->size = n;
-  *extents = tail;
+  obj->size = length;
+  if (mutable_data != nullptr) *mutable_data = tail;
+  return obj;
+}
+
+/*! \brief A shape object holding the integers of [first, last). */
+template <typename It>
+inline ObjectPtr<ShapeObj> MakeInplaceShape(It first, It last) {
+  size_t n = 0;
+  for (It it = first; it != last; ++it) ++n;
+  int64_t* extents = nullptr;
+  ObjectPtr<ShapeObj> obj = MakeEmptyShape(n, &extents);
+  for (It it = first; it != last; ++it) *extents++ = static_cast<int64_t>(*it);
+  return obj;
+}
+
+/*! \brief Writes the compact (row-major) strides of `shape`, in elements, to out_strides. */
+inline void FillStridesFromShape(ShapeView shape, int64_t* out_strides) {
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i > 0; --i) {
+    out_strides[i - 1] = stride;
+    stride *= shape[i - 1];
+  }
+}
+
+/*! \brief A shape object holding the compact strides of `shape`. */
+inline ObjectPtr<ShapeObj> MakeStridesFromShape(ShapeView shape) {
+  int64_t* strides = nullptr;
+  ObjectPtr<ShapeObj> obj = MakeEmptyShape(shape.size(), &strides);
+  FillStridesFromShape(shape, strides);
   return obj;
 }
 }  // namespace detail
@@ -112,24 +143,10 @@ class Shape : public ObjectRef {
                                         !std::is_base_of_v<ObjectRef, Container>>>
   explicit Shape(const Container& values) : Shape(values.begin(), values.end()) {}
   template <typename It, typename = decltype(*std::declval<It>())>
-  Shape(It first, It last) : ObjectRef(UnsafeInit{}) {
-    size_t n = 0;
-    for (It it = first; it != last; ++it) ++n;
-    int64_t* extents = nullptr;
-    ObjectPtr<ShapeObj> obj = detail::MakeInlineShape(n, &extents);
-    for (It it = first; it != last; ++it) *extents++ = static_cast<int64_t>(*it);
-    data_ = std::move(obj);
-  }
+  Shape(It first, It last) : ObjectRef(detail::MakeInplaceShape(first, last)) {}
   /*! \brief The compact (row-major) strides of `shape`, in elements. */
   static Shape StridesFromShape(ShapeView shape) {
-    int64_t* strides = nullptr;
-    ObjectPtr<ShapeObj> obj = detail::MakeInlineShape(shape.size(), &strides);
-    int64_t stride = 1;
-    for (size_t i = shape.size(); i > 0; --i) {
-      strides[i - 1] = stride;
-      stride *= shape[i - 1];
-    }
-    return Shape(std::move(obj));
+    return Shape(detail::MakeStridesFromShape(shape));
   }
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Shape, ObjectRef, ShapeObj);
 

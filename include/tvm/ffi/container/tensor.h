@@ -25,6 +25,11 @@ inline size_t GetDataSize(const DLTensor& tensor) {
   return GetDataSize(numel, tensor.dtype);
 }
 
+namespace detail {
+// Newer reference headers declare GetDataSize here as well; code written for them compiles.
+using ::tvm::ffi::GetDataSize;
+}  // namespace detail
+
 /*! \brief Row-major compactness; extent-1 dims are ignored and empty tensors are compact. */
 inline bool IsContiguous(const DLTensor& t) {
   if (t.strides == nullptr) return true;
