@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..utils.lockfile import FileLock
-from . import _cache, _toolchain
+from . import _cache, _pch, _toolchain
 from ._direct import run_direct
+from ._errors import BuildError
 from ._ninja import run_ninja
 from ._plan import BuildPlan, Flags, plan_build
 from ._request import BuildRequest
@@ -78,6 +79,18 @@ def _remove_leftovers(build_dir: Path, plan: BuildPlan) -> None:
                 pass
 
 
+def _plan_and_run(req: BuildRequest, flags: Flags, pch: list[str], build_dir: Path, sources: list[str],
+                  cubin_files: dict[str, str],
+                  ninja_text: Callable[[BuildRequest, Sequence[str]], str]) -> tuple[BuildPlan, str]:
+    """Plans the build (C++ compiles with the ``pch`` flags) and runs it; the plan and the output."""
+    if pch:
+        req = req._replace(extra_cflags=[*req.extra_cflags, *pch])
+        flags = flags._replace(cxxflags=[*flags.cxxflags, *pch])
+    plan = plan_build(req.name, sources, flags, req.output, cubin_files)
+    _remove_leftovers(build_dir, plan)
+    return plan, _run_plan(req.name, build_dir, plan, lambda: ninja_text(req, sources))
+
+
 class _locked:
     """The build directory's lock; says who we wait for when another builder holds it."""
 
@@ -111,9 +124,15 @@ def build_locked(req: BuildRequest, flags: Flags, key: str, build_dir: Path, exp
             cubin_files[cubin_name] = f"{cubin_name}.cubin"
             _cache.write_atomic(build_dir / cubin_files[cubin_name], bytes(blob))
         sources = [str(build_dir / f) for f in req.inline_sources or ()] + req.sources
-        plan = plan_build(req.name, sources, flags, req.output, cubin_files)
-        _remove_leftovers(build_dir, plan)
-        output = _run_plan(req.name, build_dir, plan, lambda: ninja_text(req, sources))
+        # Not part of the key: a precompiled header changes how fast the objects are made, not them.
+        pch = _pch.pch_include_flags(req, flags)
+        try:
+            plan, output = _plan_and_run(req, flags, pch, build_dir, sources, cubin_files, ninja_text)
+        except BuildError as err:
+            if not pch or not _pch.unreadable(err.output):
+                raise
+            _pch.give_up(pch)  # an unreadable precompiled header: build as without one
+            plan, output = _plan_and_run(req, flags, [], build_dir, sources, cubin_files, ninja_text)
         # As with the reference: TVM_FFI_CPP_EXTENSION_LOG_BUILD=1 logs the commands and their output.
         if os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0") in ("1", "stdout", "stderr"):
             _log.info("build of '%s' in %s:\n%s", req.name, build_dir, output)
