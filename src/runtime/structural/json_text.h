@@ -1,6 +1,7 @@
 /*
- * structural/json_text.h -- JSON text <-> FFI values (ffi.json.Parse / ffi.json.Stringify), and
- * the number/string formatting the JSON graph writer shares.
+ * structural/json_text.h -- JSON text <-> FFI values: the parser (json_parse.c), the compact
+ * writer and the number/string formatting the JSON graph writer shares (json_write.c), the
+ * indenter (json_indent.c); ffi.json.Parse / ffi.json.Stringify are in json_text_globals.c.
  */
 #ifndef TVM_FFI_RUNTIME_STRUCTURAL_JSON_TEXT_H_
 #define TVM_FFI_RUNTIME_STRUCTURAL_JSON_TEXT_H_
