@@ -85,6 +85,13 @@ def test_unreadable_precompiled_header_falls_back_to_parsing(cache_dir: Path) ->
     assert "-include" not in build_and_check(4).read_text()  # not made again
 
 
+def test_a_cache_the_header_cannot_live_in_only_costs_time(cache_dir: Path) -> None:
+    cache_dir.mkdir(parents=True)
+    (cache_dir / "pch").write_text("a file where the directory would go")
+    build_and_check(1)
+    assert "-include" not in build_and_check(2).read_text()
+
+
 def test_files_of_the_user_are_compiled_as_written(cache_dir: Path, tmp_path: Path) -> None:
     # A user's own file may set macros before its first include: no header is forced in front.
     for k in (1, 2):

@@ -20,6 +20,7 @@ kept; older ones lose their ``.gch`` (tens of MB each) and fall back to plain pa
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -90,7 +91,11 @@ def _precompile(directory: Path, flags: Flags) -> bool:
         (directory / _FAILED).write_text(proc.stdout + proc.stderr)
         _log.info("precompiling <%s> failed; builds read the header instead:\n%s", PRELUDE_HEADER, proc.stderr)
         return False
-    os.replace(tmp, gch)
+    try:
+        os.replace(tmp, gch)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     _prune(directory.parent)
     return True
 
@@ -115,11 +120,20 @@ def pch_include_flags(req: BuildRequest, flags: Flags) -> list[str]:
     when the build does not take part (see the module docstring)."""
     if not _eligible(req, flags):
         return []
-    directory = _pch_dir(flags)
+    try:
+        return _include_flags(_pch_dir(flags), flags)
+    except OSError as err:  # a cache the PCH cannot live in slows builds down, never fails them
+        _log.info("no precompiled header for this build: %s", err)
+        return []
+
+
+def _include_flags(directory: Path, flags: Flags) -> list[str]:
+    """pch_include_flags for the precompiled header kept in ``directory``."""
     gch = directory / f"{_HEADER}.gch"
     include = ["-include", str(directory / _HEADER)]
     if gch.is_file():
-        os.utime(gch)  # recently used: kept by _prune
+        with contextlib.suppress(OSError):  # a read-only cache still serves it
+            os.utime(gch)  # recently used: kept by _prune
         return include
     directory.mkdir(parents=True, exist_ok=True)
     if (directory / _FAILED).exists():
@@ -137,8 +151,9 @@ def pch_include_flags(req: BuildRequest, flags: Flags) -> list[str]:
 def give_up(include_flags: list[str]) -> None:
     """Stops using the precompiled header named by ``include_flags`` (GCC could not read it)."""
     directory = Path(include_flags[-1]).parent
-    (directory / f"{_HEADER}.gch").unlink(missing_ok=True)
-    (directory / _FAILED).write_text("GCC could not read the precompiled header\n")
+    with contextlib.suppress(OSError):  # the rebuild without it goes ahead either way
+        (directory / f"{_HEADER}.gch").unlink(missing_ok=True)
+        (directory / _FAILED).write_text("GCC could not read the precompiled header\n")
 
 
 def unreadable(build_output: str) -> bool:
