@@ -12,14 +12,9 @@ import pytest
 from conftest import run_checked, scripts_on_path
 
 
-def build_env() -> dict[str, str]:
-    """This environment, with its own scripts (cmake, ninja) first on PATH."""
-    return scripts_on_path()
-
-
 def cmake() -> str:
     """The cmake executable; the test is skipped without one."""
-    found = shutil.which("cmake", path=build_env()["PATH"])
+    found = shutil.which("cmake", path=scripts_on_path()["PATH"])
     if found is None:
         pytest.skip("cmake is not installed")
     return found
@@ -34,11 +29,11 @@ def configure(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
                            f"-Dtvm_ffi_ROOT={tvm_ffi.libinfo.find_cmake_path()}",
                            f"-DPython3_EXECUTABLE={sys.executable}",
                            f"-DPython_EXECUTABLE={sys.executable}", *options],
-                          capture_output=True, text=True, env=build_env(), timeout=300)
+                          capture_output=True, text=True, env=scripts_on_path(), timeout=300)
 
 
 def build(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """Configures and builds the CMake project in `project`, failing the test on any error."""
     configured = configure(project, *options)
     assert configured.returncode == 0, configured.stdout + configured.stderr
-    return run_checked([cmake(), "--build", str(project / "build")], env=build_env(), timeout=300)
+    return run_checked([cmake(), "--build", str(project / "build")], env=scripts_on_path(), timeout=300)

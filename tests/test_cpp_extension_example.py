@@ -13,7 +13,7 @@ from pathlib import Path
 
 import _cmake_project as cmake_project
 import pytest
-from conftest import REPO_ROOT, run_checked
+from conftest import REPO_ROOT, run_checked, scripts_on_path
 
 EXAMPLE_DIR = REPO_ROOT / "examples" / "cpp_extension"
 
@@ -80,7 +80,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = work / "src"
     shutil.copytree(EXAMPLE_DIR, source, ignore=shutil.ignore_patterns("build", "__pycache__"))
     target = work / "site"
-    env = cmake_project.build_env()
+    env = scripts_on_path()
     # No build isolation: the build must find this environment's tvm_ffi (and scikit-build-core).
     run_checked([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
                  "--target", str(target), str(source)], env=env, timeout=600)
