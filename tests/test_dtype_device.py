@@ -230,6 +230,18 @@ def test_device_from_strings_and_codes() -> None:
     assert tvm_ffi.device(dev) is dev
 
 
+def test_device_text_for_every_name_and_index() -> None:
+    # str() and repr() of the canonical names are formatted without Python's formatter: every
+    # name, and indices of every width and sign, read as "type:index".
+    for name in ("cpu", "cuda", "cuda_host", "opencl", "vulkan", "metal", "vpi", "rocm",
+                 "rocm_host", "ext_dev", "cuda_managed", "oneapi", "webgpu", "hexagon", "maia", "trn"):
+        for index in (0, 7, 123456, 2**31 - 1, -1, -(2**31)):
+            dev = tvm_ffi.device(name, index)
+            assert str(dev) == f"{name}:{index}"
+            assert repr(dev) == f"device(type='{name}', index={index})"
+    assert str(tvm_ffi.device(99, 2)) == "99:2"  # an unknown type prints its number
+
+
 def test_device_equality_hash_pickle() -> None:
     a, b, c = tvm_ffi.device("cuda:1"), tvm_ffi.device("cuda", 1), tvm_ffi.device("cuda", 0)
     assert a == b and hash(a) == hash(b) and a != c

@@ -192,22 +192,55 @@ static PyObject* display_name(PyObject* op) {
                       : PyUnicode_FromFormat("%d", (int)dev.device_type);
 }
 
-static PyObject* device_str(PyObject* op) {
-  PyObject* name = display_name(op);
-  if (name == NULL) return NULL;
-  PyObject* out = PyUnicode_FromFormat("%U:%d", name, (int)device_of(op).device_id);
-  Py_DECREF(name);
+/* Appends the decimal text of `value` at `out`; returns the end. */
+static char* append_int(char* out, long value) {
+  char digits[24];
+  int n = 0;
+  unsigned long magnitude = value < 0 ? 0UL - (unsigned long)value : (unsigned long)value;
+  do {
+    digits[n++] = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (value < 0) *out++ = '-';
+  while (n > 0) *out++ = digits[--n];
   return out;
 }
 
-static PyObject* device_repr(PyObject* op) {
-  PyObject* name = display_name(op);
-  if (name == NULL) return NULL;
-  PyObject* out =
-      PyUnicode_FromFormat("device(type='%U', index=%d)", name, (int)device_of(op).device_id);
-  Py_DECREF(name);
+static char* append_text(char* out, const char* text) {
+  size_t len = strlen(text);
+  memcpy(out, text, len);
+  return out + len;
+}
+
+/* str() "cuda:0" or repr() "device(type='cuda', index=0)". A canonical name is formatted in a
+ * stack buffer (PyUnicode_FromFormat cost most of the call); a subclass's own name or an
+ * unknown type's number goes through Python's formatting. */
+static PyObject* device_text(PyObject* op, int as_repr) {
+  DLDevice dev = device_of(op);
+  const char* name = Py_TYPE(op) == &CoreDevice_Type ? device_type_name((int32_t)dev.device_type)
+                                                     : NULL;
+  if (CORE_LIKELY(name != NULL)) {
+    char buf[64]; /* the longest: "device(type='cuda_managed', index=-2147483648)" */
+    char* end = buf;
+    end = append_text(end, as_repr ? "device(type='" : "");
+    end = append_text(end, name);
+    end = append_text(end, as_repr ? "', index=" : ":");
+    end = append_int(end, (long)dev.device_id);
+    end = append_text(end, as_repr ? ")" : "");
+    return PyUnicode_FromStringAndSize(buf, end - buf);
+  }
+  PyObject* shown = display_name(op);
+  if (shown == NULL) return NULL;
+  PyObject* out = as_repr ? PyUnicode_FromFormat("device(type='%U', index=%d)", shown,
+                                                 (int)dev.device_id)
+                          : PyUnicode_FromFormat("%U:%d", shown, (int)dev.device_id);
+  Py_DECREF(shown);
   return out;
 }
+
+static PyObject* device_str(PyObject* op) { return device_text(op, 0); }
+
+static PyObject* device_repr(PyObject* op) { return device_text(op, 1); }
 
 static PyObject* device_richcompare(PyObject* a, PyObject* b, int op) {
   if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &CoreDevice_Type)) {
