@@ -148,7 +148,7 @@ def test_ffi_api_module_exposes_runtime_functions() -> None:
 
     assert _ffi_api.String("hello") == "hello"
     assert isinstance(_ffi_api.ModuleGetKind, tvm_ffi.Function)
-    with pytest.raises(AttributeError, match="no global function `ffi.NoSuchThing`"):
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchThing'"):
         _ffi_api.NoSuchThing  # noqa: B018
 
 

@@ -78,6 +78,7 @@ if not _running_as_config():
     from . import registry, _ffi_api, module, container
     from . import _testing_lib  # registers the testing.* fixtures, as the reference does
     from . import _core_names  # core.ObjectConvertible, core.object_repr
+    from . import _optional_torch_c_dlpack  # imported with the package, as in the reference
 
     # isort: on
     # tvm_ffi.cpp loads its build machinery on first use: importing it builds and imports nothing.
@@ -206,16 +207,3 @@ if not _running_as_config():
         "use_raw_stream",
         "use_torch_stream",
     ]
-
-# Submodules the reference imports with the package but that are loaded here on first access,
-# so that `import tvm_ffi` does not pay for their imports (ctypes, subprocess, hashlib, ...).
-_LAZY_SUBMODULES = ("_optional_torch_c_dlpack",)
-
-
-def __getattr__(name: str) -> object:
-    """Loads a lazy submodule (``tvm_ffi._optional_torch_c_dlpack``) when first named."""
-    if name in _LAZY_SUBMODULES:
-        import importlib
-
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,11 +18,8 @@ Without a table, torch tensors travel through ``__dlpack__`` as every other fram
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import importlib
-import logging
 import os
-import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -30,7 +27,8 @@ from typing import Any
 
 __all__ = ["load_torch_c_dlpack_extension", "patch_torch_cuda_stream_protocol"]
 
-logger = logging.getLogger(__name__)
+# The package imports this module (as the reference does), so what only the addon build needs
+# (hashlib, logging, subprocess: ~15 ms together) is imported inside the functions that build.
 
 _CAPSULE_NAME = b"dlpack_exchange_api"
 _DISABLE_ENV = "TVM_FFI_DISABLE_TORCH_C_DLPACK"
@@ -85,6 +83,8 @@ def _torch_extension_device(torch_module: Any) -> str:
 def _addon_libname(torch: Any, device: str) -> str:
     """The cached library's name: it changes with anything that changes PyTorch's C++ ABI."""
     major, minor = torch.__version__.split(".")[:2]
+    import hashlib  # noqa: PLC0415 (see the imports above)
+
     identity = f"{torch.__version__}|cxx11abi={int(torch.compiled_with_cxx11_abi())}"
     tag = hashlib.sha256(identity.encode()).hexdigest()[:8]
     return f"libtorch_c_dlpack_addon_torch{major}{minor}-{device}-{tag}.so"
@@ -97,7 +97,10 @@ def _build_addon(torch: Any) -> Path:
     path = cache / _addon_libname(torch, device)
     if path.exists():
         return path
-    logger.info("compiling the PyTorch DLPack exchange addon into %s", path)
+    import logging  # noqa: PLC0415 (see the imports above)
+    import subprocess  # noqa: PLC0415
+
+    logging.getLogger(__name__).info("compiling the PyTorch DLPack exchange addon into %s", path)
     script = Path(__file__).parent / "utils" / "_build_optional_torch_c_dlpack.py"
     command = [sys.executable, str(script), "--output-dir", str(cache), "--libname", path.name]
     if device != "cpu":
