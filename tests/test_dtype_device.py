@@ -242,6 +242,14 @@ def test_device_text_for_every_name_and_index() -> None:
     assert str(tvm_ffi.device(99, 2)) == "99:2"  # an unknown type prints its number
 
 
+def test_device_hash_is_the_hash_of_its_type_and_index() -> None:
+    # Computed in C without the tuple; it must stay the tuple's, as the reference's is.
+    for device_type in (1, 2, 8, 16, 99):
+        for index in (0, 1, -1, -2, 2**31 - 1, -(2**31)):
+            dev = tvm_ffi.device(device_type, index)
+            assert hash(dev) == hash((device_type, index))
+
+
 def test_device_equality_hash_pickle() -> None:
     a, b, c = tvm_ffi.device("cuda:1"), tvm_ffi.device("cuda", 1), tvm_ffi.device("cuda", 0)
     assert a == b and hash(a) == hash(b) and a != c
