@@ -137,7 +137,7 @@ class KeysView(KeysViewBase[_K]):
     """
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
-        super().__init__(backend_map)
+        self._mapping = backend_map  # what MappingView.__init__ sets, without the call (a frame)
         self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
@@ -166,7 +166,7 @@ class ValuesView(ValuesViewBase[_V]):
     """
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
-        super().__init__(backend_map)
+        self._mapping = backend_map  # what MappingView.__init__ sets, without the call (a frame)
         self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
@@ -195,7 +195,7 @@ class ItemsView(ItemsViewBase[_K, _V]):
     """
 
     def __init__(self, backend_map: Any, iter_functor_getter: _IterFunctorGetter | None = None) -> None:
-        super().__init__(backend_map)
+        self._mapping = backend_map  # what MappingView.__init__ sets, without the call (a frame)
         self._backend_map = backend_map
         self._iter_functor_getter = iter_functor_getter
 
