@@ -55,6 +55,23 @@ def test_shape_keeps_its_runtime_object_through_calls() -> None:
     assert tvm_ffi.convert(s)._tvm_ffi_cached_object.same_as(s._tvm_ffi_cached_object)
 
 
+def test_a_shape_subclass_protocol_override_is_called() -> None:
+    # A Shape that already holds its runtime object passes it without calling
+    # __tvm_ffi_object__; a subclass's own protocol method is still what decides.
+    made = tvm_ffi.Shape((3, 4))
+    calls: list[int] = []
+
+    class Logged(tvm_ffi.Shape):
+        def __tvm_ffi_object__(self) -> tvm_ffi.Object:
+            calls.append(1)
+            return made.__tvm_ffi_object__()
+
+    echo = tvm_ffi.get_global_func("testing.echo")
+    assert echo(Logged((9, 9))) == (3, 4) and calls == [1]
+    lazy = tuple.__new__(tvm_ffi.Shape, (5, 6))  # no runtime object yet: made on first pass
+    assert echo(lazy) == (5, 6) and lazy._tvm_ffi_object is not None
+
+
 def test_shape_pickles_by_value() -> None:
     s = tvm_ffi.Shape((1, 2, 3))
     copy = pickle.loads(pickle.dumps(s))

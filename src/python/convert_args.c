@@ -17,13 +17,40 @@
 #include "error.h"
 #include "error_from_python.h"
 #include "object.h"
+#include "shape.h"
 #include "stack_guard.h"
 #include "state.h"
 
 /* ---- protocol helpers ---- */
 
-static PyObject* call_protocol(PyObject* value, const char* name) {
-  return PyObject_CallMethod(value, name, NULL);
+/* The protocol methods, by name; each name is interned on first use (PyObject_CallMethod with a
+ * C string decoded and hashed it on every call: a third of the cost of passing a Shape). */
+typedef enum {
+  kProtoObject,
+  kProtoOpaquePtr,
+  kProtoCudaStream,
+  kProtoDataType,
+  kProtoDevice,
+  kProtoInt,
+  kProtoFloat,
+  kProtoValue,
+  kNumProtocols
+} Protocol;
+
+static const char* const kProtocolNames[kNumProtocols] = {
+    "__tvm_ffi_object__", "__tvm_ffi_opaque_ptr__", "__cuda_stream__", "__dlpack_data_type__",
+    "__dlpack_device__",  "__tvm_ffi_int__",        "__tvm_ffi_float__", "__tvm_ffi_value__",
+};
+static PyObject* g_protocol_names[kNumProtocols];
+
+/* value.<protocol>() */
+static PyObject* call_protocol(PyObject* value, Protocol which) {
+  PyObject** name = &g_protocol_names[which];
+  if (CORE_UNLIKELY(*name == NULL) &&
+      (*name = PyUnicode_InternFromString(kProtocolNames[which])) == NULL) {
+    return NULL;
+  }
+  return PyObject_CallMethodNoArgs(value, *name);
 }
 
 static int void_p_value(PyObject* value, void** out, const CoreArgSite* site, const char* what) {
@@ -122,7 +149,9 @@ CONVERTER(convert_rvalue_ref) {
 }
 
 CONVERTER(convert_object_protocol) {
-  PyObject* obj = call_protocol(value, "__tvm_ffi_object__");
+  /* A Shape that already made its runtime object hands it over without a Python frame. */
+  PyObject* obj = core_shape_made_object(value);
+  if (obj == NULL) obj = call_protocol(value, kProtoObject);
   if (obj == NULL) return -1;
   if (core_call_context_keep_py(ctx, obj) != 0) return -1;
   if (!core_is_object(obj)) {
@@ -193,7 +222,7 @@ CONVERTER(convert_void_p) {
 }
 
 CONVERTER(convert_opaque_ptr_protocol) {
-  PyObject* addr = call_protocol(value, "__tvm_ffi_opaque_ptr__");
+  PyObject* addr = call_protocol(value, kProtoOpaquePtr);
   if (addr == NULL) return -1;
   int rc = set_opaque_ptr_from(addr, out, &ctx->site, "__tvm_ffi_opaque_ptr__()");
   Py_DECREF(addr);
@@ -201,7 +230,7 @@ CONVERTER(convert_opaque_ptr_protocol) {
 }
 
 CONVERTER(convert_cuda_stream) {
-  PyObject* pair = call_protocol(value, "__cuda_stream__");
+  PyObject* pair = call_protocol(value, kProtoCudaStream);
   if (pair == NULL) return -1;
   int rc = set_cuda_stream(pair, out, &ctx->site);
   Py_DECREF(pair);
@@ -215,7 +244,7 @@ CONVERTER(convert_exception) {
 }
 
 CONVERTER(convert_dlpack_data_type) {
-  PyObject* triple = call_protocol(value, "__dlpack_data_type__");
+  PyObject* triple = call_protocol(value, kProtoDataType);
   if (triple == NULL) return -1;
   long long vals[3];
   int rc = int_tuple(triple, vals, 3, &ctx->site, "__dlpack_data_type__()");
@@ -227,7 +256,7 @@ CONVERTER(convert_dlpack_data_type) {
 }
 
 CONVERTER(convert_dlpack_device) {
-  PyObject* pair = call_protocol(value, "__dlpack_device__");
+  PyObject* pair = call_protocol(value, kProtoDevice);
   if (pair == NULL) return -1;
   long long vals[2];
   int rc = int_tuple(pair, vals, 2, &ctx->site, "__dlpack_device__()");
@@ -238,7 +267,7 @@ CONVERTER(convert_dlpack_device) {
 }
 
 CONVERTER(convert_int_protocol) {
-  PyObject* v = call_protocol(value, "__tvm_ffi_int__");
+  PyObject* v = call_protocol(value, kProtoInt);
   if (v == NULL) return -1;
   int rc;
   if (PyLong_Check(v)) {
@@ -253,7 +282,7 @@ CONVERTER(convert_int_protocol) {
 }
 
 CONVERTER(convert_float_protocol) {
-  PyObject* v = call_protocol(value, "__tvm_ffi_float__");
+  PyObject* v = call_protocol(value, kProtoFloat);
   if (v == NULL) return -1;
   double d = PyFloat_AsDouble(v);
   Py_DECREF(v);
@@ -265,7 +294,7 @@ CONVERTER(convert_float_protocol) {
 
 /* The protocol's result is converted in turn and kept alive for the call. */
 CONVERTER(convert_value_protocol) {
-  PyObject* result = call_protocol(value, "__tvm_ffi_value__");
+  PyObject* result = call_protocol(value, kProtoValue);
   if (result == NULL) return -1;
   if (core_call_context_keep_py(ctx, result) != 0) return -1;
   static const char kWhere[] = " while converting __tvm_ffi_value__";

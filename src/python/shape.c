@@ -30,6 +30,17 @@ PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
   return out;
 }
 
+PyObject* core_shape_made_object(PyObject* value) {
+  if (shape_class == NULL || Py_TYPE(value) != (PyTypeObject*)shape_class) return NULL;
+  PyObject* obj = PyObject_GetAttr(value, g_str_object_attr); /* the class says None until made */
+  if (obj == NULL || !PyObject_TypeCheck(obj, &CoreObject_Type)) {
+    Py_XDECREF(obj);
+    PyErr_Clear();
+    return NULL;
+  }
+  return obj;
+}
+
 PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n) {
   /* A tuple subclass instance is filled in place, as tuple's own constructor does. */
   PyObject* out = cls == &PyTuple_Type ? PyTuple_New(n) : cls->tp_alloc(cls, n);

@@ -14,6 +14,9 @@ PyObject* core_shape_from_handle(TVMFFIObjectHandle handle);
 PyObject* core_shape_from_dims(const int64_t* dims, int32_t n);
 /* An instance of `cls` (tuple or a tuple subclass) holding the n ints. */
 PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t n);
+/* The runtime object an instance of the registered Shape class (exactly that class) already
+ * holds, as a new reference; NULL (no error set) for anything else, or before it is made. */
+PyObject* core_shape_made_object(PyObject* value);
 /* _set_class_shape(cls): the tuple subclass that ffi.Shape results come back as. */
 PyObject* core_mod_set_class_shape(PyObject* self, PyObject* cls);
 
