@@ -19,6 +19,10 @@ _TORCH = (
 
 CASES = [
     Case("Shape((1, 2, 3))", _IMPORTS, "tvm_ffi.Shape((1, 2, 3))"),
+    # A Shape through a call: the argument hands over the runtime object it holds, the result
+    # is a new Shape (a tuple subclass) around the same object.
+    Case("echo(Shape)", _IMPORTS + "echo = tvm_ffi.get_global_func('testing.echo')\n"
+         "shape = tvm_ffi.Shape((1, 2, 3))\n", "echo(shape)"),
     Case("convert([1, 2, 3])", _IMPORTS + "convert = tvm_ffi.convert\n", "convert([1, 2, 3])"),
     Case("convert({'a': 1})", _IMPORTS + "convert = tvm_ffi.convert\n", "convert({'a': 1})"),
     Case("dtype('float32')", _IMPORTS + "dtype = tvm_ffi.dtype\n", "dtype('float32')"),
