@@ -242,6 +242,15 @@ def test_device_text_for_every_name_and_index() -> None:
     assert str(tvm_ffi.device(99, 2)) == "99:2"  # an unknown type prints its number
 
 
+def test_device_index_outside_int32_is_an_overflow_and_a_value_error() -> None:
+    # OverflowError as the reference raises (int32_t conversion), ValueError as this package did.
+    for index in (2**31, -(2**31) - 1, 2**64, -(2**70)):
+        with pytest.raises(OverflowError, match=f"Invalid device index: {index} is out of range") as caught:
+            tvm_ffi.device("cuda", index)
+        assert isinstance(caught.value, ValueError)
+    assert tvm_ffi.device("cuda", 2**31 - 1).index == 2**31 - 1
+
+
 def test_device_hash_is_the_hash_of_its_type_and_index() -> None:
     # Computed in C without the tuple; it must stay the tuple's, as the reference's is.
     for device_type in (1, 2, 8, 16, 99):

@@ -233,6 +233,9 @@ class MapBase(CContainerBase):
 class NotAMappingError(AttributeError, TypeError):
     """``Map(x)`` / ``Dict(x)`` got neither a mapping nor (key, value) pairs."""
 
+class DeviceIndexError(OverflowError, ValueError):
+    """A device type or index outside int32."""
+
 @final
 class FieldProperty:
     """Data descriptor of a reflected field."""

@@ -40,6 +40,9 @@ from ._core import (
     Device as Device,
 )
 from ._core import (
+    DeviceIndexError as DeviceIndexError,
+)
+from ._core import (
     DLDeviceType as DLDeviceType,
 )
 from ._core import (

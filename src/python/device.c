@@ -48,6 +48,10 @@ PyObject* core_device_new(DLDevice device) {
   return (PyObject*)self;
 }
 
+/* Raised for an index outside int32: an OverflowError (what the reference raises, converting to
+ * int32_t) and a ValueError (what this package raised before). */
+static PyObject* g_index_out_of_range = NULL;
+
 /* An int-like device index: int, objects with __index__, or numpy-style .item(). */
 static int parse_index(PyObject* index, int32_t* out) {
   PyObject* as_int = NULL;
@@ -69,13 +73,15 @@ static int parse_index(PyObject* index, int32_t* out) {
     }
     return -1;
   }
-  long v = PyLong_AsLong(as_int);
-  Py_DECREF(as_int);
-  if (v == -1 && PyErr_Occurred()) return -1;
-  if (v < INT32_MIN || v > INT32_MAX) {
-    PyErr_Format(PyExc_ValueError, "Invalid device index: %ld is out of range", v);
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(as_int, &overflow);
+  if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(g_index_out_of_range, "Invalid device index: %R is out of range (int32)", as_int);
+    Py_DECREF(as_int);
     return -1;
   }
+  Py_DECREF(as_int);
+  if (v == -1 && PyErr_Occurred()) return -1;
   *out = (int32_t)v;
   return 0;
 }
@@ -397,6 +403,16 @@ int core_device_init_types(PyObject* module) {
   Py_INCREF(&CoreDevice_Type);
   if (PyModule_AddObject(module, "Device", (PyObject*)&CoreDevice_Type) < 0) {
     Py_DECREF(&CoreDevice_Type);
+    return -1;
+  }
+  PyObject* bases = PyTuple_Pack(2, PyExc_OverflowError, PyExc_ValueError);
+  if (bases == NULL) return -1;
+  g_index_out_of_range = PyErr_NewExceptionWithDoc(
+      "tvm_ffi.core.DeviceIndexError",
+      "A device type or index outside int32 (an OverflowError and a ValueError).", bases, NULL);
+  Py_DECREF(bases);
+  if (g_index_out_of_range == NULL ||
+      PyModule_AddObjectRef(module, "DeviceIndexError", g_index_out_of_range) < 0) {
     return -1;
   }
   return 0;
