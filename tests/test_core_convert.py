@@ -125,13 +125,24 @@ def test_special_floats() -> None:
     assert math.isnan(echo(math.nan))
 
 
-@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 2**64, -(2**100), 2**1000 + 7, -(2**1000)])
+# Word edges (64-bit words, two's complement) and ints longer than the converter's stack buffer.
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 2**64, -(2**100), 2**1000 + 7, -(2**1000),
+                                   2**64 - 1, 2**63 + 12345, 2**127, -(2**127), 2**128 - 1,
+                                   -(2**128) + 1, 2**5000 + 3, -(2**5000) - 1])
 def test_bigint_round_trip(value: int) -> None:
     assert type_index(value) == 78
     for fn in (echo, py_echo):
         result = fn(value)
         assert result == value and type(result) is int
     assert _core._convert(value) == value
+
+
+def test_bigint_from_an_int_subclass() -> None:
+    class Big(int):
+        pass
+
+    result = echo(Big(-(2**90) + 5))
+    assert result == -(2**90) + 5 and type(result) is int
 
 
 def test_int_subclasses_and_numpy_scalars() -> None:
