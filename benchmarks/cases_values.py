@@ -26,6 +26,12 @@ CASES = [
     Case("convert([1, 2, 3])", _IMPORTS + "convert = tvm_ffi.convert\n", "convert([1, 2, 3])"),
     Case("convert({'a': 1})", _IMPORTS + "convert = tvm_ffi.convert\n", "convert({'a': 1})"),
     Case("dtype('float32')", _IMPORTS + "dtype = tvm_ffi.dtype\n", "dtype('float32')"),
+    # A NumPy dtype as an argument (kernel launchers pass them): converted through tvm_ffi.dtype.
+    Case("echo(np.dtype)", _TENSOR + "echo = tvm_ffi.get_global_func('testing.echo')\n"
+         "f32 = np.dtype('float32')\n", "echo(f32)"),
+    # An int beyond int64 travels as an ffi.BigInt both ways.
+    Case("echo(1 << 70)", _IMPORTS + "echo = tvm_ffi.get_global_func('testing.echo')\n"
+         "big = 1 << 70\n", "echo(big)"),
     Case("device('cpu', 0)", _IMPORTS + "device = tvm_ffi.device\n", "device('cpu', 0)"),
     Case("Tensor.shape", _TENSOR, "t.shape"),
     Case("np.from_dlpack(Tensor)", _TENSOR, "np.from_dlpack(t)", ref_target=1.0),

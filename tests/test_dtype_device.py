@@ -160,6 +160,20 @@ def test_numpy_dtypes_passed_to_functions_arrive_as_dtypes() -> None:
         make_array(np.dtype(np.complex64))
 
 
+def test_framework_dtypes_are_converted_once_and_shared() -> None:
+    """A NumPy dtype object maps to one ``tvm_ffi.dtype`` (its name is computed once)."""
+    first = tvm_ffi.dtype(np.dtype("int16"))
+    assert tvm_ffi.dtype(np.dtype("int16")) is first and first == "int16"
+    assert tvm_ffi.get_global_func("testing.echo")(np.dtype("int16")) == "int16"
+
+    class Named(tvm_ffi.dtype):
+        pass
+
+    named = Named(np.dtype("int16"))  # a subclass makes its own instance
+    assert type(named) is Named and named == "int16"
+    assert type(tvm_ffi.dtype(np.dtype("int16"))) is tvm_ffi.dtype
+
+
 def test_dtype_from_numpy_complex_is_rejected() -> None:
     with pytest.raises(ValueError, match="complex64"):
         tvm_ffi.dtype(np.complex64)

@@ -158,6 +158,20 @@ class _NumpyDtypeNames(Mapping[Any, str]):
 # every request (bounded: only valid texts get here, but a program could make many).
 _MAX_PARSED = 1024
 _PARSED: dict[str, dtype] = {}
+# The same for NumPy and PyTorch dtype objects (both immutable and hashable), which calls convert
+# whenever one is passed as an argument: NumPy computes `dtype.name` in Python (~2 us a time).
+# Looked up only for the classes of dtypes met before, so other values never reach the dict.
+_FRAMEWORK_PARSED: dict[Any, dtype] = {}
+_FRAMEWORK_CLASSES: set[type] = set()
+
+
+def _is_framework_dtype(value: Any) -> builtins.bool:
+    """Whether ``value`` is a ``numpy.dtype`` or a ``torch.dtype`` (without importing either)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.dtype):
+        return True
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.dtype)
 
 
 class dtype(str):
@@ -188,12 +202,21 @@ class dtype(str):
         elif type(content) is cls:
             return content
         else:
+            if cls is dtype and type(content) in _FRAMEWORK_CLASSES:
+                known = _FRAMEWORK_PARSED.get(content)
+                if known is not None:
+                    return known
             text = _text_of(content)
             parsed = content if isinstance(content, _core.DataType) else _core.DataType(text)
         self = str.__new__(cls, text)
         self._tvm_ffi_dtype = parsed
-        if cls is dtype and type(content) is str and len(_PARSED) < _MAX_PARSED:
-            _PARSED[text] = self
+        if cls is dtype:
+            if type(content) is str:
+                if len(_PARSED) < _MAX_PARSED:
+                    _PARSED[text] = self
+            elif len(_FRAMEWORK_PARSED) < _MAX_PARSED and _is_framework_dtype(content):
+                _FRAMEWORK_PARSED[content] = self
+                _FRAMEWORK_CLASSES.add(type(content))
         return self
 
     def __setstate__(self, state: Any) -> None:
