@@ -22,6 +22,22 @@ def test_map_reads_like_a_dict() -> None:
     assert len(tvm_ffi.Map()) == 0 and list(tvm_ffi.Map()) == []
 
 
+def test_get_reads_one_key_with_a_default() -> None:
+    for mapping in (tvm_ffi.Map({"a": 1, "none": None}), tvm_ffi.Dict({"a": 1, "none": None})):
+        assert mapping.get("a") == 1 and mapping.get("a", 5) == 1
+        assert mapping.get("none", 5) is None  # a stored None is a value, not a miss
+        assert mapping.get("z") is None and mapping.get("z", 5) == 5
+        assert mapping.get("z", default=[1]) == [1] and mapping.get(key="a") == 1
+        with pytest.raises(TypeError, match="missing required argument 'key'"):
+            mapping.get()
+        with pytest.raises(TypeError, match="at most 2 arguments"):
+            mapping.get("a", 1, 2)
+        with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
+            mapping.get("a", other=1)
+        with pytest.raises(TypeError, match="multiple values for argument 'key'"):
+            mapping.get("a", key="a")
+
+
 def test_map_missing_key_raises_the_references_key_error() -> None:
     m = tvm_ffi.Map({"a": 1})
     for key in ("missing", 42):

@@ -358,13 +358,13 @@ static PyTypeObject SeqBase_Type = {
 
 /* The runtime's functions of each kind; a Dict's are kDictFirst places after the Map's. */
 enum {
-  kMapSize, kMapGetItem, kMapCount, kMapIter,
-  kDictFirst, kDictSize = kDictFirst, kDictGetItem, kDictCount, kDictIter,
+  kMapSize, kMapGetItemOrMissing, kMapCount, kMapIter,
+  kDictFirst, kDictSize = kDictFirst, kDictGetItemOrMissing, kDictCount, kDictIter,
   kNumMapFuncs
 };
 static const char* const map_func_names[kNumMapFuncs] = {
-    "ffi.MapSize",  "ffi.MapGetItem",  "ffi.MapCount",  "ffi.MapForwardIterFunctor",
-    "ffi.DictSize", "ffi.DictGetItem", "ffi.DictCount", "ffi.DictForwardIterFunctor"};
+    "ffi.MapSize",  "ffi.MapGetItemOrMissing",  "ffi.MapCount",  "ffi.MapForwardIterFunctor",
+    "ffi.DictSize", "ffi.DictGetItemOrMissing", "ffi.DictCount", "ffi.DictForwardIterFunctor"};
 /* Looked up on first use and kept for the life of the process. */
 static TVMFFIObjectHandle map_funcs[kNumMapFuncs];
 
@@ -412,23 +412,102 @@ static Py_ssize_t map_length(PyObject* self) {
   return (Py_ssize_t)result.v_int64;
 }
 
-static PyObject* map_subscript(PyObject* self, PyObject* key) {
-  int kind = map_kind(self);
-  if (kind < 0) return NULL;
-  TVMFFIObjectHandle f = map_func(kMapGetItem + kind);
-  if (f == NULL) return NULL;
-  PyObject* args[2] = {self, key};
-  TVMFFIAny result = {0};
-  CoreFramework fw;
-  if (core_call(f, args, 2, NULL, &result, &fw) != 0) {
-    /* The reference's text for a missing key, for Map and Dict alike (code matches on it). */
-    if (PyErr_ExceptionMatches(PyExc_KeyError)) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_KeyError, "key is not in Map");
+/* The runtime's MISSING sentinel (ffi.GetInvalidObject), the answer of ffi.*GetItemOrMissing for
+ * an absent key: a process-lifetime singleton, fetched once. */
+static TVMFFIObjectHandle g_missing = NULL;
+
+static int missing_handle(TVMFFIObjectHandle* out) {
+  if (CORE_UNLIKELY(g_missing == NULL)) {
+    TVMFFIObjectHandle f = NULL;
+    if (core_get_global_handle("ffi.GetInvalidObject", &f) != 0) return -1;
+    if (f == NULL) {
+      PyErr_SetString(PyExc_RuntimeError,
+                      "the runtime has no global function ffi.GetInvalidObject");
+      return -1;
     }
+    TVMFFIAny sentinel = {0};
+    if (TVMFFIFunctionCall(f, NULL, 0, &sentinel) != 0) {
+      core_raise_from_rc(-1);
+      return -1;
+    }
+    g_missing = sentinel.v_obj; /* the reference is kept: the sentinel outlives us anyway */
+  }
+  *out = g_missing;
+  return 0;
+}
+
+/* Looks `key` up by one call: 1 with the owned value in *out, 0 when absent, -1 with exception.
+ * An absent key costs no runtime error (a KeyError raised through the FFI records a backtrace:
+ * ~8 us for a miss of m.get or m[k]). */
+static int map_lookup(PyObject* self, PyObject* key, TVMFFIAny* out) {
+  int kind = map_kind(self);
+  if (kind < 0) return -1;
+  TVMFFIObjectHandle f = map_func(kMapGetItemOrMissing + kind);
+  TVMFFIObjectHandle missing = NULL;
+  if (f == NULL || missing_handle(&missing) != 0) return -1;
+  PyObject* args[2] = {self, key};
+  CoreFramework fw;
+  memset(out, 0, sizeof(*out));
+  if (core_call(f, args, 2, NULL, out, &fw) != 0) return -1;
+  if (out->type_index >= kTVMFFIStaticObjectBegin && out->v_obj == missing) {
+    TVMFFIObjectDecRef(out->v_obj);
+    return 0;
+  }
+  return 1;
+}
+
+static PyObject* map_subscript(PyObject* self, PyObject* key) {
+  TVMFFIAny found;
+  int rc = map_lookup(self, key, &found);
+  if (rc < 0) return NULL;
+  if (rc == 0) {
+    /* The reference's text for a missing key, for Map and Dict alike (code matches on it). */
+    PyErr_SetString(PyExc_KeyError, "key is not in Map");
     return NULL;
   }
-  return owned_element_to_py(self, &result);
+  return owned_element_to_py(self, &found);
+}
+
+/* m.get(key, default=None): one lookup, no exception on a miss (Mapping.get's try/except around
+ * m[key] paid for a raised KeyError). */
+static PyObject* map_get(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                         PyObject* kwnames) {
+  static const char* const names[2] = {"key", "default"};
+  PyObject* given[2] = {NULL, NULL};
+  if (nargs > 2) {
+    PyErr_Format(PyExc_TypeError, "get expected at most 2 arguments, got %zd", nargs);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < nargs; ++i) given[i] = args[i];
+  Py_ssize_t num_kw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < num_kw; ++i) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, i);
+    int slot = -1;
+    for (int j = 0; j < 2; ++j) {
+      if (PyUnicode_CompareWithASCIIString(name, names[j]) == 0) slot = j;
+    }
+    if (slot < 0 || given[slot] != NULL) {
+      PyErr_Format(PyExc_TypeError,
+                   slot < 0 ? "get() got an unexpected keyword argument '%S'"
+                            : "get() got multiple values for argument '%S'",
+                   name);
+      return NULL;
+    }
+    given[slot] = args[nargs + i];
+  }
+  if (given[0] == NULL) {
+    PyErr_SetString(PyExc_TypeError, "get() missing required argument 'key'");
+    return NULL;
+  }
+  TVMFFIAny found;
+  int rc = map_lookup(self, given[0], &found);
+  if (rc < 0) return NULL;
+  if (rc == 0) {
+    PyObject* fallback = given[1] != NULL ? given[1] : Py_None;
+    Py_INCREF(fallback);
+    return fallback;
+  }
+  return owned_element_to_py(self, &found);
 }
 
 /* key in m: the runtime's count of `key`, converted as an argument is. */
@@ -524,6 +603,13 @@ static PyObject* map_in_framework(PyObject* self, PyObject* value) {
 }
 
 static PyMethodDef map_methods[] = {
+    {"get", (PyCFunction)(void (*)(void))map_get, METH_FASTCALL | METH_KEYWORDS,
+     "get($self, key, default=None)\n--\n\n"
+     "The value of `key`, or `default` when the map has no such key.\n\n"
+     "Parameters\n----------\nkey : Any\n    The key to look up.\n"
+     "default : Any, optional\n"
+     "    What to return when the map has no `key` (None if not given).\n\n"
+     "Returns\n-------\nAny\n    The value, or the default."},
     {"_entry_list", map_entry_list, METH_NOARGS,
      "The (key, value) pairs in insertion order, as a list (one walk from C)."},
     {"_in_framework", map_in_framework, METH_O,
