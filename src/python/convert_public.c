@@ -63,6 +63,9 @@ static PyObject* convert_value(PyObject* value) {
     return value;
   }
   if (t == &PyUnicode_Type) return PyObject_CallOneArg((PyObject*)&CoreString_Type, value);
+  if (t == &PyBytes_Type && core_bytes_type != NULL) {
+    return PyObject_CallOneArg((PyObject*)core_bytes_type, value);
+  }
   if (t == &PyList_Type || t == &PyTuple_Type || t == &PyDict_Type) {
     return mod_convert_as_argument(NULL, value); /* the Array or Map a call would make */
   }
