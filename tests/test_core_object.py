@@ -229,6 +229,22 @@ def test_env_stream() -> None:
     assert _core._env_get_current_stream(2, 0) == 0
 
 
+def test_env_stream_arguments_are_checked() -> None:
+    with pytest.raises(TypeError, match="takes exactly 2 arguments"):
+        _core._env_get_current_stream(2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="takes exactly 3 arguments"):
+        _core._env_set_current_stream(2, 0)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _core._env_get_current_stream("cuda", 0)  # type: ignore[arg-type]
+    for device in ((-1, 0), (2, -1), (2, 2**31)):
+        with pytest.raises(ValueError, match="must have a type and an id"):
+            _core._env_get_current_stream(*device)
+        with pytest.raises(ValueError, match="must have a type and an id"):
+            _core._env_set_current_stream(*device, 0)
+    with pytest.raises(TypeError, match="stream must be an int address"):
+        _core._env_set_current_stream(2, 0, "stream")  # type: ignore[arg-type]
+
+
 def test_live_object_count_tracks_objects() -> None:
     before = live_objects()
     arrays = [make_array(i) for i in range(10)]

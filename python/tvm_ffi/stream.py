@@ -65,10 +65,12 @@ class StreamContext:
 
     def __init__(self, device: _core.Device, stream: int | c_void_p | None) -> None:
         """Remembers the device and the stream to make current."""
-        _require_device(device)
+        # Checks inlined, int addresses first: launch code enters a context per kernel call.
+        if type(device) is not _core.Device:
+            _require_device(device)
         self.device_type = device.dlpack_device_type()
         self.device_id = device.index
-        self.stream = _stream_address(stream)
+        self.stream = stream if type(stream) is int else _stream_address(stream)
         self._saved: list[int] = []
 
     def __enter__(self) -> StreamContext:
@@ -117,7 +119,7 @@ def use_raw_stream(device: _core.Device, stream: int | c_void_p) -> StreamContex
     ...     tvm_ffi.get_raw_stream(dev)
     42
     """
-    if not isinstance(stream, (int, c_void_p)) or isinstance(stream, bool):
+    if type(stream) is not int and (not isinstance(stream, (int, c_void_p)) or isinstance(stream, bool)):
         raise ValueError(
             "use_raw_stream only accepts int or c_void_p as stream input, "
             f"got `{type(stream).__name__}`; use use_torch_stream for torch streams"
@@ -148,8 +150,9 @@ def get_raw_stream(device: _core.Device) -> int:
     >>> tvm_ffi.get_raw_stream(tvm_ffi.device("cuda", 1))
     0
     """
-    _require_device(device)
-    return int(_core._env_get_current_stream(device.dlpack_device_type(), device.index))
+    if type(device) is not _core.Device:
+        _require_device(device)
+    return _core._env_get_current_stream(device.dlpack_device_type(), device.index)
 
 
 class TorchStreamContext:

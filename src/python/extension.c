@@ -45,6 +45,10 @@ static int stream_address(PyObject* stream, void** out) {
   }
   PyObject* addr = PyLong_Check(stream) ? (Py_INCREF(stream), stream)
                                         : PyObject_GetAttr(stream, core_str_value);
+  if (addr == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+    addr = Py_NewRef(Py_Ellipsis); /* neither an int nor a c_void_p: refused below */
+  }
   if (addr == NULL) return -1;
   if (addr == Py_None) {
     *out = NULL;
@@ -58,16 +62,38 @@ static int stream_address(PyObject* stream, void** out) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
-static PyObject* mod_env_set_current_stream(PyObject* self, PyObject* args) {
+/* The (device_type, device_id) pair leading the arguments of the two stream functions. */
+static int device_args(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t expected,
+                       const char* name, int* device_type, int* device_id) {
+  if (nargs != expected) {
+    PyErr_Format(PyExc_TypeError, "%s() takes exactly %zd arguments (%zd given)", name, expected,
+                 nargs);
+    return -1;
+  }
+  long type = PyLong_AsLong(args[0]);
+  if (type == -1 && PyErr_Occurred()) return -1;
+  long id = PyLong_AsLong(args[1]);
+  if (id == -1 && PyErr_Occurred()) return -1;
+  if (type < 0 || id < 0 || type > INT32_MAX || id > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError, "%s: device (%ld, %ld) must have a type and an id in [0, 2**31)",
+                 name, type, id);
+    return -1;
+  }
+  *device_type = (int)type;
+  *device_id = (int)id;
+  return 0;
+}
+
+/* Both are METH_FASTCALL: stream contexts call them on every entry and exit. */
+static PyObject* mod_env_set_current_stream(PyObject* self, PyObject* const* args,
+                                            Py_ssize_t nargs) {
   (void)self;
   int device_type, device_id;
-  PyObject* stream_obj;
-  if (!PyArg_ParseTuple(args, "iiO:_env_set_current_stream", &device_type, &device_id,
-                        &stream_obj)) {
+  if (device_args(args, nargs, 3, "_env_set_current_stream", &device_type, &device_id) != 0) {
     return NULL;
   }
   void* stream = NULL;
-  if (stream_address(stream_obj, &stream) != 0) return NULL;
+  if (stream_address(args[2], &stream) != 0) return NULL;
   TVMFFIStreamHandle previous = NULL;
   if (TVMFFIEnvSetStream(device_type, device_id, stream, &previous) != 0) {
     return core_raise_from_rc(-1);
@@ -75,15 +101,11 @@ static PyObject* mod_env_set_current_stream(PyObject* self, PyObject* args) {
   return PyLong_FromVoidPtr(previous);
 }
 
-static PyObject* mod_env_get_current_stream(PyObject* self, PyObject* args) {
+static PyObject* mod_env_get_current_stream(PyObject* self, PyObject* const* args,
+                                            Py_ssize_t nargs) {
   (void)self;
   int device_type, device_id;
-  if (!PyArg_ParseTuple(args, "ii:_env_get_current_stream", &device_type, &device_id)) {
-    return NULL;
-  }
-  if (device_type < 0 || device_id < 0) {
-    PyErr_Format(PyExc_ValueError, "device (%d, %d) must have non-negative type and id",
-                 device_type, device_id);
+  if (device_args(args, nargs, 2, "_env_get_current_stream", &device_type, &device_id) != 0) {
     return NULL;
   }
   return PyLong_FromVoidPtr(TVMFFIEnvGetStream(device_type, device_id));
@@ -102,9 +124,11 @@ static PyMethodDef module_methods[] = {
      "Sets the public dtype class used for DataType results."},
     {"_set_class_shape", core_mod_set_class_shape, METH_O,
      "Sets the tuple subclass that ffi.Shape results come back as."},
-    {"_env_set_current_stream", mod_env_set_current_stream, METH_VARARGS,
+    {"_env_set_current_stream", (PyCFunction)(void (*)(void))mod_env_set_current_stream,
+     METH_FASTCALL,
      "Sets this thread's stream for a device; returns the previous one."},
-    {"_env_get_current_stream", mod_env_get_current_stream, METH_VARARGS,
+    {"_env_get_current_stream", (PyCFunction)(void (*)(void))mod_env_get_current_stream,
+     METH_FASTCALL,
      "This thread's stream for a device (0 when unset)."},
     {NULL, NULL, 0, NULL},
 };
