@@ -199,6 +199,37 @@ def test_cycles_raise_instead_of_crashing(st_make: Any) -> None:
     lst.clear()
 
 
+def _nested_lists(depth: int, leaf: int) -> Any:
+    node: Any = tvm_ffi.List([leaf])
+    for i in range(depth):
+        node = tvm_ffi.List([i, node])
+    return node
+
+
+def test_deep_values_past_the_cycle_tracking_depth() -> None:
+    """Open values are tracked for cycles only past a depth (64): deeper acyclic values still
+    compare and hash, and a cycle deep down is still caught."""
+    for depth in (63, 64, 65, 300):
+        a, b = _nested_lists(depth, 1), _nested_lists(depth, 1)
+        assert structural_equal(a, b) and structural_hash(a) == structural_hash(b)
+        assert not structural_equal(a, _nested_lists(depth, 2))
+        shared = tvm_ffi.List([7])  # one value met twice at every level: not a cycle
+        dag: Any = shared
+        for _ in range(depth):
+            dag = tvm_ffi.List([dag, shared])
+        assert structural_equal(dag, dag) and structural_hash(dag) == structural_hash(dag)
+    tail = tvm_ffi.List([1])
+    deep = tvm_ffi.List([0, tail])
+    for i in range(100):
+        deep = tvm_ffi.List([i, deep])
+    tail.append(deep)  # the innermost list now holds the outermost
+    with pytest.raises(ValueError, match="cycle"):
+        structural_hash(deep)
+    with pytest.raises(ValueError, match="cycle"):
+        structural_equal(deep, deep)
+    tail.clear()
+
+
 def _chain_dag(depth: int) -> Any:
     node: Any = tvm_ffi.List([0])
     for i in range(depth):

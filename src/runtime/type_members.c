@@ -22,6 +22,12 @@ typedef struct {
 
 /* Attribute name -> AttrColumn* (key owned by the column), under the registry lock. */
 static FfiStrMap g_columns = {NULL, 0, 0, 0};
+/* Columns created so far; bumped (release) after each insertion into g_columns. */
+static uint64_t g_column_count = 0;
+
+uint64_t ffi_type_attr_column_count(void) {
+  return __atomic_load_n(&g_column_count, __ATOMIC_ACQUIRE);
+}
 
 /* ------------------------------------------------------------------------------------------
  * Fields and methods
@@ -214,6 +220,7 @@ static AttrColumn* column_get_or_create(const TVMFFIByteArray* name) {
   }
   column->name = key;
   column->column.begin_index = 0;
+  __atomic_add_fetch(&g_column_count, 1, __ATOMIC_RELEASE);
   return column;
 }
 

@@ -4,6 +4,8 @@
  */
 #include "graph_util.h"
 
+#include "../type_members_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -101,6 +103,10 @@ static int ptr_map_grow(FfiPtrMap* m) {
 }
 
 int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value) {
+  if (m->capacity == 0) { /* first use: the inline slots (see ffi_ptr_map_init) */
+    memset(m->inline_slots, 0, sizeof(m->inline_slots));
+    m->capacity = FFI_PTR_MAP_INLINE;
+  }
   if ((m->count + 1) * 2 > m->capacity && ptr_map_grow(m) != 0) return -1;
   size_t i = ffi_ptr_slot_of(key, m->capacity);
   while (m->slots[i].key != 0 && m->slots[i].key != key) i = (i + 1) & (m->capacity - 1);
@@ -111,6 +117,7 @@ int ffi_ptr_map_put(FfiPtrMap* m, uint64_t key, uint64_t value) {
 }
 
 void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key) {
+  if (m->count == 0) return;
   size_t mask = m->capacity - 1;
   size_t i = ffi_ptr_slot_of(key, m->capacity);
   while (m->slots[i].key != key) {
@@ -134,7 +141,7 @@ void ffi_ptr_map_erase(FfiPtrMap* m, uint64_t key) {
 void ffi_ptr_map_free(FfiPtrMap* m) {
   if (m->slots != m->inline_slots) free(m->slots);
   m->slots = m->inline_slots;
-  m->capacity = FFI_PTR_MAP_INLINE;
+  m->capacity = 0;
   m->count = 0;
 }
 
@@ -214,28 +221,43 @@ int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIA
 }
 
 /* Columns live for the process once created, so each name's column is looked up (under the
- * registry lock) only until it exists; call sites pass string literals. */
+ * registry lock) only until it exists; call sites pass string literals. A name with no column
+ * (most types define no hooks) is remembered with the column count it was missed at, and
+ * looked up again only after another column has been created: otherwise every structural
+ * step asking for a hook nobody registered took the registry lock and hashed the name. */
 #define ATTR_CACHE_SIZE 32
 static struct {
   const char* _Atomic name;
   const TVMFFITypeAttrColumn* _Atomic column;
+  _Atomic uint64_t missed_at; /* column count + 1 at a miss; 0: none recorded */
 } g_attr_cache[ATTR_CACHE_SIZE];
 
 static const TVMFFITypeAttrColumn* attr_column(const char* name) {
   size_t h = ((uintptr_t)name >> 3) % ATTR_CACHE_SIZE;
   if (atomic_load_explicit(&g_attr_cache[h].name, memory_order_acquire) == name) {
-    return atomic_load_explicit(&g_attr_cache[h].column, memory_order_relaxed);
+    const TVMFFITypeAttrColumn* cached =
+        atomic_load_explicit(&g_attr_cache[h].column, memory_order_acquire);
+    if (cached != NULL) return cached;
+    uint64_t missed_at = atomic_load_explicit(&g_attr_cache[h].missed_at, memory_order_acquire);
+    if (missed_at != 0 && missed_at - 1 == ffi_type_attr_column_count()) return NULL;
   }
+  uint64_t count = ffi_type_attr_column_count(); /* read before looking: a miss holds as of it */
   TVMFFIByteArray key = {name, strlen(name)};
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
   static const char kClaimed[1] = {0};
-  if (column != NULL) {
-    const char* expected = NULL;
-    /* The first thread claims the slot and publishes (column, then name); a slot taken by
-     * another name leaves this one uncached (correct, just slower). */
-    if (atomic_compare_exchange_strong(&g_attr_cache[h].name, &expected, kClaimed)) {
-      atomic_store_explicit(&g_attr_cache[h].column, column, memory_order_relaxed);
-      atomic_store_explicit(&g_attr_cache[h].name, name, memory_order_release);
+  const char* expected = NULL;
+  /* The first thread claims the slot and publishes (column or miss, then name); a slot taken
+   * by another name leaves this one uncached (correct, just slower). */
+  if (atomic_compare_exchange_strong(&g_attr_cache[h].name, &expected, kClaimed)) {
+    atomic_store_explicit(&g_attr_cache[h].column, column, memory_order_release);
+    atomic_store_explicit(&g_attr_cache[h].missed_at, column == NULL ? count + 1 : 0,
+                          memory_order_release);
+    atomic_store_explicit(&g_attr_cache[h].name, name, memory_order_release);
+  } else if (expected == name) { /* ours: record the column found, or the newer miss */
+    if (column != NULL) {
+      atomic_store_explicit(&g_attr_cache[h].column, column, memory_order_release);
+    } else {
+      atomic_store_explicit(&g_attr_cache[h].missed_at, count + 1, memory_order_release);
     }
   }
   return column;

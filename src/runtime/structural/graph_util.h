@@ -71,6 +71,13 @@ static inline void* ffi_vec_push(FfiVec* v) {
   v->size += 1;
   return slot;
 }
+/* The same without zeroing, for callers that set every member of the element. */
+static inline void* ffi_vec_push_uninit(FfiVec* v) {
+  if (v->size == v->capacity && ffi_vec_grow(v) != 0) return NULL;
+  void* slot = v->data + v->size * v->elem;
+  v->size += 1;
+  return slot;
+}
 static inline void* ffi_vec_at(const FfiVec* v, size_t i) { return v->data + i * v->elem; }
 static inline void* ffi_vec_top(const FfiVec* v) { return v->data + (v->size - 1) * v->elem; }
 void ffi_vec_free(FfiVec* v);
@@ -91,10 +98,11 @@ typedef struct {
   FfiPtrSlot inline_slots[FFI_PTR_MAP_INLINE]; /* small maps need no allocation */
 } FfiPtrMap;
 
+/* The inline slots are zeroed by the first put (capacity 0 until then): most walks leave most of
+ * their maps empty, and clearing them all up front was a visible share of a small comparison. */
 static inline void ffi_ptr_map_init(FfiPtrMap* m) {
-  memset(m->inline_slots, 0, sizeof(m->inline_slots));
   m->slots = m->inline_slots;
-  m->capacity = FFI_PTR_MAP_INLINE;
+  m->capacity = 0;
   m->count = 0;
 }
 
@@ -104,6 +112,7 @@ static inline size_t ffi_ptr_slot_of(uint64_t key, size_t capacity) {
 
 /* Pointer to the value of key, or NULL. */
 static inline uint64_t* ffi_ptr_map_find(FfiPtrMap* m, uint64_t key) {
+  if (m->count == 0) return NULL;
   for (size_t i = ffi_ptr_slot_of(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
     if (m->slots[i].key == key) return &m->slots[i].value;
     if (m->slots[i].key == 0) return NULL;

@@ -30,6 +30,7 @@ typedef struct {
   size_t begin, count, next;
   FfiStep lstep, rstep;
   bool hook_only; /* a placeholder frame while an __s_equal__ hook runs */
+  bool owned;     /* the walk holds a reference to lhs (see may_be_shared) */
 } Frame;
 
 typedef struct {
@@ -39,16 +40,23 @@ typedef struct {
   FfiPtrMap equal_memo; /* lhs -> rhs last found equal (tree nodes) */
   FfiPtrMap lhs_bound;  /* DAG / free-var bijection */
   FfiPtrMap rhs_bound;
-  FfiPtrMap active; /* lhs -> rhs of the pairs on the stack (cycle check) */
+  FfiPtrMap active; /* lhs -> rhs of the pairs on the stack (cycle check), once tracked */
+  bool track_cycles; /* set when the stack first gets deeper than kCycleTrackDepth */
   FfiVec frames;
   FfiVec children;
   TVMFFIObject* paths; /* Array(lhs_path, rhs_path) of the first mismatch */
 } Equal;
 
-/* Only mutable values can close a cycle, so only they are tracked while open. */
+/* Only mutable values can close a cycle, so only they are tracked while open. And only from
+ * this depth on: a cycle makes the stack grow without bound, so it still gets caught (a few
+ * frames later), while the common shallow comparison skips a map insert and erase per node. */
 static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap; }
-/* A pair whose lhs is held once (by the parent being walked) cannot be met again: no memo. */
-static bool may_be_shared(TVMFFIObject* obj) { return ffi_strong_count(obj) > 1; }
+enum { kCycleTrackDepth = 64 };
+/* A pair whose lhs is held once (by the parent being walked) cannot be met again: no memo.
+ * `owned`: one of the references is the walk's own copy (a field read), not counted. */
+static bool may_be_shared(TVMFFIObject* obj, bool owned) {
+  return ffi_strong_count(obj) > (owned ? 2 : 1);
+}
 
 /* ---- mismatch paths ---- */
 
@@ -87,7 +95,7 @@ done:
 
 static int add_child_ref(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int region, int mode,
                          FfiStep lstep, FfiStep rstep, bool borrow) {
-  Child* c = (Child*)ffi_vec_push(&e->children);
+  Child* c = (Child*)ffi_vec_push_uninit(&e->children);
   if (c == NULL) {
     ffi_step_release(&lstep);
     ffi_step_release(&rstep);
@@ -108,6 +116,27 @@ static int add_child(Equal* e, const TVMFFIAny* l, const TVMFFIAny* r, int regio
   return add_child_ref(e, l, r, region, mode, lstep, rstep, false);
 }
 
+/* Takes the references of `l` and `r` (released by this call on failure too). */
+static int add_child_owned(Equal* e, TVMFFIAny* l, TVMFFIAny* r, int region, FfiStep lstep,
+                           FfiStep rstep) {
+  Child* c = (Child*)ffi_vec_push_uninit(&e->children);
+  if (c == NULL) {
+    ffi_any_release(l);
+    ffi_any_release(r);
+    ffi_step_release(&lstep);
+    ffi_step_release(&rstep);
+    return -1;
+  }
+  c->owned = true;
+  c->lhs = *l;
+  c->rhs = *r;
+  c->region = region;
+  c->mode = kChildPair;
+  c->lstep = lstep;
+  c->rstep = rstep;
+  return 0;
+}
+
 static void drop_children(Equal* e, size_t begin) {
   for (size_t i = begin; i < e->children.size; ++i) {
     Child* c = (Child*)ffi_vec_at(&e->children, i);
@@ -124,7 +153,7 @@ static void drop_children(Equal* e, size_t begin) {
 static void pop_frame(Equal* e) {
   Frame* f = (Frame*)ffi_vec_top(&e->frames);
   drop_children(e, f->begin);
-  if (is_mutable(f->lhs->type_index)) {
+  if (e->track_cycles && is_mutable(f->lhs->type_index)) {
     uint64_t* open = ffi_ptr_map_find(&e->active, (uint64_t)(uintptr_t)f->lhs);
     if (open != NULL && *open == (uint64_t)(uintptr_t)f->rhs) {
       ffi_ptr_map_erase(&e->active, (uint64_t)(uintptr_t)f->lhs);
@@ -150,18 +179,23 @@ static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
     ffi_any_release(&l);
     return -1;
   }
-  FfiStep ls, rs;
-  int rc = ffi_step_attr(kStepAttr, field->name, &ls);
-  if (rc == 0 && (rc = ffi_step_attr(kStepAttr, field->name, &rs)) != 0) ffi_step_release(&ls);
-  if (rc == 0) rc = add_child(ctx->e, &l, &r, ffi_field_region(field, ctx->region), kChildPair, ls, rs);
-  ffi_any_release(&l);
-  ffi_any_release(&r);
-  return rc;
+  /* Steps (a String per field name) only when a mismatch path may be asked for. */
+  FfiStep ls = ffi_step_none(), rs = ffi_step_none();
+  if (ctx->e->want_paths) {
+    int rc = ffi_step_attr(kStepAttr, field->name, &ls);
+    if (rc == 0 && (rc = ffi_step_attr(kStepAttr, field->name, &rs)) != 0) ffi_step_release(&ls);
+    if (rc != 0) {
+      ffi_any_release(&l);
+      ffi_any_release(&r);
+      return rc;
+    }
+  }
+  return add_child_owned(ctx->e, &l, &r, ffi_field_region(field, ctx->region), ls, rs);
 }
 
 static int push_frame(Equal* e, TVMFFIObject* lhs, TVMFFIObject* rhs, int region, int kind,
                       const Child* via, size_t begin, bool hook_only) {
-  Frame* f = (Frame*)ffi_vec_push(&e->frames);
+  Frame* f = (Frame*)ffi_vec_push_uninit(&e->frames);
   if (f == NULL) {
     drop_children(e, begin);
     return -1;
@@ -174,14 +208,32 @@ static int push_frame(Equal* e, TVMFFIObject* lhs, TVMFFIObject* rhs, int region
   f->count = e->children.size - begin;
   f->next = 0;
   f->hook_only = hook_only;
-  if (is_mutable(lhs->type_index) &&
+  f->owned = via != NULL && via->owned;
+  if (!e->track_cycles && e->frames.size > kCycleTrackDepth) {
+    /* Deep enough to be a cycle: from now on every open mutable pair is tracked. */
+    e->track_cycles = true;
+    for (size_t i = 0; i + 1 < e->frames.size; ++i) {
+      const Frame* open = (const Frame*)ffi_vec_at(&e->frames, i);
+      if (is_mutable(open->lhs->type_index) &&
+          ffi_ptr_map_put(&e->active, (uint64_t)(uintptr_t)open->lhs,
+                          (uint64_t)(uintptr_t)open->rhs) != 0) {
+        f->lstep = f->rstep = ffi_step_none();
+        e->track_cycles = false; /* this frame is not in the map yet: pop_frame must not look */
+        pop_frame(e);
+        e->track_cycles = true;
+        return -1;
+      }
+    }
+  }
+  if (e->track_cycles && is_mutable(lhs->type_index) &&
       ffi_ptr_map_put(&e->active, (uint64_t)(uintptr_t)lhs, (uint64_t)(uintptr_t)rhs) != 0) {
     f->lstep = f->rstep = ffi_step_none();
     pop_frame(e);
     return -1;
   }
-  f->lstep = via != NULL ? ffi_step_key(via->lstep.kind, &via->lstep.key) : ffi_step_none();
-  f->rstep = via != NULL ? ffi_step_key(via->rstep.kind, &via->rstep.key) : ffi_step_none();
+  bool steps = via != NULL && e->want_paths;
+  f->lstep = steps ? ffi_step_key(via->lstep.kind, &via->lstep.key) : ffi_step_none();
+  f->rstep = steps ? ffi_step_key(via->rstep.kind, &via->rstep.key) : ffi_step_none();
   return 0;
 }
 
@@ -232,7 +284,9 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
       if (ffi_ptr_map_find(&e->rhs_bound, (uint64_t)(uintptr_t)ro) != NULL) return 0;
     }
   }
-  uint64_t* memo = may_be_shared(lo) ? ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo) : NULL;
+  uint64_t* memo = may_be_shared(lo, c->owned)
+                       ? ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo)
+                       : NULL;
   if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro && kind != kTVMFFISEqHashKindDAGNode &&
       kind != kTVMFFISEqHashKindFreeVar) {
     *equal = true;
@@ -285,8 +339,9 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
     uint64_t cursor = 0;
     TVMFFIAny *k, *v;
     while (rc == 0 && ffi_map_next(lo, &cursor, &k, &v)) {
-      rc = add_child(e, k, v, child_region, kChildMapEntry, ffi_step_key(kStepMapItem, k),
-                     ffi_step_key(kStepMapItem, k));
+      FfiStep ks = e->want_paths ? ffi_step_key(kStepMapItem, k) : ffi_step_none();
+      FfiStep vs = e->want_paths ? ffi_step_key(kStepMapItem, k) : ffi_step_none();
+      rc = add_child(e, k, v, child_region, kChildMapEntry, ks, vs);
     }
   } else {
     FieldCtx ctx = {e, lo, ro, child_region};
@@ -358,7 +413,7 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
       return -1;
     }
   } else {
-    if (may_be_shared(f->lhs) &&
+    if (may_be_shared(f->lhs, f->owned) &&
         ffi_ptr_map_put(&e->equal_memo, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0) {
       return -1;
     }
@@ -510,7 +565,7 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths) {
   if (equal_flat_sequences(lhs, rhs, equal)) return 0;
   Equal e;
-  memset(&e, 0, sizeof(e));
+  e.paths = NULL; /* every other member is set below (a memset of the inline maps cost more) */
   ffi_ptr_map_init(&e.equal_memo);
   ffi_ptr_map_init(&e.lhs_bound);
   ffi_ptr_map_init(&e.rhs_bound);
@@ -518,6 +573,7 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
   e.map_free_vars = map_free_vars;
   e.skip_tensor_content = skip_tensor_content;
   e.want_paths = paths != NULL;
+  e.track_cycles = false;
   /* Small comparisons run on the stack: no allocation until the walk outgrows these. */
   Frame frames[8];
   Child children[32];

@@ -26,13 +26,15 @@ typedef struct {
   int kind; /* TVMFFISEqHashKind of reflected objects, -1 for containers */
   size_t begin, count, next;
   size_t results_base;
+  bool owned; /* the walk holds a reference to obj (see may_be_shared) */
 } Frame;
 
 typedef struct {
   bool map_free_vars;
   bool skip_tensor_content;
   FfiPtrMap memo;   /* object -> hash */
-  FfiPtrMap active; /* objects on the stack */
+  FfiPtrMap active; /* objects on the stack, once tracked */
+  bool track_cycles; /* set when the stack first gets deeper than kCycleTrackDepth */
   FfiVec frames;
   FfiVec children;
   FfiVec results; /* uint64_t */
@@ -61,7 +63,7 @@ static int raise_unsupported(int32_t type_index, int kind) {
  * change while it is walked. Everything else is retained. */
 static int add_child_ref(Hasher* h, const TVMFFIAny* view, int region, uint64_t keyhash,
                          bool key_only, bool borrow) {
-  Child* c = (Child*)ffi_vec_push(&h->children);
+  Child* c = (Child*)ffi_vec_push_uninit(&h->children);
   if (c == NULL) return -1;
   c->value = borrow ? *view : ffi_any_retain(view);
   c->owned = !borrow;
@@ -71,13 +73,11 @@ static int add_child_ref(Hasher* h, const TVMFFIAny* view, int region, uint64_t 
   return 0;
 }
 
-static int add_child(Hasher* h, const TVMFFIAny* view, int region, uint64_t keyhash,
-                     bool key_only) {
-  return add_child_ref(h, view, region, keyhash, key_only, false);
-}
-
-/* Only mutable values can close a cycle, so only they are tracked while open. */
+/* Only mutable values can close a cycle, so only they are tracked while open. And only from
+ * this depth on: a cycle makes the stack grow without bound, so it still gets caught (a few
+ * frames later), while the common shallow walk skips a map insert and erase per object. */
 static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap; }
+enum { kCycleTrackDepth = 64 };
 
 typedef struct {
   Hasher* h;
@@ -99,9 +99,17 @@ static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return 0;
   TVMFFIAny v;
   if (ffi_field_get(ctx->obj, field, &v) != 0) return -1;
-  int rc = add_child(ctx->h, &v, ffi_field_region(field, ctx->region), 0, false);
-  ffi_any_release(&v);
-  return rc;
+  Child* c = (Child*)ffi_vec_push_uninit(&ctx->h->children);
+  if (c == NULL) {
+    ffi_any_release(&v);
+    return -1;
+  }
+  c->value = v; /* the read's reference becomes the child's */
+  c->owned = true;
+  c->region = ffi_field_region(field, ctx->region);
+  c->keyhash = 0;
+  c->key_only = false;
+  return 0;
 }
 
 typedef struct {
@@ -161,14 +169,33 @@ static void drop_children(Hasher* h, size_t begin) {
 
 static int call_hook(Hasher* h, const TVMFFIAny* hook, TVMFFIObject* obj, int region,
                      uint64_t* out);
-static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash,
-                         uint64_t* out);
+static int finish_object(Hasher* h, TVMFFIObject* obj, bool owned, int kind, int region,
+                         uint64_t hash, uint64_t* out);
 
-/* An object held once (by the parent being walked) cannot be met again: no memo entry. */
-static bool may_be_shared(TVMFFIObject* obj) { return ffi_strong_count(obj) > 1; }
+/* An object held once (by the parent being walked) cannot be met again: no memo entry.
+ * `owned`: one of the references is the walk's own copy (a field read), not counted. */
+static bool may_be_shared(TVMFFIObject* obj, bool owned) {
+  return ffi_strong_count(obj) > (owned ? 2 : 1);
+}
+
+/* Tracks obj as open, once tracking has started (see kCycleTrackDepth). */
+static int track_open(Hasher* h, TVMFFIObject* obj) {
+  if (!h->track_cycles && (int64_t)h->frames.size >= kCycleTrackDepth) {
+    h->track_cycles = true; /* deep enough to be a cycle: every open mutable object from now */
+    for (size_t i = 0; i < h->frames.size; ++i) {
+      TVMFFIObject* open = ((const Frame*)ffi_vec_at(&h->frames, i))->obj;
+      if (is_mutable(open->type_index) &&
+          ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)open, 1) != 0) {
+        return -1;
+      }
+    }
+  }
+  if (!h->track_cycles || !is_mutable(obj->type_index)) return 0;
+  return ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)obj, 1);
+}
 
 /* Starts hashing obj: pushes a frame, or finishes at once (hooks). */
-static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
+static int push_object(Hasher* h, TVMFFIObject* obj, bool owned, int region) {
   if ((int64_t)h->frames.size >= FFI_GRAPH_MAX_DEPTH) {
     return ffi_raise("ValueError", "StructuralHash: maximum stack depth (1048576) exceeded");
   }
@@ -178,16 +205,16 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
     kind = ffi_type_seq_kind(t);
     if (kind <= 0) return raise_unsupported(t, kind);
   }
-  if (is_mutable(t) && ffi_ptr_map_put(&h->active, (uint64_t)(uintptr_t)obj, 1) != 0) return -1;
+  if (track_open(h, obj) != 0) return -1;
   if (kind > 0) {
     const TVMFFIAny* hook = ffi_type_attr(t, "__s_hash__");
     if (hook != NULL) {
       uint64_t hash = 0;
       if (call_hook(h, hook, obj, region, &hash) != 0) return -1;
       ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
-      uint64_t* r = (uint64_t*)ffi_vec_push(&h->results);
+      uint64_t* r = (uint64_t*)ffi_vec_push_uninit(&h->results);
       if (r == NULL) return -1;
-      return finish_object(h, obj, kind, region, hash, r);
+      return finish_object(h, obj, owned, kind, region, hash, r);
     }
   }
   size_t begin = h->children.size;
@@ -203,7 +230,7 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
     FieldCtx ctx = {h, obj, region};
     rc = ffi_for_each_field(t, add_field_child, &ctx);
   }
-  Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&h->frames) : NULL;
+  Frame* f = rc == 0 ? (Frame*)ffi_vec_push_uninit(&h->frames) : NULL;
   if (f == NULL) {
     drop_children(h, begin);
     return -1;
@@ -215,12 +242,13 @@ static int push_object(Hasher* h, TVMFFIObject* obj, int region) {
   f->count = h->children.size - begin;
   f->next = 0;
   f->results_base = h->results.size;
+  f->owned = owned;
   return 0;
 }
 
 /* Applies the DAG / free-var step and memoises. */
-static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uint64_t hash,
-                         uint64_t* out) {
+static int finish_object(Hasher* h, TVMFFIObject* obj, bool owned, int kind, int region,
+                         uint64_t hash, uint64_t* out) {
   if (kind == kTVMFFISEqHashKindDAGNode) {
     hash = ffi_hash_combine(hash, h->dag_counter++);
   } else if (kind == kTVMFFISEqHashKindFreeVar) {
@@ -228,7 +256,7 @@ static int finish_object(Hasher* h, TVMFFIObject* obj, int kind, int region, uin
                                               : ffi_hash_combine(hash, (uint64_t)(uintptr_t)obj);
   }
   *out = hash;
-  if (!may_be_shared(obj)) return 0;
+  if (!may_be_shared(obj, owned)) return 0;
   return ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, hash);
 }
 
@@ -262,7 +290,7 @@ static int hash_child_now(Hasher* h, const Child* c, bool* done) {
     if (ffi_leaf_structural_hash(&c->value, h->skip_tensor_content, &value) != 0) return -1;
   } else {
     uint64_t key = (uint64_t)(uintptr_t)c->value.v_obj;
-    if (!may_be_shared(c->value.v_obj)) {
+    if (!may_be_shared(c->value.v_obj, c->owned)) {
       *done = false;
       return 0;
     }
@@ -279,7 +307,7 @@ static int hash_child_now(Hasher* h, const Child* c, bool* done) {
       return 0;
     }
   }
-  uint64_t* r = (uint64_t*)ffi_vec_push(&h->results);
+  uint64_t* r = (uint64_t*)ffi_vec_push_uninit(&h->results);
   if (r == NULL) return -1;
   *r = value;
   return 0;
@@ -293,18 +321,21 @@ static int run(Hasher* h, size_t base) {
       f->next += 1;
       bool done;
       if (hash_child_now(h, &c, &done) != 0) return -1;
-      if (!done && push_object(h, c.value.v_obj, c.region) != 0) return -1;
+      if (!done && push_object(h, c.value.v_obj, c.owned, c.region) != 0) return -1;
       continue;
     }
     uint64_t hash = fold_frame(h, f);
     TVMFFIObject* obj = f->obj;
+    bool owned = f->owned;
     int kind = f->kind, region = f->region;
     h->results.size = f->results_base;
     drop_children(h, f->begin);
     h->frames.size -= 1;
-    if (is_mutable(obj->type_index)) ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
-    uint64_t* r = (uint64_t*)ffi_vec_push(&h->results);
-    if (r == NULL || finish_object(h, obj, kind, region, hash, r) != 0) return -1;
+    if (h->track_cycles && is_mutable(obj->type_index)) {
+      ffi_ptr_map_erase(&h->active, (uint64_t)(uintptr_t)obj);
+    }
+    uint64_t* r = (uint64_t*)ffi_vec_push_uninit(&h->results);
+    if (r == NULL || finish_object(h, obj, owned, kind, region, hash, r) != 0) return -1;
   }
   return 0;
 }
@@ -317,7 +348,7 @@ static int hash_value(Hasher* h, const TVMFFIAny* v, int region, uint64_t* out) 
   bool done;
   int rc = hash_child_now(h, &c, &done);
   if (rc == 0 && !done) {
-    rc = push_object(h, v->v_obj, region);
+    rc = push_object(h, v->v_obj, false, region);
     if (rc == 0) rc = run(h, base);
   }
   if (rc != 0) {
@@ -404,10 +435,13 @@ int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_te
                         uint64_t* out) {
   if (ffi_structural_is_leaf(value)) return ffi_leaf_structural_hash(value, skip_tensor_content, out);
   if (hash_flat_sequence(value, skip_tensor_content, out)) return 0;
-  Hasher h;
-  memset(&h, 0, sizeof(h));
+  Hasher h; /* every member set below (a memset of the inline maps cost more) */
   ffi_ptr_map_init(&h.memo);
   ffi_ptr_map_init(&h.active);
+  h.track_cycles = false;
+  h.free_var_counter = 0;
+  h.dag_counter = 0;
+  h.hook_region = kTVMFFIDefRegionKindNone;
   h.map_free_vars = map_free_vars;
   h.skip_tensor_content = skip_tensor_content;
   Frame frames[8];
