@@ -297,6 +297,25 @@ def test_asdict_astuple_is_dataclass() -> None:
         astuple(1)
 
 
+@py_class("test.dataclasses.AsdictHolder")
+class AsdictHolder(tvm_ffi.Object):
+    value: Any
+
+
+def test_asdict_builds_ffi_maps_with_the_dict_factory() -> None:
+    """As the reference: FFI maps inside a dataclass come out through ``dict_factory`` (astuple
+    gives plain dicts); scalars, text and FFI objects that are not dataclasses stay as they are."""
+    from tvm_ffi.dataclasses import asdict, astuple
+
+    as_pairs = asdict(AsdictHolder({"k": [1, Node(3)]}), dict_factory=list)
+    assert as_pairs == [("value", [("k", [1, [("v", 3), ("next", None)]])])]
+    assert astuple(AsdictHolder({"k": 1})) == ({"k": 1},)
+    func = tvm_ffi.get_global_func("testing.echo")
+    for value in (func, 2**70, "text", b"raw", 1.5, True, None):
+        assert asdict(AsdictHolder(value))["value"] is value or asdict(AsdictHolder(value))["value"] == value
+    assert asdict(AsdictHolder(func))["value"].same_as(func)
+
+
 def test_field_objects_after_decoration() -> None:
     by_name = {f.name: f for f in fields(Opts)}
     assert by_name["c"].kw_only is True and by_name["a"].kw_only is False

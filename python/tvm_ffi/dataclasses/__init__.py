@@ -42,7 +42,7 @@ def is_dataclass(obj: Any) -> bool:
     (True, True, False)
     """
     cls = obj if isinstance(obj, type) else type(obj)
-    return cls.__dict__.get("__ffi_is_dataclass__", getattr(cls, "__ffi_is_dataclass__", False)) is True
+    return getattr(cls, "__ffi_is_dataclass__", False) is True
 
 
 def fields(obj_or_cls: Any) -> tuple[Field, ...]:
@@ -75,10 +75,21 @@ def fields(obj_or_cls: Any) -> tuple[Field, ...]:
     """
     cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
     info = getattr(cls, "__tvm_ffi_type_info__", None)
-    if info is None or not is_dataclass(cls):
+    if info is None or getattr(cls, "__ffi_is_dataclass__", False) is not True:
         got = "type" if isinstance(obj_or_cls, type) else type(obj_or_cls).__name__
         raise TypeError(f"fields() argument must be a c_class or py_class type or instance, got {got}")
-    return tuple(f.dataclass_field for f in info.all_fields() if f.dataclass_field is not None)
+    # TypeInfo.all_fields inlined, without comprehensions (each costs a function call in 3.11):
+    # the type and its ancestors, read root first.
+    chain = []
+    while info is not None:
+        chain.append(info)
+        info = info.parent_type_info
+    found = []
+    for info in reversed(chain):
+        for f in info.fields or ():
+            if f.dataclass_field is not None:
+                found.append(f.dataclass_field)
+    return tuple(found)
 
 
 def replace(obj: Any, /, **changes: Any) -> Any:
@@ -110,23 +121,27 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     return obj.__replace__(**changes)
 
 
-def _field_names(obj: Any) -> list[str]:
-    names = []
-    for f in fields(obj):
-        assert f.name is not None  # the decorator named every field of a defined class
-        names.append(f.name)
-    return names
+# Values asdict/astuple hand back as they are: immutable scalars and text (String and Bytes too).
+_ATOMIC_TYPES = frozenset({type(None), bool, int, float, complex, str, bytes, _core.String, _core.Bytes})
 
 
 def _plain(value: Any, factory: Callable[[Any], Any], as_tuple: bool) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
-        items = [(name, _plain(getattr(value, name), factory, as_tuple)) for name in _field_names(value)]
-        return factory([v for _, v in items]) if as_tuple else factory(items)
+    """``value`` as plain Python data: dataclasses through ``factory``, containers as list/dict."""
+    kind = type(value)
+    if kind in _ATOMIC_TYPES:
+        return value
+    if getattr(kind, "__ffi_is_dataclass__", False) is True:  # an instance (a class's type is its metaclass)
+        names = [f.name for f in fields(value) if f.name is not None]  # a defined class names all
+        if as_tuple:
+            return factory([_plain(getattr(value, name), factory, True) for name in names])
+        return factory([(name, _plain(getattr(value, name), factory, False)) for name in names])
     if isinstance(value, (Array, List, list, tuple)):
         return [_plain(v, factory, as_tuple) for v in value]
+    if isinstance(value, (Map, Dict)) and not as_tuple:  # asdict builds FFI maps with the factory too
+        return factory([(_plain(k, factory, False), _plain(v, factory, False)) for k, v in value.items()])
     if isinstance(value, (Map, Dict, dict)):
         return {_plain(k, factory, as_tuple): _plain(v, factory, as_tuple) for k, v in value.items()}
-    if isinstance(value, (int, float, str, bytes, type(None))) or isinstance(value, _core.Object):
+    if isinstance(value, (_core.Object, int, float, str, bytes)):
         return value
     return copy.deepcopy(value)
 
