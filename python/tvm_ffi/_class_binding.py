@@ -125,13 +125,28 @@ def _bindable(cls: type) -> bool:
     return cls is not _core.Object and bool(cls.__flags__ & _HEAP_TYPE) and issubclass(cls, _core.Object)
 
 
+# The type indices known to Python and their reflection shapes (_core._type_info_shapes) when
+# refresh_bound_classes last ran: a library that registers nothing new costs one C call.
+_last_refresh: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+
 def refresh_bound_classes() -> None:
     """Binds reflection registered since classes were bound (called after a library loads)."""
+    global _last_refresh
+    indices = _last_refresh[0]
+    if len(indices) != len(_TYPE_INFOS):  # entries are only ever added
+        indices = tuple(_TYPE_INFOS)
+    shapes = _core._type_info_shapes(indices)
+    if (indices, shapes) == _last_refresh:
+        return
     for info in list(_TYPE_INFOS.values()):
+        # Every info is brought up to date (the snapshot below promises it), bound or not yet.
+        changed = info._refresh()
         cls = info.type_cls
-        if cls is not None and _bindable(cls) and info._refresh():
+        if changed and cls is not None and _bindable(cls):
             _bind_members(cls, info)
             _drop_late_hook(cls, info)
+    _last_refresh = (indices, shapes)
 
 
 def _drop_late_hook(cls: type, info: TypeInfo) -> None:

@@ -311,8 +311,15 @@ class TypeInfo:
 
     def _refresh(self) -> bool:
         """Re-reads fields and methods from the runtime; True when they changed."""
+        # The runtime only ever adds fields and methods (and sets metadata once), so an unchanged
+        # shape means nothing to re-read: every library load refreshes every bound class, and
+        # re-reading and re-parsing their schemas made load_module of a loaded library ~1 ms.
+        (shape,) = _core._type_info_shapes((self.type_index,))
+        if self.fields is not None and self.__dict__.get("_refreshed_shape") == shape:
+            return False
         _, depth, _, ancestors, fields, methods, meta = _core._type_info_raw(self.type_index)
         changed = len(fields) != len(self.fields or ()) or len(methods) != len(self.methods)
+        self._refreshed_shape = shape
         self.type_depth, self.type_ancestors = depth, list(ancestors)
         previous = {f.name: f for f in self.fields or ()}
         self.fields = [TypeField._from_raw(f) for f in fields]

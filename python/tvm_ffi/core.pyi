@@ -211,6 +211,9 @@ from ._core import (
     _type_info_raw as _type_info_raw,
 )
 from ._core import (
+    _type_info_shapes as _type_info_shapes,
+)
+from ._core import (
     convert as convert,
 )
 from ._core import (

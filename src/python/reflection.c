@@ -124,6 +124,42 @@ fail:
   return NULL;
 }
 
+/* ---- _type_info_shapes ---- */
+
+/* For each type index of a sequence: num_fields << 32 | num_methods << 1 | has_metadata. The
+ * runtime only adds fields and methods and sets metadata once, so an unchanged shape means
+ * _type_info_raw would say nothing new. Checked after every library load for every type the
+ * Python side knows, in one call and without building field and method tuples. */
+static PyObject* mod_type_info_shapes(PyObject* self, PyObject* arg) {
+  (void)self;
+  PyObject* seq = PySequence_Fast(arg, "_type_info_shapes() expects a sequence of type indices");
+  if (seq == NULL) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject* out = PyTuple_New(n);
+  for (Py_ssize_t i = 0; out != NULL && i < n; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    long value = PyLong_AsLong(item);
+    int32_t index = (int32_t)value;
+    if ((value == -1 && PyErr_Occurred()) ||
+        ((value < 0 || value > INT32_MAX || !core_type_table_is_known(index)) &&
+         parse_type_index(item, &index) != 0)) {
+      Py_CLEAR(out);
+      break;
+    }
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+    long long shape = ((long long)info->num_fields << 32) | ((long long)info->num_methods << 1) |
+                      (info->metadata != NULL ? 1 : 0);
+    PyObject* v = PyLong_FromLongLong(shape);
+    if (v == NULL) {
+      Py_CLEAR(out);
+      break;
+    }
+    PyTuple_SET_ITEM(out, i, v);
+  }
+  Py_DECREF(seq);
+  return out;
+}
+
 /* ---- _lookup_type_attr ---- */
 
 static PyObject* mod_lookup_type_attr(PyObject* self, PyObject* args) {
@@ -440,6 +476,9 @@ static PyObject* mod_class_for_type_index(PyObject* self, PyObject* arg) {
 static PyMethodDef reflection_functions[] = {
     {"_type_info_raw", mod_type_info_raw, METH_O,
      "Raw reflection of a type index (see tvm_ffi._reflection)."},
+    {"_type_info_shapes", mod_type_info_shapes, METH_O,
+     "num_fields << 32 | num_methods << 1 | has_metadata of each type index: changes whenever "
+     "reflection is added."},
     {"_class_for_type_index", mod_class_for_type_index, METH_O,
      "The Python class objects of a type index come back as (made on demand)."},
     {"_lookup_type_attr", mod_lookup_type_attr, METH_VARARGS,

@@ -212,10 +212,15 @@ int ffi_load_shared_library(const char* path, TVMFFIObject** out) {
   if (path[0] == '\0') {
     return ffi_raise("ValueError", FFI_LOADER_FROM_FILE "so: the library path is empty");
   }
-  if (ffi_elf_check_file(path) != 0) return -1; /* a truncated file would SIGBUS inside dlopen */
-  /* dlerror() is per thread; clear anything stale so the message is ours. */
-  (void)dlerror();
-  void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  /* A library mapped already is handed out again without reading its file: the check guards
+   * dlopen's mapping, which does not happen then (and loading a loaded library stays cheap). */
+  void* handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+  if (handle == NULL) {
+    if (ffi_elf_check_file(path) != 0) return -1; /* a truncated file would SIGBUS in dlopen */
+    /* dlerror() is per thread; clear anything stale so the message is ours. */
+    (void)dlerror();
+    handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  }
   if (handle == NULL) {
     const char* reason = dlerror();
     /* Worded as the reference words it; tests and users match on this text. */
