@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from collections.abc import Sequence
 from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import _core
@@ -123,24 +124,28 @@ def _warn_missing_field_annotations(cls: type, type_info: Any, *, stacklevel: in
                       UserWarning, stacklevel=stacklevel + 1)
 
 
-def get_registered_type_keys() -> list[str]:
+def get_registered_type_keys() -> Sequence[str]:
     """Type keys of every type in the runtime's type table (POD types included).
 
     Returns
     -------
-    list[str]
-        The keys, such as ``"ffi.Array"`` or the keys a loaded library registered.
+    Sequence[str]
+        The keys, such as ``"ffi.Array"`` or the keys a loaded library registered, in type
+        index order: the runtime's ``Array`` itself, as the reference returns it (no copy).
 
     Examples
     --------
     >>> "ffi.Array" in tvm_ffi.get_registered_type_keys()
     True
     """
-    return [str(key) for key in array_to_list(get_global_func("ffi.GetRegisteredTypeKeys")())]
+    keys: Sequence[str] = get_global_func("ffi.GetRegisteredTypeKeys")()
+    return keys
 
 
 def array_to_list(array: _core.Object) -> list[Any]:
     """The items of an ``ffi.Array`` (read with the runtime's own accessors)."""
+    if isinstance(array, _core.SeqBase):  # the Array class reads its cells in C
+        return list(array)
     size, item = get_global_func("ffi.ArraySize"), get_global_func("ffi.ArrayGetItem")
     return [item(array, i) for i in range(size(array))]
 
