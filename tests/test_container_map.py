@@ -30,7 +30,7 @@ def test_get_reads_one_key_with_a_default() -> None:
         assert mapping.get("z", default=[1]) == [1] and mapping.get(key="a") == 1
         with pytest.raises(TypeError, match="missing required argument 'key'"):
             mapping.get()
-        with pytest.raises(TypeError, match="at most 2 arguments"):
+        with pytest.raises(TypeError, match="at most 2 positional arguments"):
             mapping.get("a", 1, 2)
         with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
             mapping.get("a", other=1)

@@ -17,6 +17,7 @@
 #include "container_content.h"
 #include "convert_result.h"
 #include "error.h"
+#include "fastcall_args.h"
 #include "framework.h"
 #include "function.h"
 #include "globals.h"
@@ -473,32 +474,8 @@ static PyObject* map_subscript(PyObject* self, PyObject* key) {
 static PyObject* map_get(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                          PyObject* kwnames) {
   static const char* const names[2] = {"key", "default"};
-  PyObject* given[2] = {NULL, NULL};
-  if (nargs > 2) {
-    PyErr_Format(PyExc_TypeError, "get expected at most 2 arguments, got %zd", nargs);
-    return NULL;
-  }
-  for (Py_ssize_t i = 0; i < nargs; ++i) given[i] = args[i];
-  Py_ssize_t num_kw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < num_kw; ++i) {
-    PyObject* name = PyTuple_GET_ITEM(kwnames, i);
-    int slot = -1;
-    for (int j = 0; j < 2; ++j) {
-      if (PyUnicode_CompareWithASCIIString(name, names[j]) == 0) slot = j;
-    }
-    if (slot < 0 || given[slot] != NULL) {
-      PyErr_Format(PyExc_TypeError,
-                   slot < 0 ? "get() got an unexpected keyword argument '%S'"
-                            : "get() got multiple values for argument '%S'",
-                   name);
-      return NULL;
-    }
-    given[slot] = args[nargs + i];
-  }
-  if (given[0] == NULL) {
-    PyErr_SetString(PyExc_TypeError, "get() missing required argument 'key'");
-    return NULL;
-  }
+  PyObject* given[2];
+  if (core_bind_fastcall("get", names, 2, 1, args, nargs, kwnames, given) != 0) return NULL;
   TVMFFIAny found;
   int rc = map_lookup(self, given[0], &found);
   if (rc < 0) return NULL;

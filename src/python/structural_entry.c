@@ -16,6 +16,7 @@
 
 #include "call.h"
 #include "convert_result.h"
+#include "fastcall_args.h"
 #include "globals.h"
 
 #define MAX_PARAMS 4
@@ -35,46 +36,6 @@ static StructuralEntry g_hash = {"structural_hash", "ffi.StructuralHash", 1,
 static StructuralEntry g_equal = {"structural_equal", "ffi.StructuralEqual", 2,
                                   {"lhs", "rhs", "map_free_vars", "skip_tensor_content"}, NULL, NULL};
 
-/* Binds positional and keyword arguments to the entry's parameters (out[i] borrowed, NULL for
- * an unset flag), with the messages Python functions give. */
-static int bind_arguments(const StructuralEntry* entry, PyObject* const* args, Py_ssize_t nargs,
-                          PyObject* kwnames, PyObject** out) {
-  int num_params = entry->num_values + NUM_FLAGS;
-  if (nargs > num_params) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)",
-                 entry->py_name, num_params, nargs);
-    return -1;
-  }
-  for (int i = 0; i < num_params; ++i) out[i] = i < nargs ? args[i] : NULL;
-  Py_ssize_t num_kw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < num_kw; ++k) {
-    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-    int index = 0;
-    while (index < num_params && PyUnicode_CompareWithASCIIString(key, entry->params[index]) != 0) {
-      ++index;
-    }
-    if (index == num_params) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", entry->py_name,
-                   key);
-      return -1;
-    }
-    if (out[index] != NULL) {
-      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", entry->py_name,
-                   entry->params[index]);
-      return -1;
-    }
-    out[index] = args[nargs + k];
-  }
-  for (int i = 0; i < entry->num_values; ++i) {
-    if (out[i] == NULL) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", entry->py_name,
-                   entry->params[i], i + 1);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 /* Calls the entry's runtime function; *result owned on success. */
 static int call_entry(StructuralEntry* entry, PyObject* const* args, Py_ssize_t nargsf,
                       PyObject* kwnames, TVMFFIAny* result) {
@@ -84,7 +45,10 @@ static int call_entry(StructuralEntry* entry, PyObject* const* args, Py_ssize_t 
   if (CORE_LIKELY(kwnames == NULL && nargs == num_args)) {
     for (Py_ssize_t i = 0; i < nargs; ++i) bound[i] = args[i]; /* the usual call: no flags */
   } else {
-    if (bind_arguments(entry, args, nargs, kwnames, bound) != 0) return -1;
+    if (core_bind_fastcall(entry->py_name, entry->params, entry->num_values + NUM_FLAGS,
+                           entry->num_values, args, nargs, kwnames, bound) != 0) {
+      return -1;
+    }
     int any_flag = 0;
     for (int f = 0; f < NUM_FLAGS; ++f) {
       PyObject** flag = &bound[entry->num_values + f];

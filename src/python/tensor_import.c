@@ -16,6 +16,7 @@
 
 #include "convert_args.h"
 #include "dispatch.h"
+#include "fastcall_args.h"
 #include "error.h"
 #include "tensor.h"
 #include "tensor_view.h"
@@ -428,35 +429,9 @@ static PyObject* mod_from_dlpack(PyObject* self, PyObject* const* args, Py_ssize
     }
   }
   static const char* const names[] = {"ext_tensor", "require_alignment", "require_contiguous"};
-  PyObject* slots[3] = {NULL, NULL, NULL};
-  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  if (nargs > 3) {
-    PyErr_Format(PyExc_TypeError, "from_dlpack() takes at most 3 arguments (%zd given)", nargs);
-    return NULL;
-  }
-  for (Py_ssize_t i = 0; i < nargs; ++i) slots[i] = args[i];
-  Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < nkw; ++k) {
-    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-    int which = -1;
-    for (int j = 0; j < 3; ++j) {
-      if (PyUnicode_CompareWithASCIIString(key, names[j]) == 0) which = j;
-    }
-    if (which < 0) {
-      PyErr_Format(PyExc_TypeError, "from_dlpack() got an unexpected keyword argument '%U'",
-                   key);
-      return NULL;
-    }
-    if (slots[which] != NULL) {
-      PyErr_Format(PyExc_TypeError, "from_dlpack() got multiple values for argument '%s'",
-                   names[which]);
-      return NULL;
-    }
-    slots[which] = args[nargs + k];
-  }
-  if (slots[0] == NULL) {
-    PyErr_SetString(PyExc_TypeError,
-                    "from_dlpack() missing required argument 'ext_tensor' (pos 1)");
+  PyObject* slots[3];
+  if (core_bind_fastcall("from_dlpack", names, 3, 1, args, PyVectorcall_NARGS(nargsf), kwnames,
+                         slots) != 0) {
     return NULL;
   }
   int alignment = 0, contiguous = 0;
