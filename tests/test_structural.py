@@ -197,6 +197,15 @@ def test_cycles_raise_instead_of_crashing(st_make: Any) -> None:
     with pytest.raises(ValueError, match="cycle"):
         structural_equal(lst, lst)
     lst.clear()
+    inner = tvm_ffi.List([1])  # a cycle below the root, held only by its own members
+    inner.append(tvm_ffi.List([inner]))
+    root = tvm_ffi.List([inner])
+    del inner
+    with pytest.raises(ValueError, match="cycle"):
+        structural_hash(root)
+    with pytest.raises(ValueError, match="cycle"):
+        structural_equal(root, root)
+    root[0].clear()
 
 
 def _nested_lists(depth: int, leaf: int) -> Any:
