@@ -16,8 +16,8 @@
 
 #include "convert_args.h"
 #include "dispatch.h"
-#include "fastcall_args.h"
 #include "error.h"
+#include "fastcall_args.h"
 #include "tensor.h"
 #include "tensor_view.h"
 

@@ -75,20 +75,13 @@ def fields(obj_or_cls: Any) -> tuple[Field, ...]:
     """
     cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
     info = getattr(cls, "__tvm_ffi_type_info__", None)
-    if info is None or getattr(cls, "__ffi_is_dataclass__", False) is not True:
+    if info is None or not is_dataclass(cls):
         got = "type" if isinstance(obj_or_cls, type) else type(obj_or_cls).__name__
         raise TypeError(f"fields() argument must be a c_class or py_class type or instance, got {got}")
-    # TypeInfo.all_fields inlined, without comprehensions (each costs a function call in 3.11):
-    # the type and its ancestors, read root first.
-    chain = []
-    while info is not None:
-        chain.append(info)
-        info = info.parent_type_info
     found = []
-    for info in reversed(chain):
-        for f in info.fields or ():
-            if f.dataclass_field is not None:
-                found.append(f.dataclass_field)
+    for f in info.all_fields():
+        if f.dataclass_field is not None:
+            found.append(f.dataclass_field)
     return tuple(found)
 
 
