@@ -61,6 +61,22 @@ def test_type_methods_static_and_instance() -> None:
     assert core._lookup_type_attr(t._TestCxxAutoInit.__tvm_ffi_type_info__.type_index, "__ffi_init__") is not None
 
 
+def test_type_info_shapes_pack_field_and_method_counts() -> None:
+    """What refresh_bound_classes compares after a library loads: fields << 32 | methods << 1 |
+    has_metadata per type index, read from the runtime without building the field tuples."""
+    info = t.TestIntPair.__tvm_ffi_type_info__
+    (shape,) = core._type_info_shapes([info.type_index])
+    assert shape == len(info.fields) << 32 | len(info.methods) << 1 | (info.metadata is not None)
+    assert core._type_info_shapes(()) == ()
+    with pytest.raises(TypeError, match="expects a sequence of type indices"):
+        core._type_info_shapes(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        core._type_info_shapes(["x"])  # type: ignore[list-item]
+    for index in (-1, 10**6):
+        with pytest.raises(ValueError, match="not registered"):
+            core._type_info_shapes([index])
+
+
 def test_lookup_of_unknown_type_key_and_missing_attr() -> None:
     with pytest.raises(ValueError, match="Cannot find type `testing.NoSuchType`"):
         core._lookup_or_register_type_info_from_type_key("testing.NoSuchType")
