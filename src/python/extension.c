@@ -11,6 +11,7 @@
 #include "cany.h"
 #include "class_hooks.h"
 #include "container.h"
+#include "container_map.h"
 #include "convert_args.h"
 #include "convert_public.h"
 #include "convert_result.h"
@@ -171,7 +172,8 @@ PyMODINIT_FUNC PyInit__core(void) {
       core_convert_init() != 0 || core_framework_init() != 0 || core_tensor_init(module) != 0 ||
       core_tensor_import_init(module) != 0 ||
       core_dltensor_test_wrapper_init(module) != 0 || core_call_init() != 0 ||
-      core_container_init(module) != 0 || core_class_hooks_init(module) != 0 ||
+      core_container_init(module) != 0 || core_container_map_init(module) != 0 ||
+      core_class_hooks_init(module) != 0 ||
       core_function_init_types(module) != 0 || core_object_services_init(module) != 0 ||
       core_callback_init(module) != 0 || core_convert_public_init(module) != 0 ||
       core_registry_init(module) != 0 ||
