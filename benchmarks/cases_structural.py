@@ -33,6 +33,24 @@ dag = build()
 dag2 = build()
 """
 
+# Two separately built trees of 13 reflected objects (a root, three children, nine leaves),
+# each holding an int and a list of children: the everyday shape of an IR comparison. Setup
+# runs once per round and a type key registers once per process, so the class is kept.
+_TREE = """import sys, tvm_ffi
+from tvm_ffi.dataclasses import field, py_class
+Node = getattr(sys, "_bench_structural_node", None)
+if Node is None:
+    @py_class("bench.structural.Node")
+    class Node(tvm_ffi.Object):
+        v: int
+        kids: list = field(default_factory=list)
+    sys._bench_structural_node = Node
+def build():
+    return Node(0, [Node(i, [Node(j) for j in range(3)]) for i in range(3)])
+tree = build()
+tree2 = build()
+"""
+
 # 1101 values: a root Array of 100 Arrays of 10 ints. The first walk calls back on the 1000
 # ints (callback cost dominates), the second only on the 101 Arrays (the traversal dominates).
 _WALK = """import tvm_ffi
@@ -56,6 +74,8 @@ CASES = [
     Case("structural_equal(3-element Arrays)", _ARR, "tvm_ffi.structural_equal(arr, other)", ref_target=0.5),
     Case("structural_hash(10^5-node DAG)", _DAG, "tvm_ffi.structural_hash(dag)", ref_target=0.5),
     Case("structural_equal(10^5-node DAGs)", _DAG, "tvm_ffi.structural_equal(dag, dag2)", ref_target=0.5),
+    Case("structural_hash(13-object tree)", _TREE, "tvm_ffi.structural_hash(tree)", ref_target=0.5),
+    Case("structural_equal(13-object trees)", _TREE, "tvm_ffi.structural_equal(tree, tree2)", ref_target=0.6),
     Case("structural_walk(1101 values, callback on 1000 ints)", _WALK,
          "tvm_ffi.structural_walk(graph, on_int); seen.clear()", ref_target=1.0),
     Case("structural_walk(1101 values, callback on 101 Arrays)", _WALK,

@@ -11,7 +11,16 @@ import tvm_ffi
 from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 from tvm_ffi import get_first_structural_mismatch, structural_equal, structural_hash
 
-# Measured on the reference package (spec STRUCTURAL.md section 3.6), unsigned.
+
+def _nested_pairs(depth: int) -> Any:
+    value: Any = 0
+    for i in range(depth):
+        value = [i, value]
+    return value
+
+
+# Measured on the reference package (spec STRUCTURAL.md section 3.6), unsigned. The nested
+# values cover both the direct recursion (shallow) and the walk past its depth (200 levels).
 HASH_VECTORS: list[tuple[Any, int]] = [
     (None, 2654435769),
     (0, 2654435832),
@@ -37,6 +46,9 @@ HASH_VECTORS: list[tuple[Any, int]] = [
     (tvm_ffi.Dict({"a": 1}), 11172378485020937918),
     (tvm_ffi.Shape((2, 3)), 284796581919864661),
     (2**70, 2654440898),
+    ([[1, "a"], [[2.5], []]], 8564874616036692267),
+    (_nested_pairs(2), 17906303580671804438),
+    (_nested_pairs(200), 9953144360107074768),
 ]
 
 
@@ -258,6 +270,50 @@ def test_deep_nesting_does_not_overflow_the_stack() -> None:
     for _ in range(200_000):
         value = tvm_ffi.List([value])
     assert structural_equal(value, value) and structural_hash(value) > 0
+
+
+def _node_chain(st_make: Any, depth: int, leaf: Any) -> Any:
+    node = st_make("st.Int", leaf)
+    for i in range(depth):
+        node = st_make("st.Node", i, [st_make("st.Int", i), node])
+    return node
+
+
+def test_object_trees_of_any_depth(st_make: Any) -> None:
+    """Trees are settled by a recursive comparison bounded at 128 levels; deeper ones, and the
+    paths of mismatches, come from the walk, with the same answers at every depth."""
+    for depth in (3, 127, 128, 129, 400):
+        a, b = _node_chain(st_make, depth, 1), _node_chain(st_make, depth, 1)
+        assert structural_equal(a, b) and structural_equal(a, a)
+        assert get_first_structural_mismatch(a, b) is None
+        other = _node_chain(st_make, depth, 2)
+        assert not structural_equal(a, other)
+        lhs, rhs = get_first_structural_mismatch(a, other)
+        assert str(lhs) == "<root>" + ".next[1]" * depth + ".value" == str(rhs)
+
+
+def test_first_difference_decides_before_later_unsupported_values(st_make: Any) -> None:
+    pair = st_make("st.Pair", 1, 2)
+    assert not structural_equal([st_make("st.Int", 1), pair], [st_make("st.Int", 2), pair])
+    with pytest.raises(TypeError, match="StructuralHash is not supported"):
+        structural_equal([st_make("st.Int", 1), pair], [st_make("st.Int", 1), pair])
+
+
+def test_free_vars_and_hooks_below_tree_nodes(st_make: Any) -> None:
+    """A tree whose leaves hold free vars needs the bindings: equal only when mapped."""
+    x, y = st_make("st.Var", "x"), st_make("st.Var", "y")
+    lhs = st_make("st.Node", 0, [st_make("st.Int", 1), st_make("st.Node", 1, [x, x])])
+    rhs = st_make("st.Node", 0, [st_make("st.Int", 1), st_make("st.Node", 1, [y, y])])
+    assert not structural_equal(lhs, rhs) and structural_equal(lhs, rhs, map_free_vars=True)
+    mixed = st_make("st.Node", 0, [st_make("st.Int", 1), st_make("st.Node", 1, [y, x])])
+    assert not structural_equal(lhs, mixed, map_free_vars=True)
+
+
+def test_shared_tree_nodes_are_compared_once() -> None:
+    """Each level shares its child twice (2**100 paths): equal in linear time."""
+    a, b = _chain_dag(100), _chain_dag(100)
+    assert structural_equal(a, b)
+    assert not structural_equal(a, _chain_dag(99))
 
 
 def test_structural_key_as_dict_and_map_key(st_make: Any) -> None:

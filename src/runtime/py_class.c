@@ -59,16 +59,6 @@ static int get_device(void* addr, TVMFFIAny* out) {
   memcpy(&out->v_device, addr, sizeof(DLDevice));
   return 0;
 }
-static int get_obj(void* addr, TVMFFIAny* out) {
-  TVMFFIObject* obj = *(TVMFFIObject**)addr;
-  *out = ffi_any_none();
-  if (obj != NULL) {
-    ffi_incref(obj);
-    *out = ffi_any_from_object(obj);
-  }
-  return 0;
-}
-
 static TVMFFIFieldGetter getter_of(int kind) {
   switch (kind) {
     case kInt: return ffi_field_get_i64;
@@ -78,7 +68,7 @@ static TVMFFIFieldGetter getter_of(int kind) {
     case kDType: return get_dtype;
     case kDevice: return get_device;
     case kAny: return ffi_field_get_any;
-    case kObj: return get_obj;
+    case kObj: return ffi_field_get_obj;
     default: return NULL;
   }
 }

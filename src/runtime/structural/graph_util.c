@@ -200,6 +200,22 @@ int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* ou
   return field->getter((char*)obj + field->offset, out);
 }
 
+int ffi_field_view(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out, bool* owned) {
+  void* addr = (char*)obj + field->offset;
+  *owned = false;
+  if (field->getter == ffi_field_get_any) {
+    *out = *(const TVMFFIAny*)addr;
+    return 0;
+  }
+  if (field->getter == ffi_field_get_obj) {
+    TVMFFIObject* value = *(TVMFFIObject**)addr;
+    *out = value != NULL ? ffi_any_from_object(value) : ffi_any_none();
+    return 0;
+  }
+  *owned = true;
+  return ffi_field_get(obj, field, out);
+}
+
 int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value) {
   void* addr = (char*)obj + field->offset;
   if (field->setter == NULL) {
@@ -361,6 +377,16 @@ int ffi_field_set_i64(void* addr, const TVMFFIAny* v) {
 }
 
 int ffi_field_get_any(void* addr, TVMFFIAny* out) { return TVMFFIAnyViewToOwnedAny((TVMFFIAny*)addr, out); }
+
+int ffi_field_get_obj(void* addr, TVMFFIAny* out) {
+  TVMFFIObject* obj = *(TVMFFIObject**)addr;
+  *out = ffi_any_none();
+  if (obj != NULL) {
+    ffi_incref(obj);
+    *out = ffi_any_from_object(obj);
+  }
+  return 0;
+}
 
 int ffi_field_set_any(void* addr, const TVMFFIAny* v) {
   TVMFFIAny owned;

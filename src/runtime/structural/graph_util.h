@@ -2,7 +2,8 @@
  * structural/graph_util.h -- what the structural services (repr, structural equal/hash, deep
  * copy, JSON graph, recursive compare) share: growable buffers, pointer-keyed hash maps,
  * reflection helpers (fields of a type with its ancestors, type attributes) and hash mixing.
- * Every traversal in these files uses an explicit stack, never C recursion over the value graph.
+ * Every traversal in these files uses an explicit stack, never C recursion over the value graph;
+ * the one exception, structural_direct.c, recurses at most 128 levels and then hands over to a walk.
  */
 #ifndef TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
 #define TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
@@ -167,6 +168,10 @@ int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx);
 int32_t ffi_count_fields(int32_t type_index);
 /* Reads a field of obj into an owned Any. */
 int ffi_field_get(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out);
+/* Reads a field of obj as a view: borrowed (*owned = false) when the field is stored in a
+ * layout this runtime's own getters define (an Any, an object pointer), else through the getter
+ * (*owned = true, release it). For walks that run no code able to change obj meanwhile. */
+int ffi_field_view(TVMFFIObject* obj, const TVMFFIFieldInfo* field, TVMFFIAny* out, bool* owned);
 /* Writes a (borrowed) value into a field of obj through its setter. */
 int ffi_field_set(TVMFFIObject* obj, const TVMFFIFieldInfo* field, const TVMFFIAny* value);
 /* The value of type attribute `name` for the exact type, or NULL when unset/None. */
@@ -196,6 +201,8 @@ int ffi_field_set_i32(void* addr, const TVMFFIAny* v);
 int ffi_field_get_i64(void* addr, TVMFFIAny* out);
 int ffi_field_set_i64(void* addr, const TVMFFIAny* v);
 int ffi_field_get_any(void* addr, TVMFFIAny* out);
+/* An object pointer field (NULL = None), as Python-defined classes store object fields. */
+int ffi_field_get_obj(void* addr, TVMFFIAny* out);
 int ffi_field_set_any(void* addr, const TVMFFIAny* v);
 
 /* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */

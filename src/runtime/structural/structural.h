@@ -12,8 +12,14 @@ int ffi_repr_print(const TVMFFIAny* value, TVMFFIAny* result);
 /* structural_hash.c */
 int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content,
                         uint64_t* out);
-/* Values hashed/compared without a frame: POD, strings, bytes, BigInt, Shape, Tensor. */
-bool ffi_structural_is_leaf(const TVMFFIAny* v);
+/* Values hashed/compared without a frame: POD, strings, bytes, BigInt, Shape, Tensor. Inline:
+ * every walk asks it of every value. */
+static inline bool ffi_structural_is_leaf(const TVMFFIAny* v) {
+  int32_t t = v->type_index;
+  if (!ffi_is_object_index(t) || v->v_obj == NULL) return true;
+  return t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIBigInt || t == kTVMFFIShape ||
+         t == kTVMFFITensor;
+}
 int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out);
 /* Equality of two values of which one or both are leaves; *error set when comparing tensor
  * contents failed (an error is raised). */
@@ -30,6 +36,13 @@ int ffi_field_region(const TVMFFIFieldInfo* field, int region);
  * two AccessPaths of the first mismatch. */
 int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths);
+
+/* structural_direct.c: bounded recursion over trees, tried before the walks; undecided
+ * (resp. false) when the value needs the walk (maps, DAG/free-var nodes, hooks, errors, depth). */
+typedef enum { kFfiDirectUnequal, kFfiDirectEqual, kFfiDirectUndecided } FfiDirectOutcome;
+FfiDirectOutcome ffi_structural_equal_direct(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
+                                             bool skip_tensor_content);
+bool ffi_structural_hash_direct(const TVMFFIAny* value, bool skip_tensor_content, uint64_t* out);
 
 /* deep_copy.c: ffi.DeepCopy of a value into an owned result. */
 int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result);

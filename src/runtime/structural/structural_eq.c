@@ -539,31 +539,15 @@ static int call_hook(Equal* e, const TVMFFIAny* hook, TVMFFIObject* lhs, TVMFFIO
 
 /* ---- entry points ---- */
 
-/* Two Arrays/Lists of leaves (the common small case) compare without any walk state; false
- * when the fast path does not apply. */
-static bool equal_flat_sequences(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool* equal) {
-  int32_t t = lhs->type_index;
-  if ((t != kTVMFFIArray && t != kTVMFFIList) || rhs->type_index != t) return false;
-  TVMFFISeqCell *a = ffi_seq_cell(lhs->v_obj), *b = ffi_seq_cell(rhs->v_obj);
-  if (a->size != b->size) return false; /* the walk reports the mismatch path */
-  const TVMFFIAny *x = (const TVMFFIAny*)a->data, *y = (const TVMFFIAny*)b->data;
-  for (int64_t i = 0; i < a->size; ++i) {
-    if (!ffi_structural_is_leaf(&x[i]) || !ffi_structural_is_leaf(&y[i]) ||
-        x[i].type_index == kTVMFFITensor || y[i].type_index == kTVMFFITensor) {
-      return false;
-    }
-  }
-  int error;
-  for (int64_t i = 0; i < a->size; ++i) {
-    if (!ffi_leaf_structural_equal(&x[i], &y[i], false, &error)) return false;
-  }
-  *equal = true;
-  return true;
-}
-
 int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_free_vars,
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths) {
-  if (equal_flat_sequences(lhs, rhs, equal)) return 0;
+  /* Trees are settled by the direct comparison; the walk runs for what it leaves undecided,
+   * and for the path of a mismatch when one is asked for. */
+  FfiDirectOutcome direct = ffi_structural_equal_direct(lhs, rhs, skip_tensor_content);
+  if (direct == kFfiDirectEqual || (direct == kFfiDirectUnequal && paths == NULL)) {
+    *equal = direct == kFfiDirectEqual;
+    return 0;
+  }
   Equal e;
   e.paths = NULL; /* every other member is set below (a memset of the inline maps cost more) */
   ffi_ptr_map_init(&e.equal_memo);

@@ -413,28 +413,11 @@ static int call_hook(Hasher* h, const TVMFFIAny* hook, TVMFFIObject* obj, int re
 
 /* ---- entry point ---- */
 
-/* Arrays/Lists of leaves (the common small case) hash without any walk state. */
-static bool hash_flat_sequence(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out) {
-  if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return false;
-  TVMFFISeqCell* cell = ffi_seq_cell(v->v_obj);
-  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-  for (int64_t i = 0; i < cell->size; ++i) {
-    if (!ffi_structural_is_leaf(&items[i]) || items[i].type_index == kTVMFFITensor) return false;
-  }
-  uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(v->type_index), (uint64_t)cell->size);
-  for (int64_t i = 0; i < cell->size; ++i) {
-    uint64_t item;
-    ffi_leaf_structural_hash(&items[i], skip_tensor_content, &item); /* cannot fail: no tensors */
-    hash = ffi_hash_combine(hash, item);
-  }
-  *out = hash;
-  return true;
-}
-
 int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_tensor_content,
                         uint64_t* out) {
   if (ffi_structural_is_leaf(value)) return ffi_leaf_structural_hash(value, skip_tensor_content, out);
-  if (hash_flat_sequence(value, skip_tensor_content, out)) return 0;
+  /* Trees are hashed by the direct path; the walk runs for what it leaves undecided. */
+  if (ffi_structural_hash_direct(value, skip_tensor_content, out)) return 0;
   Hasher h; /* every member set below (a memset of the inline maps cost more) */
   ffi_ptr_map_init(&h.memo);
   ffi_ptr_map_init(&h.active);

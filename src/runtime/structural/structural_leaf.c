@@ -72,14 +72,6 @@ int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint6
   return 0;
 }
 
-bool ffi_structural_is_leaf(const TVMFFIAny* v) {
-  int32_t t = v->type_index;
-  if (!ffi_is_object_index(t) || v->v_obj == NULL) return true;
-  return t == kTVMFFIStr || t == kTVMFFIBytes || t == kTVMFFIBigInt || t == kTVMFFIShape ||
-         t == kTVMFFITensor;
-}
-
-
 bool ffi_leaf_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool skip_tensor_content,
                        int* error) {
   int32_t ta = a->type_index, tb = b->type_index;

@@ -1,0 +1,233 @@
+/*
+ * structural/structural_direct.c -- the direct paths ffi_structural_equal and
+ * ffi_structural_hash try before their walks (structural_eq.c, structural_hash.c).
+ *
+ * Most values compared or hashed are trees: tree nodes, Arrays/Lists and leaves, a few levels
+ * deep. They need no walk state beyond a memo of shared values, so this file handles them by C
+ * recursion, reading fields straight into locals (the walks keep a frame per node and an owned,
+ * stacked copy of every child, and cost about twice as much per node).
+ *
+ * Rules, so that whatever this answers is what the walk would answer:
+ *  - Values are visited in the walk's order (fields ancestors' first, items in order, lengths
+ *    after items), so the first difference found is the walk's first mismatch, and hashes fold
+ *    the same child hashes in the same order.
+ *  - Anything that needs more ends the direct path as undecided and the walk starts over: maps
+ *    (key order and bindings), DAG and free-var nodes (bindings, counters, def regions), types
+ *    with an __s_equal__/__s_hash__ hook (user code), types without structural metadata and
+ *    failed tensor content reads (the walk raises their errors), and depth past
+ *    kDirectMaxDepth. The last bounds the C stack (a deliberate, bounded exception to the
+ *    explicit-stack rule of graph_util.h) and leaves cycle detection to the walk: a cycle
+ *    recurses until it reaches that depth.
+ *  - Values are borrowed where they are held by a value being visited (items, fields stored in
+ *    this runtime's layouts), owned where a field getter hands out a reference; no user code
+ *    runs while a borrowed value is in use (and the callers hold the GIL).
+ */
+#include "structural.h"
+
+enum { kDirectMaxDepth = 128 };
+
+typedef struct {
+  bool skip_tensor_content;
+  const char* hook_name; /* the hook that sends a type to the walk */
+  FfiPtrMap memo; /* equal: lhs -> rhs of shared pairs found equal; hash: object -> hash */
+  /* The last object type met and what tree_node_info said of it: trees repeat a few types. */
+  int32_t last_type;
+  int last_kind;
+  const TVMFFITypeInfo* last_info;
+} Direct;
+
+static void direct_init(Direct* d, bool skip_tensor_content, const char* hook_name) {
+  d->skip_tensor_content = skip_tensor_content;
+  d->hook_name = hook_name;
+  ffi_ptr_map_init(&d->memo);
+  d->last_type = -1;
+  d->last_kind = 0;
+  d->last_info = NULL;
+}
+
+/* A value held once (by its parent) cannot be met again: no memo entry. `owned`: one of the
+ * references is the caller's own (a field read), not counted. */
+static bool may_be_shared(TVMFFIObject* obj, bool owned) {
+  return ffi_strong_count(obj) > (owned ? 2 : 1);
+}
+
+/* The type info of a tree-node type the direct paths may enter, or NULL (undecided). */
+static const TVMFFITypeInfo* lookup_tree_node_info(int32_t t, int* kind, const char* hook_name) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
+  *kind = 0;
+  if (info == NULL || info->metadata == NULL) return NULL;
+  *kind = (int)info->metadata->structural_eq_hash_kind;
+  if (*kind == kTVMFFISEqHashKindUniqueInstance) return info;
+  if (*kind != kTVMFFISEqHashKindTreeNode && *kind != kTVMFFISEqHashKindConstTreeNode) return NULL;
+  return ffi_type_attr(t, hook_name) == NULL ? info : NULL;
+}
+
+static const TVMFFITypeInfo* tree_node_info(Direct* d, int32_t t, int* kind) {
+  if (t != d->last_type) {
+    d->last_info = lookup_tree_node_info(t, &d->last_kind, d->hook_name);
+    d->last_type = t;
+  }
+  *kind = d->last_kind;
+  return d->last_info;
+}
+
+/* ---- equality ---- */
+
+static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* r, bool owned,
+                                int depth);
+
+static FfiDirectOutcome compare_items(Direct* d, TVMFFIObject* lo, TVMFFIObject* ro, int depth) {
+  const TVMFFISeqCell *a = ffi_seq_cell(lo), *b = ffi_seq_cell(ro);
+  int64_t n = a->size < b->size ? a->size : b->size;
+  for (int64_t i = 0; i < n; ++i) {
+    FfiDirectOutcome o = compare(d, &ffi_seq_items(lo)[i], &ffi_seq_items(ro)[i], false, depth);
+    if (o != kFfiDirectEqual) return o;
+  }
+  return ffi_seq_cell(lo)->size == ffi_seq_cell(ro)->size ? kFfiDirectEqual : kFfiDirectUnequal;
+}
+
+static FfiDirectOutcome compare_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* lo,
+                                       TVMFFIObject* ro, int depth) {
+  for (int32_t level = 0; level <= info->type_depth; ++level) {
+    const TVMFFITypeInfo* t = level < info->type_depth ? info->type_ancestors[level] : info;
+    if (t == NULL) continue;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* field = &t->fields[i];
+      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+      TVMFFIAny l, r;
+      bool lowned, rowned;
+      if (ffi_field_view(lo, field, &l, &lowned) != 0) return kFfiDirectUndecided;
+      if (ffi_field_view(ro, field, &r, &rowned) != 0) {
+        if (lowned) ffi_any_release(&l);
+        return kFfiDirectUndecided;
+      }
+      FfiDirectOutcome o = compare(d, &l, &r, lowned, depth);
+      if (lowned) ffi_any_release(&l);
+      if (rowned) ffi_any_release(&r);
+      if (o != kFfiDirectEqual) return o;
+    }
+  }
+  return kFfiDirectEqual;
+}
+
+/* `owned`: the caller holds a reference of its own to l (a field read), not counted as sharing. */
+static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* r, bool owned,
+                                int depth) {
+  bool lleaf = ffi_structural_is_leaf(l), rleaf = ffi_structural_is_leaf(r);
+  if (lleaf || rleaf) {
+    if (!(lleaf && rleaf)) return kFfiDirectUnequal;
+    int error;
+    bool eq = ffi_leaf_structural_equal(l, r, d->skip_tensor_content, &error);
+    return error != 0 ? kFfiDirectUndecided : eq ? kFfiDirectEqual : kFfiDirectUnequal;
+  }
+  int32_t t = l->type_index;
+  if (t != r->type_index) return kFfiDirectUnequal;
+  TVMFFIObject *lo = l->v_obj, *ro = r->v_obj;
+  bool sequence = t == kTVMFFIArray || t == kTVMFFIList;
+  const TVMFFITypeInfo* info = NULL;
+  if (!sequence) {
+    int kind;
+    if (t == kTVMFFIMap || t == kTVMFFIDict) return kFfiDirectUndecided;
+    if ((info = tree_node_info(d, t, &kind)) == NULL) return kFfiDirectUndecided;
+    if (kind == kTVMFFISEqHashKindUniqueInstance) {
+      return lo == ro ? kFfiDirectEqual : kFfiDirectUnequal;
+    }
+    if (lo == ro && kind == kTVMFFISEqHashKindConstTreeNode) return kFfiDirectEqual;
+  }
+  bool shared = may_be_shared(lo, owned);
+  if (shared) {
+    uint64_t* memo = ffi_ptr_map_find(&d->memo, (uint64_t)(uintptr_t)lo);
+    if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro) return kFfiDirectEqual;
+  }
+  if (depth >= kDirectMaxDepth) return kFfiDirectUndecided;
+  FfiDirectOutcome o = sequence ? compare_items(d, lo, ro, depth + 1)
+                                : compare_fields(d, info, lo, ro, depth + 1);
+  if (o == kFfiDirectEqual && shared &&
+      ffi_ptr_map_put(&d->memo, (uint64_t)(uintptr_t)lo, (uint64_t)(uintptr_t)ro) != 0) {
+    return kFfiDirectUndecided;
+  }
+  return o;
+}
+
+FfiDirectOutcome ffi_structural_equal_direct(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
+                                             bool skip_tensor_content) {
+  Direct d;
+  direct_init(&d, skip_tensor_content, "__s_equal__");
+  FfiDirectOutcome o = compare(&d, lhs, rhs, false, 0);
+  ffi_ptr_map_free(&d.memo);
+  return o;
+}
+
+/* ---- hash ---- */
+
+/* 0 with *out set, or 1: undecided. */
+static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int depth, uint64_t* out);
+
+static int hash_items(Direct* d, TVMFFIObject* obj, int depth, uint64_t* out) {
+  const TVMFFISeqCell* cell = ffi_seq_cell(obj);
+  uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(obj->type_index), (uint64_t)cell->size);
+  for (int64_t i = 0; i < cell->size; ++i) {
+    uint64_t item;
+    if (hash_value(d, &ffi_seq_items(obj)[i], false, depth, &item) != 0) return 1;
+    hash = ffi_hash_combine(hash, item);
+  }
+  *out = hash;
+  return 0;
+}
+
+static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj, int depth,
+                       uint64_t* out) {
+  uint64_t hash = info->type_key_hash;
+  for (int32_t level = 0; level <= info->type_depth; ++level) {
+    const TVMFFITypeInfo* t = level < info->type_depth ? info->type_ancestors[level] : info;
+    if (t == NULL) continue;
+    for (int32_t i = 0; i < t->num_fields; ++i) {
+      const TVMFFIFieldInfo* field = &t->fields[i];
+      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+      TVMFFIAny v;
+      uint64_t h;
+      bool owned;
+      if (ffi_field_view(obj, field, &v, &owned) != 0) return 1;
+      int rc = hash_value(d, &v, owned, depth, &h);
+      if (owned) ffi_any_release(&v);
+      if (rc != 0) return 1;
+      hash = ffi_hash_combine(hash, h);
+    }
+  }
+  *out = hash;
+  return 0;
+}
+
+static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int depth, uint64_t* out) {
+  if (ffi_structural_is_leaf(v)) return ffi_leaf_structural_hash(v, d->skip_tensor_content, out) != 0;
+  int32_t t = v->type_index;
+  TVMFFIObject* obj = v->v_obj;
+  bool sequence = t == kTVMFFIArray || t == kTVMFFIList;
+  const TVMFFITypeInfo* info = NULL;
+  int kind;
+  if (!sequence && (t == kTVMFFIMap || t == kTVMFFIDict ||
+                    (info = tree_node_info(d, t, &kind)) == NULL)) {
+    return 1;
+  }
+  bool shared = may_be_shared(obj, owned);
+  if (shared) {
+    uint64_t* memo = ffi_ptr_map_find(&d->memo, (uint64_t)(uintptr_t)obj);
+    if (memo != NULL) {
+      *out = *memo;
+      return 0;
+    }
+  }
+  if (depth >= kDirectMaxDepth) return 1;
+  if ((sequence ? hash_items(d, obj, depth + 1, out) : hash_fields(d, info, obj, depth + 1, out)) != 0) {
+    return 1;
+  }
+  return shared && ffi_ptr_map_put(&d->memo, (uint64_t)(uintptr_t)obj, *out) != 0;
+}
+
+bool ffi_structural_hash_direct(const TVMFFIAny* value, bool skip_tensor_content, uint64_t* out) {
+  Direct d;
+  direct_init(&d, skip_tensor_content, "__s_hash__");
+  int rc = hash_value(&d, value, false, 0, out);
+  ffi_ptr_map_free(&d.memo);
+  return rc == 0;
+}
