@@ -49,6 +49,9 @@ HASH_VECTORS: list[tuple[Any, int]] = [
     ([[1, "a"], [[2.5], []]], 8564874616036692267),
     (_nested_pairs(2), 17906303580671804438),
     (_nested_pairs(200), 9953144360107074768),
+    ([{"a": 1, "b": [2, 3]}, {}], 2247256897067509629),
+    (tvm_ffi.Dict({"x": tvm_ffi.Map({1: 2.5, 2: "s"}), "y": None}), 5017705995003572653),
+    ({i: [i] for i in range(70)}, 16002749606020454754),
 ]
 
 
@@ -307,6 +310,27 @@ def test_free_vars_and_hooks_below_tree_nodes(st_make: Any) -> None:
     assert not structural_equal(lhs, rhs) and structural_equal(lhs, rhs, map_free_vars=True)
     mixed = st_make("st.Node", 0, [st_make("st.Int", 1), st_make("st.Node", 1, [y, x])])
     assert not structural_equal(lhs, mixed, map_free_vars=True)
+
+
+def test_maps_inside_trees(st_make: Any) -> None:
+    def tree(attrs: Any) -> Any:
+        return st_make("st.Node", 0, [st_make("st.Int", 1), attrs])
+
+    base = tree({"a": 1, "b": [2, 3]})
+    assert structural_equal(base, tree({"b": [2, 3], "a": 1}))
+    assert structural_hash(base) == structural_hash(tree({"b": [2, 3], "a": 1}))
+    for other, path in [
+        ({"a": 1, "b": [2, 4]}, '<root>.next[1]["b"][1]'),
+        ({"a": 1}, '<root>.next[1]["b"]'),
+        ({"a": 1, "b": [2, 3], "c": 0}, '<root>.next[1][<missing:"c">]'),
+        ({"a": 1, "c": [2, 3]}, '<root>.next[1]["b"]'),
+    ]:
+        assert not structural_equal(base, tree(other))
+        lhs, _ = get_first_structural_mismatch(base, tree(other))
+        assert str(lhs) == path
+    key = st_make("st.Int", 7)  # object keys match by identity
+    assert structural_equal({key: 1}, {key: 1}) and not structural_equal({key: 1}, {st_make("st.Int", 7): 1})
+    assert structural_hash({key: [1]}) == structural_hash({key: [1]})
 
 
 def test_shared_tree_nodes_are_compared_once() -> None:

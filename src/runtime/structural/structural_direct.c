@@ -2,22 +2,23 @@
  * structural/structural_direct.c -- the direct paths ffi_structural_equal and
  * ffi_structural_hash try before their walks (structural_eq.c, structural_hash.c).
  *
- * Most values compared or hashed are trees: tree nodes, Arrays/Lists and leaves, a few levels
- * deep. They need no walk state beyond a memo of shared values, so this file handles them by C
- * recursion, reading fields straight into locals (the walks keep a frame per node and an owned,
- * stacked copy of every child, and cost about twice as much per node).
+ * Most values compared or hashed are trees: tree nodes, Arrays/Lists, Maps/Dicts and leaves, a
+ * few levels deep. They need no walk state beyond a memo of shared values, so this file handles
+ * them by C recursion, reading fields straight into locals (the walks keep a frame per node and
+ * an owned, stacked copy of every child, and cost about twice as much per node).
  *
  * Rules, so that whatever this answers is what the walk would answer:
- *  - Values are visited in the walk's order (fields ancestors' first, items in order, lengths
- *    after items), so the first difference found is the walk's first mismatch, and hashes fold
- *    the same child hashes in the same order.
- *  - Anything that needs more ends the direct path as undecided and the walk starts over: maps
- *    (key order and bindings), DAG and free-var nodes (bindings, counters, def regions), types
- *    with an __s_equal__/__s_hash__ hook (user code), types without structural metadata and
- *    failed tensor content reads (the walk raises their errors), and depth past
- *    kDirectMaxDepth. The last bounds the C stack (a deliberate, bounded exception to the
- *    explicit-stack rule of graph_util.h) and leaves cycle detection to the walk: a cycle
- *    recurses until it reaches that depth.
+ *  - Values are visited in the walk's order (fields ancestors' first, items in order, map
+ *    entries in lhs order or by key hash, lengths after items), so the first difference found
+ *    is the walk's first mismatch, and hashes fold the same child hashes in the same order.
+ *  - Anything that needs more ends the direct path as undecided and the walk starts over: DAG
+ *    and free-var nodes (bindings, counters, def regions; as none is met, the walk has bound
+ *    nothing, so map keys match by the maps' own lookup), types with an __s_equal__/__s_hash__
+ *    hook (user code), types without structural metadata, failed tensor content reads (the
+ *    walk raises their errors), when hashing object map keys (hashed through the walk's memo)
+ *    and maps of more than 64 entries, and depth past kDirectMaxDepth. The last bounds the C
+ *    stack (a deliberate, bounded exception to the explicit-stack rule of graph_util.h) and
+ *    leaves cycle detection to the walk: a cycle recurses until it reaches that depth.
  *  - Values are borrowed where they are held by a value being visited (items, fields stored in
  *    this runtime's layouts), owned where a field getter hands out a reference; no user code
  *    runs while a borrowed value is in use (and the callers hold the GIL).
@@ -110,6 +111,21 @@ static FfiDirectOutcome compare_fields(Direct* d, const TVMFFITypeInfo* info, TV
   return kFfiDirectEqual;
 }
 
+/* Maps as the walk compares them while it has bound nothing (the direct path meets no DAG or
+ * free-var node, so no key is bound): each lhs entry's key looked up in rhs, in lhs order, its
+ * value compared; the sizes after all entries. */
+static FfiDirectOutcome compare_entries(Direct* d, TVMFFIObject* lo, TVMFFIObject* ro, int depth) {
+  uint64_t cursor = 0;
+  TVMFFIAny *k, *v;
+  while (ffi_map_next(lo, &cursor, &k, &v)) {
+    const TVMFFIAny* rv = ffi_map_lookup(ro, k);
+    if (rv == NULL) return kFfiDirectUnequal;
+    FfiDirectOutcome o = compare(d, v, rv, false, depth);
+    if (o != kFfiDirectEqual) return o;
+  }
+  return ffi_map_size(lo) == ffi_map_size(ro) ? kFfiDirectEqual : kFfiDirectUnequal;
+}
+
 /* `owned`: the caller holds a reference of its own to l (a field read), not counted as sharing. */
 static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* r, bool owned,
                                 int depth) {
@@ -124,10 +140,10 @@ static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* 
   if (t != r->type_index) return kFfiDirectUnequal;
   TVMFFIObject *lo = l->v_obj, *ro = r->v_obj;
   bool sequence = t == kTVMFFIArray || t == kTVMFFIList;
+  bool map = t == kTVMFFIMap || t == kTVMFFIDict;
   const TVMFFITypeInfo* info = NULL;
-  if (!sequence) {
+  if (!sequence && !map) {
     int kind;
-    if (t == kTVMFFIMap || t == kTVMFFIDict) return kFfiDirectUndecided;
     if ((info = tree_node_info(d, t, &kind)) == NULL) return kFfiDirectUndecided;
     if (kind == kTVMFFISEqHashKindUniqueInstance) {
       return lo == ro ? kFfiDirectEqual : kFfiDirectUnequal;
@@ -141,6 +157,7 @@ static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* 
   }
   if (depth >= kDirectMaxDepth) return kFfiDirectUndecided;
   FfiDirectOutcome o = sequence ? compare_items(d, lo, ro, depth + 1)
+                       : map    ? compare_entries(d, lo, ro, depth + 1)
                                 : compare_fields(d, info, lo, ro, depth + 1);
   if (o == kFfiDirectEqual && shared &&
       ffi_ptr_map_put(&d->memo, (uint64_t)(uintptr_t)lo, (uint64_t)(uintptr_t)ro) != 0) {
@@ -175,6 +192,58 @@ static int hash_items(Direct* d, TVMFFIObject* obj, int depth, uint64_t* out) {
   return 0;
 }
 
+typedef struct {
+  uint64_t keyhash;
+  const TVMFFIAny* value;
+} MapEntry;
+
+/* Insertion sort by key hash: maps met here are small, and entries of equal key hash fold only
+ * that hash, so their order among themselves does not matter. */
+static void sort_entries(MapEntry* e, int64_t n) {
+  for (int64_t i = 1; i < n; ++i) {
+    MapEntry x = e[i];
+    int64_t j = i;
+    for (; j > 0 && e[j - 1].keyhash > x.keyhash; --j) e[j] = e[j - 1];
+    e[j] = x;
+  }
+}
+
+enum { kDirectMaxMapEntries = 64 };
+
+/* Maps of leaf keys as the walk hashes them: entries sorted by key hash; a key hash shared by
+ * several entries folds once, without their values. Object keys (hashed through the walk's
+ * memo) and larger maps are left to the walk. */
+static int hash_entries(Direct* d, TVMFFIObject* obj, int depth, uint64_t* out) {
+  int64_t n = ffi_map_size(obj);
+  if (n > kDirectMaxMapEntries) return 1;
+  MapEntry entries[kDirectMaxMapEntries];
+  int64_t m = 0;
+  uint64_t cursor = 0;
+  TVMFFIAny *k, *v;
+  while (ffi_map_next(obj, &cursor, &k, &v) && m < n) {
+    if (!ffi_structural_is_leaf(k) ||
+        ffi_leaf_structural_hash(k, d->skip_tensor_content, &entries[m].keyhash) != 0) {
+      return 1;
+    }
+    entries[m++].value = v;
+  }
+  sort_entries(entries, m);
+  uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(obj->type_index), (uint64_t)n);
+  for (int64_t i = 0; i < m;) {
+    int64_t j = i + 1;
+    while (j < m && entries[j].keyhash == entries[i].keyhash) ++j;
+    hash = ffi_hash_combine(hash, entries[i].keyhash);
+    if (j - i == 1) {
+      uint64_t value;
+      if (hash_value(d, entries[i].value, false, depth, &value) != 0) return 1;
+      hash = ffi_hash_combine(hash, value);
+    }
+    i = j;
+  }
+  *out = hash;
+  return 0;
+}
+
 static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj, int depth,
                        uint64_t* out) {
   uint64_t hash = info->type_key_hash;
@@ -203,12 +272,10 @@ static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int depth, uint
   int32_t t = v->type_index;
   TVMFFIObject* obj = v->v_obj;
   bool sequence = t == kTVMFFIArray || t == kTVMFFIList;
+  bool map = t == kTVMFFIMap || t == kTVMFFIDict;
   const TVMFFITypeInfo* info = NULL;
   int kind;
-  if (!sequence && (t == kTVMFFIMap || t == kTVMFFIDict ||
-                    (info = tree_node_info(d, t, &kind)) == NULL)) {
-    return 1;
-  }
+  if (!sequence && !map && (info = tree_node_info(d, t, &kind)) == NULL) return 1;
   bool shared = may_be_shared(obj, owned);
   if (shared) {
     uint64_t* memo = ffi_ptr_map_find(&d->memo, (uint64_t)(uintptr_t)obj);
@@ -218,9 +285,10 @@ static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int depth, uint
     }
   }
   if (depth >= kDirectMaxDepth) return 1;
-  if ((sequence ? hash_items(d, obj, depth + 1, out) : hash_fields(d, info, obj, depth + 1, out)) != 0) {
-    return 1;
-  }
+  int rc = sequence ? hash_items(d, obj, depth + 1, out)
+           : map    ? hash_entries(d, obj, depth + 1, out)
+                    : hash_fields(d, info, obj, depth + 1, out);
+  if (rc != 0) return 1;
   return shared && ffi_ptr_map_put(&d->memo, (uint64_t)(uintptr_t)obj, *out) != 0;
 }
 
