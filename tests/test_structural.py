@@ -10,6 +10,7 @@ import pytest
 import tvm_ffi
 from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 from tvm_ffi import get_first_structural_mismatch, structural_equal, structural_hash
+from tvm_ffi.dataclasses import field, py_class
 
 
 def _nested_pairs(depth: int) -> Any:
@@ -389,3 +390,69 @@ def test_maps_with_object_keys(st_make: Any) -> None:
     # Free variables bound earlier translate map keys.
     x, y = st_make("st.Var", "x"), st_make("st.Var", "y")
     assert structural_equal([x, {x: 1}], [y, {y: 1}], map_free_vars=True)
+
+
+@py_class("test_structural.Var", structural_eq="var")
+class _Var(tvm_ffi.Object):
+    name: str = field(structural_eq="ignore")
+
+
+@py_class("test_structural.Let", structural_eq="dag")
+class _Let(tvm_ffi.Object):
+    var: _Var = field(structural_eq="def")
+    value: int
+
+
+@py_class("test_structural.Fn", structural_eq="tree")
+class _Fn(tvm_ffi.Object):
+    params: list = field(structural_eq="def")
+    body: list
+
+
+def _deep(value: Any, depth: int = 150) -> Any:
+    """The value below `depth` single-item lists: past the direct recursion, so the walk decides."""
+    for _ in range(depth):
+        value = tvm_ffi.List([value])
+    return value
+
+
+def test_bindings_and_def_regions_at_any_depth() -> None:
+    """Free vars, DAG nodes and def regions give the same answers whether the value is shallow
+    (the direct recursion decides) or deep (the walk does)."""
+    x, y, z = _Var("x"), _Var("y"), _Var("z")
+    lx, ly = _Let(x, 1), _Let(y, 1)
+    cases = [
+        (_Fn([x], [x, 1]), _Fn([y], [y, 1]), True, True),
+        (_Fn([x], [x, z]), _Fn([y], [y, z]), True, True),
+        (_Fn([x], [x, z]), _Fn([y], [y, x]), False, True),  # mapped: z binds to rhs x
+        (_Fn([x, y], [x, y]), _Fn([y, x], [y, x]), True, True),
+        (_Fn([x, y], [x, y]), _Fn([y, x], [x, y]), False, False),
+        ([x, x], [y, y], False, True),
+        ([x, y], [z, z], False, False),
+        (_Fn([x], [{x: 1}]), _Fn([y], [{y: 1}]), True, True),
+        (_Fn([x], [{x: 1}]), _Fn([y], [{x: 1}]), False, False),
+        ([lx, lx], [ly, ly], True, True),
+        ([lx, lx], [ly, _Let(y, 1)], False, False),
+        ([lx, _Let(x, 1)], [ly, ly], False, False),
+        ({"a": [lx, x]}, {"a": [ly, y]}, True, True),
+    ]
+    for lhs, rhs, equal, equal_mapped in cases:
+        for value_l, value_r in [(lhs, rhs), (_deep(lhs), _deep(rhs))]:
+            assert structural_equal(value_l, value_r) is equal, (lhs, rhs)
+            assert structural_equal(value_l, value_r, map_free_vars=True) is equal_mapped, (lhs, rhs)
+            assert (get_first_structural_mismatch(value_l, value_r) is None) is equal
+            if equal:
+                assert structural_hash(value_l) == structural_hash(value_r)
+            if equal_mapped:
+                assert structural_hash(value_l, map_free_vars=True) == structural_hash(value_r, map_free_vars=True)
+
+
+def test_hash_of_bindings_matches_the_reference() -> None:
+    """DAG nodes and defined vars are numbered in the order they finish (measured on the
+    reference package with the same classes)."""
+    x, y = _Var("x"), _Var("y")
+    let = _Let(y, 3)
+    fn = _Fn([x], [x, let, let, {"k": let}])
+    assert structural_hash(fn) == structural_hash(fn, map_free_vars=True) == 15549796253637609880
+    assert structural_hash([x, y, x], map_free_vars=True) == 14892112806827988795
+    assert structural_hash([let, _Let(x, 3), let]) == 16763368350877426446

@@ -38,11 +38,12 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths);
 
 /* structural_direct.c: bounded recursion over trees, tried before the walks; undecided
- * (resp. false) when the value needs the walk (maps, DAG/free-var nodes, hooks, errors, depth). */
+ * (resp. false) when the value needs the walk (hooks, errors, depth; see the file). */
 typedef enum { kFfiDirectUnequal, kFfiDirectEqual, kFfiDirectUndecided } FfiDirectOutcome;
 FfiDirectOutcome ffi_structural_equal_direct(const TVMFFIAny* lhs, const TVMFFIAny* rhs,
-                                             bool skip_tensor_content);
-bool ffi_structural_hash_direct(const TVMFFIAny* value, bool skip_tensor_content, uint64_t* out);
+                                             bool map_free_vars, bool skip_tensor_content);
+bool ffi_structural_hash_direct(const TVMFFIAny* value, bool map_free_vars,
+                                bool skip_tensor_content, uint64_t* out);
 
 /* deep_copy.c: ffi.DeepCopy of a value into an owned result. */
 int ffi_deep_copy(const TVMFFIAny* value, TVMFFIAny* result);

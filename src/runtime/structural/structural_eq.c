@@ -12,6 +12,7 @@
 
 #include "access_steps.h"
 #include "structural.h"
+#include "structural_rules.h"
 
 enum { kChildPair = 0, kChildMapEntry = 1 };
 
@@ -275,20 +276,18 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
       return 0;
     }
     if (kind == kTVMFFISEqHashKindUniqueInstance) return 0;
-    if (kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar) {
-      uint64_t* bound = ffi_ptr_map_find(&e->lhs_bound, (uint64_t)(uintptr_t)lo);
-      if (bound != NULL) {
-        *equal = *bound == (uint64_t)(uintptr_t)ro;
+    if (ffi_seq_binds(kind)) {
+      int bound = ffi_sequal_bound(&e->lhs_bound, &e->rhs_bound, lo, ro);
+      if (bound >= 0) {
+        *equal = bound == 1;
         return 0;
       }
-      if (ffi_ptr_map_find(&e->rhs_bound, (uint64_t)(uintptr_t)ro) != NULL) return 0;
     }
   }
   uint64_t* memo = may_be_shared(lo, c->owned)
                        ? ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo)
                        : NULL;
-  if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro && kind != kTVMFFISEqHashKindDAGNode &&
-      kind != kTVMFFISEqHashKindFreeVar) {
+  if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro && !ffi_seq_binds(kind)) {
     *equal = true;
     return 0;
   }
@@ -302,10 +301,7 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
                      (int)key.size, key.data);
   }
   *decided = false;
-  int child_region = c->region;
-  if (kind == kTVMFFISEqHashKindFreeVar && child_region == kTVMFFIDefRegionKindSimple) {
-    child_region = kTVMFFIDefRegionKindNone;
-  }
+  int child_region = ffi_sequal_child_region(kind, c->region);
   size_t begin = e->children.size;
   int rc = 0;
   if (kind > 0) {
@@ -354,21 +350,6 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
   return push_frame(e, lo, ro, c->region, kind, c, begin, false);
 }
 
-/* A map key as the other side names it: an object key bound to a counterpart (`bindings` is
- * lhs_bound for lhs keys, rhs_bound for rhs keys) becomes that counterpart; others stay. */
-static TVMFFIAny bound_key(FfiPtrMap* bindings, const TVMFFIAny* key) {
-  if (ffi_is_object_index(key->type_index) && key->v_obj != NULL) {
-    uint64_t* bound = ffi_ptr_map_find(bindings, (uint64_t)(uintptr_t)key->v_obj);
-    if (bound != NULL) {
-      TVMFFIAny out = *key;
-      out.v_obj = (TVMFFIObject*)(uintptr_t)*bound;
-      out.type_index = out.v_obj->type_index;
-      return out;
-    }
-  }
-  return *key;
-}
-
 /* Checks done when all children matched: lengths, extra map keys. */
 static int finish_frame(Equal* e, Frame* f, bool* equal) {
   *equal = true;
@@ -389,7 +370,7 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
       uint64_t cursor = 0;
       TVMFFIAny *k, *v;
       while (ffi_map_next(f->rhs, &cursor, &k, &v)) {
-        TVMFFIAny lk = bound_key(&e->rhs_bound, k);
+        TVMFFIAny lk = ffi_sequal_bound_key(&e->rhs_bound, k);
         if (ffi_map_lookup(f->lhs, &lk) != NULL) continue;
         *equal = false;
         FfiStep present = {kStepMapItem, *k}, missing = {kStepMapItemMissing, *k};
@@ -400,18 +381,13 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
                              &(FfiStep){kStepNone, ffi_any_none()});
     }
   }
-  if (f->kind == kTVMFFISEqHashKindFreeVar) {
-    if (f->lhs != f->rhs && f->region == kTVMFFIDefRegionKindNone) {
-      *equal = false;
-      return record_mismatch(e, &(FfiStep){kStepNone, ffi_any_none()},
-                             &(FfiStep){kStepNone, ffi_any_none()});
-    }
+  if (ffi_sequal_free_var_mismatch(f->kind, f->lhs, f->rhs, f->region)) {
+    *equal = false;
+    return record_mismatch(e, &(FfiStep){kStepNone, ffi_any_none()},
+                           &(FfiStep){kStepNone, ffi_any_none()});
   }
-  if (f->kind == kTVMFFISEqHashKindFreeVar || f->kind == kTVMFFISEqHashKindDAGNode) {
-    if (ffi_ptr_map_put(&e->lhs_bound, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0 ||
-        ffi_ptr_map_put(&e->rhs_bound, (uint64_t)(uintptr_t)f->rhs, (uint64_t)(uintptr_t)f->lhs) != 0) {
-      return -1;
-    }
+  if (ffi_seq_binds(f->kind)) {
+    if (ffi_sequal_bind(&e->lhs_bound, &e->rhs_bound, f->lhs, f->rhs) != 0) return -1;
   } else {
     if (may_be_shared(f->lhs, f->owned) &&
         ffi_ptr_map_put(&e->equal_memo, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0) {
@@ -431,7 +407,7 @@ static int run(Equal* e, size_t base, bool* equal) {
       f->next += 1;
       Child pair = *c;
       if (c->mode == kChildMapEntry) {
-        TVMFFIAny rk = bound_key(&e->lhs_bound, &c->lhs);
+        TVMFFIAny rk = ffi_sequal_bound_key(&e->lhs_bound, &c->lhs);
         TVMFFIAny* rv = ffi_map_lookup(f->rhs, &rk);
         if (rv == NULL) {
           *equal = false;
@@ -543,7 +519,7 @@ int ffi_structural_equal(const TVMFFIAny* lhs, const TVMFFIAny* rhs, bool map_fr
                          bool skip_tensor_content, bool* equal, TVMFFIObject** paths) {
   /* Trees are settled by the direct comparison; the walk runs for what it leaves undecided,
    * and for the path of a mismatch when one is asked for. */
-  FfiDirectOutcome direct = ffi_structural_equal_direct(lhs, rhs, skip_tensor_content);
+  FfiDirectOutcome direct = ffi_structural_equal_direct(lhs, rhs, map_free_vars, skip_tensor_content);
   if (direct == kFfiDirectEqual || (direct == kFfiDirectUnequal && paths == NULL)) {
     *equal = direct == kFfiDirectEqual;
     return 0;

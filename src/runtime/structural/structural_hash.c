@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "structural.h"
+#include "structural_rules.h"
 
 
 typedef struct {
@@ -249,15 +250,9 @@ static int push_object(Hasher* h, TVMFFIObject* obj, bool owned, int region) {
 /* Applies the DAG / free-var step and memoises. */
 static int finish_object(Hasher* h, TVMFFIObject* obj, bool owned, int kind, int region,
                          uint64_t hash, uint64_t* out) {
-  if (kind == kTVMFFISEqHashKindDAGNode) {
-    hash = ffi_hash_combine(hash, h->dag_counter++);
-  } else if (kind == kTVMFFISEqHashKindFreeVar) {
-    hash = region != kTVMFFIDefRegionKindNone ? ffi_hash_combine(hash, h->free_var_counter++)
-                                              : ffi_hash_combine(hash, (uint64_t)(uintptr_t)obj);
-  }
-  *out = hash;
+  *out = ffi_shash_finish(kind, region, hash, obj, &h->dag_counter, &h->free_var_counter);
   if (!may_be_shared(obj, owned)) return 0;
-  return ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, hash);
+  return ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, *out);
 }
 
 static uint64_t fold_frame(Hasher* h, const Frame* f) {
@@ -417,7 +412,7 @@ int ffi_structural_hash(const TVMFFIAny* value, bool map_free_vars, bool skip_te
                         uint64_t* out) {
   if (ffi_structural_is_leaf(value)) return ffi_leaf_structural_hash(value, skip_tensor_content, out);
   /* Trees are hashed by the direct path; the walk runs for what it leaves undecided. */
-  if (ffi_structural_hash_direct(value, skip_tensor_content, out)) return 0;
+  if (ffi_structural_hash_direct(value, map_free_vars, skip_tensor_content, out)) return 0;
   Hasher h; /* every member set below (a memset of the inline maps cost more) */
   ffi_ptr_map_init(&h.memo);
   ffi_ptr_map_init(&h.active);
