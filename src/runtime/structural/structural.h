@@ -29,8 +29,6 @@ bool ffi_leaf_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool skip
 uint64_t ffi_float_hash_bits(double v);
 /* Data and byte size of a CPU contiguous tensor; what = "hash" / "compare" for the error. */
 int ffi_tensor_content(TVMFFIObject* tensor, const char* what, const char** data, size_t* size);
-/* The def region a field's flags open inside `region`. */
-int ffi_field_region(const TVMFFIFieldInfo* field, int region);
 
 /* structural_eq.c: *equal; when paths is non-NULL and unequal, *paths gets an Array of the
  * two AccessPaths of the first mismatch. */

@@ -86,15 +86,6 @@ typedef struct {
   int region;
 } FieldCtx;
 
-int ffi_field_region(const TVMFFIFieldInfo* field, int region) {
-  if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) return kTVMFFIDefRegionKindPattern;
-  if ((field->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) &&
-      region != kTVMFFIDefRegionKindPattern) {
-    return kTVMFFIDefRegionKindSimple;
-  }
-  return region;
-}
-
 static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   FieldCtx* ctx = (FieldCtx*)ctx_;
   if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return 0;

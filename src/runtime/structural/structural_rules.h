@@ -15,6 +15,16 @@
 
 #include "graph_util.h"
 
+/* The def region a field's flags open inside `region` (a pattern region stays one). */
+static inline int ffi_field_region(const TVMFFIFieldInfo* field, int region) {
+  if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) return kTVMFFIDefRegionKindPattern;
+  if ((field->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) &&
+      region != kTVMFFIDefRegionKindPattern) {
+    return kTVMFFIDefRegionKindSimple;
+  }
+  return region;
+}
+
 /* True for the kinds equality binds (and hashing numbers). */
 static inline bool ffi_seq_binds(int kind) {
   return kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar;
