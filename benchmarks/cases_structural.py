@@ -51,6 +51,34 @@ tree = build()
 tree2 = build()
 """
 
+# An IR-shaped value with bindings: a function of two parameters (free vars defined by the
+# params field) whose body holds 6 let-bindings (DAG nodes) of vars to attribute maps, each
+# let used twice. Built twice with fresh vars: equal only through the bindings.
+_IR = """import sys, tvm_ffi
+from tvm_ffi.dataclasses import field, py_class
+classes = getattr(sys, "_bench_structural_ir", None)
+if classes is None:
+    @py_class("bench.structural.Var", structural_eq="var")
+    class Var(tvm_ffi.Object):
+        name: str = field(structural_eq="ignore")
+    @py_class("bench.structural.Let", structural_eq="dag")
+    class Let(tvm_ffi.Object):
+        var: Var = field(structural_eq="def")
+        value: dict
+    @py_class("bench.structural.Fn")
+    class Fn(tvm_ffi.Object):
+        params: list = field(structural_eq="def")
+        body: list
+    classes = sys._bench_structural_ir = (Var, Let, Fn)
+Var, Let, Fn = classes
+def build():
+    a, b = Var("a"), Var("b")
+    lets = [Let(Var(f"t{i}"), {"lhs": a, "rhs": b, "op": "add", "lanes": i}) for i in range(6)]
+    return Fn([a, b], [item for let in lets for item in (let, let)])
+fn = build()
+fn2 = build()
+"""
+
 # 1101 values: a root Array of 100 Arrays of 10 ints. The first walk calls back on the 1000
 # ints (callback cost dominates), the second only on the 101 Arrays (the traversal dominates).
 _WALK = """import tvm_ffi
@@ -76,6 +104,10 @@ CASES = [
     Case("structural_equal(10^5-node DAGs)", _DAG, "tvm_ffi.structural_equal(dag, dag2)", ref_target=0.5),
     Case("structural_hash(13-object tree)", _TREE, "tvm_ffi.structural_hash(tree)", ref_target=0.5),
     Case("structural_equal(13-object trees)", _TREE, "tvm_ffi.structural_equal(tree, tree2)", ref_target=0.6),
+    Case("structural_hash(function with vars and lets)", _IR,
+         "tvm_ffi.structural_hash(fn, map_free_vars=True)", ref_target=0.5),
+    Case("structural_equal(functions with vars and lets)", _IR,
+         "tvm_ffi.structural_equal(fn, fn2)", ref_target=0.6),
     Case("structural_walk(1101 values, callback on 1000 ints)", _WALK,
          "tvm_ffi.structural_walk(graph, on_int); seen.clear()", ref_target=1.0),
     Case("structural_walk(1101 values, callback on 101 Arrays)", _WALK,
