@@ -33,14 +33,22 @@ class AccessKind(IntEnum):
     MAP_ITEM_MISSING = 5
 
 
-def _method(name: str) -> _core.Function:
+def _method(name: str) -> Callable[..., Any]:
     # The runtime registers each AccessPath type method also as a global of this name.
     return get_global_func(f"ffi.reflection.AccessPath{name}")
 
 
-def _path_method(name: str) -> Callable[..., AccessPath]:
-    # The methods that extend a path return an AccessPath.
-    return _method(name)
+# Looked up once: a registry lookup per call cost more than the call itself.
+_ROOT: Callable[..., AccessPath] = _method("_root")
+_PATH_EQUAL = _method("_path_equal")
+_IS_PREFIX_OF = _method("_is_prefix_of")
+_ATTR: Callable[..., AccessPath] = _method("_attr")
+_ATTR_MISSING: Callable[..., AccessPath] = _method("_attr_missing")
+_ARRAY_ITEM: Callable[..., AccessPath] = _method("_array_item")
+_ARRAY_ITEM_MISSING: Callable[..., AccessPath] = _method("_array_item_missing")
+_MAP_ITEM: Callable[..., AccessPath] = _method("_map_item")
+_MAP_ITEM_MISSING: Callable[..., AccessPath] = _method("_map_item_missing")
+_TO_STEPS: Callable[..., Sequence[AccessStep]] = _method("_to_steps")
 
 
 @register_object("ffi.reflection.AccessStep")
@@ -87,7 +95,7 @@ class AccessPath(_core.Object):
         >>> str(AccessPath.root())
         '<root>'
         """
-        return _path_method("_root")()
+        return _ROOT()
 
     # Reflected fields: ``parent`` (the path without its last step, None for the root),
     # ``step`` (the last step, None for the root) and ``depth`` (steps from the root).
@@ -99,7 +107,7 @@ class AccessPath(_core.Object):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AccessPath):
             return False
-        return bool(_method("_path_equal")(self, other))
+        return bool(_PATH_EQUAL(self, other))
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -126,7 +134,7 @@ class AccessPath(_core.Object):
         >>> body.is_prefix_of(body.array_item(0)), body.array_item(0).is_prefix_of(body)
         (True, False)
         """
-        return bool(_method("_is_prefix_of")(self, other))
+        return bool(_IS_PREFIX_OF(self, other))
 
     def attr(self, attr_key: str) -> AccessPath:
         """Extend the path by an attribute access.
@@ -147,7 +155,7 @@ class AccessPath(_core.Object):
         >>> str(AccessPath.root().attr("body"))
         '<root>.body'
         """
-        return _path_method("_attr")(self, attr_key)
+        return _ATTR(self, attr_key)
 
     def attr_missing(self, attr_key: str) -> AccessPath:
         """Extend the path by an attribute that is absent on this side of a comparison.
@@ -162,7 +170,7 @@ class AccessPath(_core.Object):
         AccessPath
             The longer path.
         """
-        return _path_method("_attr_missing")(self, attr_key)
+        return _ATTR_MISSING(self, attr_key)
 
     def array_item(self, index: int) -> AccessPath:
         """Extend the path by a sequence item.
@@ -183,7 +191,7 @@ class AccessPath(_core.Object):
         >>> str(AccessPath.root().attr("body").array_item(2))
         '<root>.body[2]'
         """
-        return _path_method("_array_item")(self, index)
+        return _ARRAY_ITEM(self, index)
 
     def array_item_missing(self, index: int) -> AccessPath:
         """Extend the path by a sequence item that is absent on this side of a comparison.
@@ -198,7 +206,7 @@ class AccessPath(_core.Object):
         AccessPath
             The longer path.
         """
-        return _path_method("_array_item_missing")(self, index)
+        return _ARRAY_ITEM_MISSING(self, index)
 
     def map_item(self, key: Any) -> AccessPath:
         """Extend the path by a map entry.
@@ -219,7 +227,7 @@ class AccessPath(_core.Object):
         >>> str(AccessPath.root().map_item("k"))
         '<root>["k"]'
         """
-        return _path_method("_map_item")(self, key)
+        return _MAP_ITEM(self, key)
 
     def map_item_missing(self, key: Any) -> AccessPath:
         """Extend the path by a map entry that is absent on this side of a comparison.
@@ -234,7 +242,7 @@ class AccessPath(_core.Object):
         AccessPath
             The longer path.
         """
-        return _path_method("_map_item_missing")(self, key)
+        return _MAP_ITEM_MISSING(self, key)
 
     def to_steps(self) -> Sequence[AccessStep]:
         """List the steps from the root to here.
@@ -250,5 +258,5 @@ class AccessPath(_core.Object):
         >>> [step.key for step in AccessPath.root().attr("body").array_item(2).to_steps()]
         ['body', 2]
         """
-        steps: Sequence[AccessStep] = _method("_to_steps")(self)
+        steps: Sequence[AccessStep] = _TO_STEPS(self)
         return steps
