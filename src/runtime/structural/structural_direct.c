@@ -16,14 +16,15 @@
  *  - Anything else ends the direct path as undecided and the walk starts over, from scratch:
  *    types with an __s_equal__/__s_hash__ hook (user code), types without structural metadata,
  *    failed tensor content reads (the walk raises their errors), when hashing object map keys
- *    (hashed through the walk's memo) and maps of more than 64 entries, and depth past
- *    kDirectMaxDepth. The last bounds the C stack (a deliberate, bounded exception to the
+ *    (hashed through the walk's memo), and depth past kDirectMaxDepth. The last bounds the C stack (a deliberate, bounded exception to the
  *    explicit-stack rule of graph_util.h) and leaves cycle detection to the walk: a cycle
  *    recurses until it reaches that depth.
  *  - Values are borrowed where they are held by a value being visited (items, fields stored in
  *    this runtime's layouts), owned where a field getter hands out a reference; no user code
  *    runs while a borrowed value is in use (and the callers hold the GIL).
  */
+#include <stdlib.h>
+
 #include "structural.h"
 #include "structural_rules.h"
 
@@ -222,9 +223,18 @@ typedef struct {
   const TVMFFIAny* value;
 } MapEntry;
 
-/* Insertion sort by key hash: maps met here are small, and entries of equal key hash fold only
+static int cmp_entry(const void* a, const void* b) {
+  uint64_t x = ((const MapEntry*)a)->keyhash, y = ((const MapEntry*)b)->keyhash;
+  return x < y ? -1 : x > y;
+}
+
+/* By key hash (insertion sort for the usual small map). Entries of equal key hash fold only
  * that hash, so their order among themselves does not matter. */
 static void sort_entries(MapEntry* e, int64_t n) {
+  if (n > 16) {
+    qsort(e, (size_t)n, sizeof(MapEntry), cmp_entry);
+    return;
+  }
   for (int64_t i = 1; i < n; ++i) {
     MapEntry x = e[i];
     int64_t j = i;
@@ -233,19 +243,15 @@ static void sort_entries(MapEntry* e, int64_t n) {
   }
 }
 
-enum { kDirectMaxMapEntries = 64 };
-
-/* Maps of leaf keys as the walk hashes them: entries sorted by key hash; a key hash shared by
- * several entries folds once, without their values. Object keys (hashed through the walk's
- * memo) and larger maps are left to the walk. */
-static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uint64_t* out) {
-  int64_t n = ffi_map_size(obj);
-  if (n > kDirectMaxMapEntries) return 1;
-  MapEntry entries[kDirectMaxMapEntries];
-  int64_t m = 0;
+/* Folds the entries of a map of leaf keys as the walk does: sorted by key hash; a key hash
+ * shared by several entries folds once, without their values. Object keys (hashed through the
+ * walk's memo) are left to the walk. `entries` has room for every entry. */
+static int hash_sorted_entries(Direct* d, TVMFFIObject* obj, MapEntry* entries, int region,
+                               int depth, uint64_t* out) {
+  int64_t n = ffi_map_size(obj), m = 0;
   uint64_t cursor = 0;
   TVMFFIAny *k, *v;
-  while (ffi_map_next(obj, &cursor, &k, &v) && m < n) {
+  while (m < n && ffi_map_next(obj, &cursor, &k, &v)) {
     if (!ffi_structural_is_leaf(k) ||
         ffi_leaf_structural_hash(k, d->skip_tensor_content, &entries[m].keyhash) != 0) {
       return 1;
@@ -267,6 +273,20 @@ static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uin
   }
   *out = hash;
   return 0;
+}
+
+/* Small maps sort on the stack (kept small: the recursion may nest maps 128 deep). */
+enum { kInlineMapEntries = 16 };
+
+static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uint64_t* out) {
+  int64_t n = ffi_map_size(obj);
+  MapEntry inline_entries[kInlineMapEntries];
+  MapEntry* entries = n <= kInlineMapEntries ? inline_entries
+                                             : (MapEntry*)malloc((size_t)n * sizeof(MapEntry));
+  if (entries == NULL) return 1; /* the walk raises the MemoryError */
+  int rc = hash_sorted_entries(d, obj, entries, region, depth, out);
+  if (entries != inline_entries) free(entries);
+  return rc;
 }
 
 static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj, int region,
