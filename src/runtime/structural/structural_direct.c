@@ -60,12 +60,6 @@ static void direct_free(Direct* d) {
   ffi_ptr_map_free(&d->rhs_bound);
 }
 
-/* A value held once (by its parent) cannot be met again: no memo entry. `owned`: one of the
- * references is the caller's own (a field read), not counted. */
-static bool may_be_shared(TVMFFIObject* obj, bool owned) {
-  return ffi_strong_count(obj) > (owned ? 2 : 1);
-}
-
 /* The type info of an object type the direct paths may enter, or NULL (undecided): one with a
  * structural kind and without a hook. */
 static const TVMFFITypeInfo* lookup_node_info(int32_t t, int* kind, const char* hook_name) {
@@ -172,7 +166,7 @@ static FfiDirectOutcome compare(Direct* d, const TVMFFIAny* l, const TVMFFIAny* 
     int bound = ffi_sequal_bound(&d->lhs_bound, &d->rhs_bound, lo, ro);
     if (bound >= 0) return bound == 1 ? kFfiDirectEqual : kFfiDirectUnequal;
   }
-  bool shared = !binds && may_be_shared(lo, owned);
+  bool shared = !binds && ffi_may_be_shared(lo, owned);
   if (shared) {
     uint64_t* memo = ffi_ptr_map_find(&d->memo, (uint64_t)(uintptr_t)lo);
     if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro) return kFfiDirectEqual;
@@ -218,35 +212,10 @@ static int hash_items(Direct* d, TVMFFIObject* obj, int region, int depth, uint6
   return 0;
 }
 
-typedef struct {
-  uint64_t keyhash;
-  const TVMFFIAny* value;
-} MapEntry;
-
-static int cmp_entry(const void* a, const void* b) {
-  uint64_t x = ((const MapEntry*)a)->keyhash, y = ((const MapEntry*)b)->keyhash;
-  return x < y ? -1 : x > y;
-}
-
-/* By key hash (insertion sort for the usual small map). Entries of equal key hash fold only
- * that hash, so their order among themselves does not matter. */
-static void sort_entries(MapEntry* e, int64_t n) {
-  if (n > 16) {
-    qsort(e, (size_t)n, sizeof(MapEntry), cmp_entry);
-    return;
-  }
-  for (int64_t i = 1; i < n; ++i) {
-    MapEntry x = e[i];
-    int64_t j = i;
-    for (; j > 0 && e[j - 1].keyhash > x.keyhash; --j) e[j] = e[j - 1];
-    e[j] = x;
-  }
-}
-
 /* Folds the entries of a map of leaf keys as the walk does: sorted by key hash; a key hash
  * shared by several entries folds once, without their values. Object keys (hashed through the
  * walk's memo) are left to the walk. `entries` has room for every entry. */
-static int hash_sorted_entries(Direct* d, TVMFFIObject* obj, MapEntry* entries, int region,
+static int hash_sorted_entries(Direct* d, TVMFFIObject* obj, FfiMapEntry* entries, int region,
                                int depth, uint64_t* out) {
   int64_t n = ffi_map_size(obj), m = 0;
   uint64_t cursor = 0;
@@ -258,7 +227,7 @@ static int hash_sorted_entries(Direct* d, TVMFFIObject* obj, MapEntry* entries, 
     }
     entries[m++].value = v;
   }
-  sort_entries(entries, m);
+  ffi_sort_map_entries(entries, m);
   uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(obj->type_index), (uint64_t)n);
   for (int64_t i = 0; i < m;) {
     int64_t j = i + 1;
@@ -280,9 +249,9 @@ enum { kInlineMapEntries = 16 };
 
 static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uint64_t* out) {
   int64_t n = ffi_map_size(obj);
-  MapEntry inline_entries[kInlineMapEntries];
-  MapEntry* entries = n <= kInlineMapEntries ? inline_entries
-                                             : (MapEntry*)malloc((size_t)n * sizeof(MapEntry));
+  FfiMapEntry inline_entries[kInlineMapEntries];
+  FfiMapEntry* entries = n <= kInlineMapEntries ? inline_entries
+                                             : (FfiMapEntry*)malloc((size_t)n * sizeof(FfiMapEntry));
   if (entries == NULL) return 1; /* the walk raises the MemoryError */
   int rc = hash_sorted_entries(d, obj, entries, region, depth, out);
   if (entries != inline_entries) free(entries);
@@ -322,7 +291,7 @@ static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int region, int
   const TVMFFITypeInfo* info = NULL;
   int kind = -1; /* containers */
   if (!sequence && !map && (info = node_info(d, t, &kind)) == NULL) return 1;
-  bool shared = may_be_shared(obj, owned);
+  bool shared = ffi_may_be_shared(obj, owned);
   if (shared) {
     uint64_t* memo = ffi_ptr_map_find(&d->memo, (uint64_t)(uintptr_t)obj);
     if (memo != NULL) {

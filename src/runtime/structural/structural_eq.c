@@ -31,7 +31,7 @@ typedef struct {
   size_t begin, count, next;
   FfiStep lstep, rstep;
   bool hook_only; /* a placeholder frame while an __s_equal__ hook runs */
-  bool owned;     /* the walk holds a reference to lhs (see may_be_shared) */
+  bool owned;     /* the walk holds a reference to lhs (see ffi_may_be_shared) */
 } Frame;
 
 typedef struct {
@@ -53,11 +53,6 @@ typedef struct {
  * frames later), while the common shallow comparison skips a map insert and erase per node. */
 static bool is_mutable(int32_t t) { return t != kTVMFFIArray && t != kTVMFFIMap; }
 enum { kCycleTrackDepth = 64 };
-/* A pair whose lhs is held once (by the parent being walked) cannot be met again: no memo.
- * `owned`: one of the references is the walk's own copy (a field read), not counted. */
-static bool may_be_shared(TVMFFIObject* obj, bool owned) {
-  return ffi_strong_count(obj) > (owned ? 2 : 1);
-}
 
 /* ---- mismatch paths ---- */
 
@@ -284,7 +279,7 @@ static int start_pair(Equal* e, const Child* c, bool* decided, bool* equal) {
       }
     }
   }
-  uint64_t* memo = may_be_shared(lo, c->owned)
+  uint64_t* memo = ffi_may_be_shared(lo, c->owned)
                        ? ffi_ptr_map_find(&e->equal_memo, (uint64_t)(uintptr_t)lo)
                        : NULL;
   if (memo != NULL && *memo == (uint64_t)(uintptr_t)ro && !ffi_seq_binds(kind)) {
@@ -389,7 +384,7 @@ static int finish_frame(Equal* e, Frame* f, bool* equal) {
   if (ffi_seq_binds(f->kind)) {
     if (ffi_sequal_bind(&e->lhs_bound, &e->rhs_bound, f->lhs, f->rhs) != 0) return -1;
   } else {
-    if (may_be_shared(f->lhs, f->owned) &&
+    if (ffi_may_be_shared(f->lhs, f->owned) &&
         ffi_ptr_map_put(&e->equal_memo, (uint64_t)(uintptr_t)f->lhs, (uint64_t)(uintptr_t)f->rhs) != 0) {
       return -1;
     }

@@ -27,7 +27,7 @@ typedef struct {
   int kind; /* TVMFFISEqHashKind of reflected objects, -1 for containers */
   size_t begin, count, next;
   size_t results_base;
-  bool owned; /* the walk holds a reference to obj (see may_be_shared) */
+  bool owned; /* the walk holds a reference to obj (see ffi_may_be_shared) */
 } Frame;
 
 typedef struct {
@@ -104,20 +104,10 @@ static int add_field_child(const TVMFFIFieldInfo* field, void* ctx_) {
   return 0;
 }
 
-typedef struct {
-  uint64_t keyhash;
-  TVMFFIAny* value;
-} MapEntry;
-
-static int cmp_entry(const void* a, const void* b) {
-  uint64_t x = ((const MapEntry*)a)->keyhash, y = ((const MapEntry*)b)->keyhash;
-  return x < y ? -1 : x > y;
-}
-
 /* Children of a Map/Dict: entries with an order-independent key hash, sorted by it. */
 static int add_map_children(Hasher* h, TVMFFIObject* map, int region) {
   int64_t n = ffi_map_size(map);
-  MapEntry* entries = (MapEntry*)malloc((size_t)(n > 0 ? n : 1) * sizeof(MapEntry));
+  FfiMapEntry* entries = (FfiMapEntry*)malloc((size_t)(n > 0 ? n : 1) * sizeof(FfiMapEntry));
   if (entries == NULL) return ffi_raise("MemoryError", "out of memory hashing a map");
   size_t m = 0;
   uint64_t cursor = 0;
@@ -138,7 +128,7 @@ static int add_map_children(Hasher* h, TVMFFIObject* map, int region) {
     entries[m].value = v;
     m += 1;
   }
-  qsort(entries, m, sizeof(MapEntry), cmp_entry);
+  ffi_sort_map_entries(entries, (int64_t)m);
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < m;) {
     size_t j = i + 1;
@@ -163,12 +153,6 @@ static int call_hook(Hasher* h, const TVMFFIAny* hook, TVMFFIObject* obj, int re
                      uint64_t* out);
 static int finish_object(Hasher* h, TVMFFIObject* obj, bool owned, int kind, int region,
                          uint64_t hash, uint64_t* out);
-
-/* An object held once (by the parent being walked) cannot be met again: no memo entry.
- * `owned`: one of the references is the walk's own copy (a field read), not counted. */
-static bool may_be_shared(TVMFFIObject* obj, bool owned) {
-  return ffi_strong_count(obj) > (owned ? 2 : 1);
-}
 
 /* Tracks obj as open, once tracking has started (see kCycleTrackDepth). */
 static int track_open(Hasher* h, TVMFFIObject* obj) {
@@ -242,7 +226,7 @@ static int push_object(Hasher* h, TVMFFIObject* obj, bool owned, int region) {
 static int finish_object(Hasher* h, TVMFFIObject* obj, bool owned, int kind, int region,
                          uint64_t hash, uint64_t* out) {
   *out = ffi_shash_finish(kind, region, hash, obj, &h->dag_counter, &h->free_var_counter);
-  if (!may_be_shared(obj, owned)) return 0;
+  if (!ffi_may_be_shared(obj, owned)) return 0;
   return ffi_ptr_map_put(&h->memo, (uint64_t)(uintptr_t)obj, *out);
 }
 
@@ -276,7 +260,7 @@ static int hash_child_now(Hasher* h, const Child* c, bool* done) {
     if (ffi_leaf_structural_hash(&c->value, h->skip_tensor_content, &value) != 0) return -1;
   } else {
     uint64_t key = (uint64_t)(uintptr_t)c->value.v_obj;
-    if (!may_be_shared(c->value.v_obj, c->owned)) {
+    if (!ffi_may_be_shared(c->value.v_obj, c->owned)) {
       *done = false;
       return 0;
     }

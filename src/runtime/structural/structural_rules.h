@@ -3,6 +3,8 @@
  * sections 3.4-3.5), shared by the structural walks (structural_eq.c, structural_hash.c) and
  * their direct paths (structural_direct.c), so that both give the same answers.
  *
+ * Both memoise a value only when it may be met again, and hash maps in key-hash order.
+ *
  * Equality binds each DAG / free-var node to its counterpart, one to one in both directions:
  * a node met again is equal only to the node it was bound to. A free var is equal to another
  * only inside a definition region (a field flagged as defining, or map_free_vars), and is not
@@ -13,7 +15,41 @@
 #ifndef TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_RULES_H_
 #define TVM_FFI_RUNTIME_STRUCTURAL_STRUCTURAL_RULES_H_
 
+#include <stdlib.h>
+
 #include "graph_util.h"
+
+/* A value held once (by the parent being visited) cannot be met again: no memo entry.
+ * `owned`: one of the references is the visitor's own (a field read), not counted. */
+static inline bool ffi_may_be_shared(TVMFFIObject* obj, bool owned) {
+  return ffi_strong_count(obj) > (owned ? 2 : 1);
+}
+
+/* A map entry as hashing orders it: by the hash of its key. Entries of equal key hash fold
+ * only that hash, so their order among themselves does not matter. */
+typedef struct {
+  uint64_t keyhash;
+  const TVMFFIAny* value;
+} FfiMapEntry;
+
+static inline int ffi_map_entry_cmp(const void* a, const void* b) {
+  uint64_t x = ((const FfiMapEntry*)a)->keyhash, y = ((const FfiMapEntry*)b)->keyhash;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts by key hash (insertion sort for the usual small map). */
+static inline void ffi_sort_map_entries(FfiMapEntry* e, int64_t n) {
+  if (n > 16) {
+    qsort(e, (size_t)n, sizeof(FfiMapEntry), ffi_map_entry_cmp);
+    return;
+  }
+  for (int64_t i = 1; i < n; ++i) {
+    FfiMapEntry x = e[i];
+    int64_t j = i;
+    for (; j > 0 && e[j - 1].keyhash > x.keyhash; --j) e[j] = e[j - 1];
+    e[j] = x;
+  }
+}
 
 /* The def region a field's flags open inside `region` (a pattern region stays one). */
 static inline int ffi_field_region(const TVMFFIFieldInfo* field, int region) {
