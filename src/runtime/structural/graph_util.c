@@ -168,13 +168,10 @@ uint64_t ffi_type_key_hash_of(int32_t type_index) {
 int ffi_for_each_field(int32_t type_index, FfiFieldVisitor visit, void* ctx) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   if (info == NULL) return 0;
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    if (t == NULL) continue;
-    for (int32_t i = 0; i < t->num_fields; ++i) {
-      int rc = visit(&t->fields[i], ctx);
-      if (rc != 0) return rc;
-    }
+  FfiFieldIter it = ffi_field_iter(info);
+  for (const TVMFFIFieldInfo* field; (field = ffi_field_next(&it)) != NULL;) {
+    int rc = visit(field, ctx);
+    if (rc != 0) return rc;
   }
   return 0;
 }

@@ -3,7 +3,7 @@
  * copy, JSON graph, recursive compare) share: growable buffers, pointer-keyed hash maps,
  * reflection helpers (fields of a type with its ancestors, type attributes) and hash mixing.
  * Every traversal in these files uses an explicit stack, never C recursion over the value graph;
- * the one exception, structural_direct.c, recurses at most 128 levels and then hands over to a walk.
+ * the one exception, structural_direct.c, recurses at most 128 levels, then hands over to a walk.
  */
 #ifndef TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
 #define TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
@@ -160,6 +160,25 @@ void ffi_children_drop(FfiVec* children, size_t begin);
 
 /* ---- reflection helpers ---- */
 
+/* The fields of a type, ancestors' first, for loops that need no callback:
+ *   FfiFieldIter it = ffi_field_iter(info);
+ *   for (const TVMFFIFieldInfo* f; (f = ffi_field_next(&it)) != NULL;) ... */
+typedef struct {
+  const TVMFFITypeInfo* info;
+  int32_t level, index;
+} FfiFieldIter;
+static inline FfiFieldIter ffi_field_iter(const TVMFFITypeInfo* info) {
+  FfiFieldIter it = {info, 0, 0};
+  return it;
+}
+static inline const TVMFFIFieldInfo* ffi_field_next(FfiFieldIter* it) {
+  for (; it->level <= it->info->type_depth; it->level += 1, it->index = 0) {
+    const TVMFFITypeInfo* t =
+        it->level < it->info->type_depth ? it->info->type_ancestors[it->level] : it->info;
+    if (t != NULL && it->index < t->num_fields) return &t->fields[it->index++];
+  }
+  return NULL;
+}
 /* Calls visit(field, ctx) for each field of the type, ancestors' first; stops and returns the
  * first non-zero result. */
 typedef int (*FfiFieldVisitor)(const TVMFFIFieldInfo* field, void* ctx);

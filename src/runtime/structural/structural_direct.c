@@ -16,9 +16,9 @@
  *  - Anything else ends the direct path as undecided and the walk starts over, from scratch:
  *    types with an __s_equal__/__s_hash__ hook (user code), types without structural metadata,
  *    failed tensor content reads (the walk raises their errors), when hashing object map keys
- *    (hashed through the walk's memo), and depth past kDirectMaxDepth. The last bounds the C stack (a deliberate, bounded exception to the
- *    explicit-stack rule of graph_util.h) and leaves cycle detection to the walk: a cycle
- *    recurses until it reaches that depth.
+ *    (hashed through the walk's memo), and depth past kDirectMaxDepth. The last bounds the C
+ *    stack (a deliberate, bounded exception to the explicit-stack rule of graph_util.h) and
+ *    leaves cycle detection to the walk: a cycle recurses until it reaches that depth.
  *  - Values are borrowed where they are held by a value being visited (items, fields stored in
  *    this runtime's layouts), owned where a field getter hands out a reference; no user code
  *    runs while a borrowed value is in use (and the callers hold the GIL).
@@ -36,7 +36,7 @@ typedef struct {
   FfiPtrMap memo; /* equal: lhs -> rhs of shared pairs found equal; hash: object -> hash */
   FfiPtrMap lhs_bound, rhs_bound;          /* equal: the DAG / free-var bijection */
   uint64_t dag_counter, free_var_counter; /* hash: numbering of DAG nodes and defined vars */
-  /* The last object type met and what tree_node_info said of it: trees repeat a few types. */
+  /* The last object type met and what lookup_node_info said of it: trees repeat a few types. */
   int32_t last_type;
   int last_kind;
   const TVMFFITypeInfo* last_info;
@@ -94,29 +94,25 @@ static FfiDirectOutcome compare_items(Direct* d, TVMFFIObject* lo, TVMFFIObject*
         compare(d, &ffi_seq_items(lo)[i], &ffi_seq_items(ro)[i], false, region, depth);
     if (o != kFfiDirectEqual) return o;
   }
-  return ffi_seq_cell(lo)->size == ffi_seq_cell(ro)->size ? kFfiDirectEqual : kFfiDirectUnequal;
+  return a->size == b->size ? kFfiDirectEqual : kFfiDirectUnequal;
 }
 
 static FfiDirectOutcome compare_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* lo,
                                        TVMFFIObject* ro, int region, int depth) {
-  for (int32_t level = 0; level <= info->type_depth; ++level) {
-    const TVMFFITypeInfo* t = level < info->type_depth ? info->type_ancestors[level] : info;
-    if (t == NULL) continue;
-    for (int32_t i = 0; i < t->num_fields; ++i) {
-      const TVMFFIFieldInfo* field = &t->fields[i];
-      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-      TVMFFIAny l, r;
-      bool lowned, rowned;
-      if (ffi_field_view(lo, field, &l, &lowned) != 0) return kFfiDirectUndecided;
-      if (ffi_field_view(ro, field, &r, &rowned) != 0) {
-        if (lowned) ffi_any_release(&l);
-        return kFfiDirectUndecided;
-      }
-      FfiDirectOutcome o = compare(d, &l, &r, lowned, ffi_field_region(field, region), depth);
+  FfiFieldIter it = ffi_field_iter(info);
+  for (const TVMFFIFieldInfo* field; (field = ffi_field_next(&it)) != NULL;) {
+    if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+    TVMFFIAny l, r;
+    bool lowned, rowned;
+    if (ffi_field_view(lo, field, &l, &lowned) != 0) return kFfiDirectUndecided;
+    if (ffi_field_view(ro, field, &r, &rowned) != 0) {
       if (lowned) ffi_any_release(&l);
-      if (rowned) ffi_any_release(&r);
-      if (o != kFfiDirectEqual) return o;
+      return kFfiDirectUndecided;
     }
+    FfiDirectOutcome o = compare(d, &l, &r, lowned, ffi_field_region(field, region), depth);
+    if (lowned) ffi_any_release(&l);
+    if (rowned) ffi_any_release(&r);
+    if (o != kFfiDirectEqual) return o;
   }
   return kFfiDirectEqual;
 }
@@ -250,8 +246,9 @@ enum { kInlineMapEntries = 16 };
 static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uint64_t* out) {
   int64_t n = ffi_map_size(obj);
   FfiMapEntry inline_entries[kInlineMapEntries];
-  FfiMapEntry* entries = n <= kInlineMapEntries ? inline_entries
-                                             : (FfiMapEntry*)malloc((size_t)n * sizeof(FfiMapEntry));
+  FfiMapEntry* entries = n <= kInlineMapEntries
+                             ? inline_entries
+                             : (FfiMapEntry*)malloc((size_t)n * sizeof(FfiMapEntry));
   if (entries == NULL) return 1; /* the walk raises the MemoryError */
   int rc = hash_sorted_entries(d, obj, entries, region, depth, out);
   if (entries != inline_entries) free(entries);
@@ -261,21 +258,17 @@ static int hash_entries(Direct* d, TVMFFIObject* obj, int region, int depth, uin
 static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj, int region,
                        int depth, uint64_t* out) {
   uint64_t hash = info->type_key_hash;
-  for (int32_t level = 0; level <= info->type_depth; ++level) {
-    const TVMFFITypeInfo* t = level < info->type_depth ? info->type_ancestors[level] : info;
-    if (t == NULL) continue;
-    for (int32_t i = 0; i < t->num_fields; ++i) {
-      const TVMFFIFieldInfo* field = &t->fields[i];
-      if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-      TVMFFIAny v;
-      uint64_t h;
-      bool owned;
-      if (ffi_field_view(obj, field, &v, &owned) != 0) return 1;
-      int rc = hash_value(d, &v, owned, ffi_field_region(field, region), depth, &h);
-      if (owned) ffi_any_release(&v);
-      if (rc != 0) return 1;
-      hash = ffi_hash_combine(hash, h);
-    }
+  FfiFieldIter it = ffi_field_iter(info);
+  for (const TVMFFIFieldInfo* field; (field = ffi_field_next(&it)) != NULL;) {
+    if (field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
+    TVMFFIAny v;
+    uint64_t h;
+    bool owned;
+    if (ffi_field_view(obj, field, &v, &owned) != 0) return 1;
+    int rc = hash_value(d, &v, owned, ffi_field_region(field, region), depth, &h);
+    if (owned) ffi_any_release(&v);
+    if (rc != 0) return 1;
+    hash = ffi_hash_combine(hash, h);
   }
   *out = hash;
   return 0;
@@ -283,7 +276,9 @@ static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj,
 
 static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int region, int depth,
                       uint64_t* out) {
-  if (ffi_structural_is_leaf(v)) return ffi_leaf_structural_hash(v, d->skip_tensor_content, out) != 0;
+  if (ffi_structural_is_leaf(v)) {
+    return ffi_leaf_structural_hash(v, d->skip_tensor_content, out) != 0;
+  }
   int32_t t = v->type_index;
   TVMFFIObject* obj = v->v_obj;
   bool sequence = t == kTVMFFIArray || t == kTVMFFIList;

@@ -110,8 +110,9 @@ static inline TVMFFIAny ffi_sequal_bound_key(FfiPtrMap* bindings, const TVMFFIAn
 }
 
 /* The hash of a finished node of `kind` whose fields folded to `hash`. */
-static inline uint64_t ffi_shash_finish(int kind, int region, uint64_t hash, const TVMFFIObject* obj,
-                                        uint64_t* dag_counter, uint64_t* free_var_counter) {
+static inline uint64_t ffi_shash_finish(int kind, int region, uint64_t hash,
+                                        const TVMFFIObject* obj, uint64_t* dag_counter,
+                                        uint64_t* free_var_counter) {
   if (kind == kTVMFFISEqHashKindDAGNode) return ffi_hash_combine(hash, (*dag_counter)++);
   if (kind != kTVMFFISEqHashKindFreeVar) return hash;
   return region != kTVMFFIDefRegionKindNone ? ffi_hash_combine(hash, (*free_var_counter)++)
