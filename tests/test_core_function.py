@@ -37,9 +37,13 @@ def test_a_function_in_a_reference_cycle_through_its_attributes_is_collected() -
     import gc
     import weakref
 
+    class Marker:  # weakly referable, unlike the function wrapper itself
+        pass
+
     func = tvm_ffi.convert(lambda: None)
     func.myself = func
-    alive = weakref.ref(func)
+    func.marker = Marker()
+    alive = weakref.ref(func.marker)
     del func
     gc.collect()
     assert alive() is None

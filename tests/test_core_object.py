@@ -8,7 +8,8 @@ import pickle
 import weakref
 
 import pytest
-import tvm_ffi  # noqa: F401
+import tvm_ffi
+import tvm_ffi.testing
 from _core_plugin import plugin
 from leakcheck import live_objects, no_ffi_leaks  # noqa: F401
 from tvm_ffi import _core
@@ -87,17 +88,17 @@ def test_wrappers_hold_one_reference() -> None:
     assert use_count(a) == 1
 
 
-def test_weakref_and_slots_subclass() -> None:
+def test_wrappers_take_no_weak_references_as_in_the_reference() -> None:
     class Slotted(_core.Object):
         __slots__ = ()
 
     obj = Slotted.__new__(Slotted)
     obj.__move_handle_from__(make_array(3))
     assert obj.type_key == "ffi.Array"
-    ref = weakref.ref(obj)
-    assert ref() is obj
-    del obj
-    assert ref() is None
+    echo = tvm_ffi.get_global_func("testing.echo")
+    for value in (obj, tvm_ffi.convert([1]), echo, tvm_ffi.testing.TestIntPair(1, 2)):
+        with pytest.raises(TypeError, match="cannot create weak reference"):
+            weakref.ref(value)
 
 
 def test_registered_class_for_results() -> None:

@@ -4,6 +4,7 @@ functions, and printing it as a Python-style annotation."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from typing import Any
@@ -246,6 +247,45 @@ def test_core_object_types_convert_through_their_convert_attribute() -> None:
     with pytest.raises(TypeError, match="Cannot cast from `ffi.Map` to `ffi.Shape`"):
         convert_shape(tvm_ffi.Map({"a": 1}))
     TypeSchema.from_annotation(core.Error).check_value(ValueError("an exception is an ffi.Error"))
+
+
+def test_core_convert_attributes_bridge_the_two_container_forms_and_name_cpp_types() -> None:
+    def convert(key: str, value: object) -> object:
+        attr = core._lookup_type_attr(core._object_type_key_to_index(key), "__ffi_convert__")
+        return attr(value)
+
+    as_list = convert("ffi.List", tvm_ffi.Array([1, 2]))
+    assert isinstance(as_list, tvm_ffi.List) and list(as_list) == [1, 2]
+    as_array = convert("ffi.Array", tvm_ffi.List([3]))
+    assert isinstance(as_array, tvm_ffi.Array) and list(as_array) == [3]
+    as_dict = convert("ffi.Dict", tvm_ffi.Map({"a": 1, "b": 2}))
+    assert isinstance(as_dict, tvm_ffi.Dict) and list(as_dict.items()) == [("a", 1), ("b", 2)]
+    assert dict(convert("ffi.Map", tvm_ffi.Dict({"a": 1})).items()) == {"a": 1}  # type: ignore[attr-defined]
+    for nullable in ("ffi.Object", "ffi.Function", "ffi.Tensor"):
+        assert convert(nullable, None) is None
+    for key, name in (("ffi.Array", "Array<Any>"), ("ffi.Map", "Map<Any, Any>"), ("ffi.String", "str"),
+                      ("ffi.Bytes", "bytes"), ("ffi.Shape", "ffi.Shape")):
+        with pytest.raises(TypeError, match=f"^Cannot cast from `int` to `{re.escape(name)}`$"):
+            convert(key, 1)
+
+
+def test_schemas_spelled_by_type_key_show_why_the_conversion_failed() -> None:
+    with pytest.raises(TypeError, match=r"got RuntimeError\n  __ffi_convert__ failed:\n    "
+                                        r"Cannot cast from `ffi\.Error` to `Array<Any>`$"):
+        TypeSchema("ffi.Array").check_value(RuntimeError("x"))
+    TypeSchema("ffi.List").check_value(tvm_ffi.Array([1]))  # converts
+    with pytest.raises(TypeError, match="^type check failed for ffi.Function: expected ffi.Function, got None$"):
+        TypeSchema("ffi.Function").check_value(None)  # not Optional, though the C++ type is nullable
+    with pytest.raises(TypeError, match="^type check failed for ffi.Module: expected ffi.Module, got int$"):
+        TypeSchema("ffi.Module").check_value(1)  # no __ffi_convert__: no second chance to explain
+
+
+def test_unregistered_object_subclasses_have_no_schema() -> None:
+    class Unregistered(tvm_ffi.testing.TestIntPair):
+        pass
+
+    with pytest.raises(TypeError, match="is not registered in TYPE_CLS_TO_INFO; use @register_object"):
+        TypeSchema.from_annotation(Unregistered)
 
 
 def test_container_annotations_are_built_as_written_and_checked_by_type_schema() -> None:

@@ -482,8 +482,12 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
         # A class bound to a key itself (a plain subclass only inherits the attribute); the
         # key may since have been re-bound to another class.
         info = klass.__dict__.get("__tvm_ffi_type_info__")
-        if issubclass(klass, _core.Object) and info is not None:
-            return TypeSchema(info.type_key)
+        if issubclass(klass, _core.Object):
+            if info is not None:
+                return TypeSchema(info.type_key)
+            raise TypeError(  # the reference's wording, which names its class registry
+                f"CObject subclass {klass!r} is not registered in TYPE_CLS_TO_INFO; "
+                "use @register_object to register it")
     raise _unsupported(annotation)
 
 

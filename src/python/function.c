@@ -105,7 +105,6 @@ static PyObject* function_new(PyTypeObject* type, PyObject* args, PyObject* kwds
   CoreFunction* self = (CoreFunction*)type->tp_alloc(type, 0);
   if (self == NULL) return NULL;
   self->base.chandle = NULL;
-  self->base.weakreflist = NULL;
   self->vectorcall = function_vectorcall_first;
   self->name = NULL;
   self->release_gil = -1; /* decided on the first call or read (gil_policy.h) */

@@ -45,13 +45,11 @@ static PyObject* object_new(PyTypeObject* type, PyObject* args, PyObject* kwds) 
   CoreObject* self = (CoreObject*)type->tp_alloc(type, 0);
   if (self == NULL) return NULL;
   self->chandle = NULL;
-  self->weakreflist = NULL;
   return (PyObject*)self;
 }
 
 static void object_dealloc(PyObject* op) {
   CoreObject* self = (CoreObject*)op;
-  if (self->weakreflist != NULL) PyObject_ClearWeakRefs(op);
   TVMFFIObjectHandle handle = self->chandle;
   self->chandle = NULL;
   /* Deallocation can happen while an exception unwinds the frame that held the object. */
@@ -272,7 +270,6 @@ PyTypeObject CoreObject_Type = {
     .tp_repr = object_repr,
     .tp_richcompare = object_richcompare,
     .tp_hash = object_hash,
-    .tp_weaklistoffset = offsetof(CoreObject, weakreflist),
     .tp_methods = object_methods,
     .tp_getset = object_getset,
 };

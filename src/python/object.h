@@ -7,11 +7,12 @@
 
 #include "base.h"
 
-/* Base of every FFI object wrapper: owns one strong reference to chandle (may be NULL). */
+/* Base of every FFI object wrapper: owns one strong reference to chandle (may be NULL).
+ * No weak-reference slot: as with the reference's wrappers, weakref.ref(obj) is a TypeError
+ * (and no subclass adds one, since their __slots__ are empty). */
 typedef struct {
   PyObject_HEAD
   TVMFFIObjectHandle chandle;
-  PyObject* weakreflist;
 } CoreObject;
 
 typedef struct {

@@ -131,7 +131,8 @@ _PY_PRIMITIVES = (bool, int, float, str, bytes, bytearray)
 def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
     """Objects of ``cls`` (any object for ``Object``, which also holds opaque Python objects).
     A target type with a ``__ffi_convert__`` type attribute (``ffi.Object``, C++ types) gets a
-    second chance through it; its failure text is appended."""
+    second chance through it; its failure text is appended. A None it lets through (nullable
+    types) is still refused: the schema is not Optional."""
     index = schema.origin_type_index if cls is not None else 64
     convert_attr = _core._lookup_type_attr(index, "__ffi_convert__") if index >= 64 else None
     python_defined = schema.origin in _PY_KEYS
@@ -144,16 +145,20 @@ def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
             if isinstance(converted, _core.Object):
                 return converted
             v = converted  # a value that is no object (a Device, a pointer): refused below
-        if python_defined or v is None:
+        if python_defined:
             raise _fail(schema, v)
         if convert_attr is not None:
             try:
-                return convert_attr(v)
+                converted = convert_attr(v)
             except Exception as err:  # noqa: BLE001 -- its text joins ours
                 reason = getattr(err, "__tvm_ffi_error__", None)
                 text = reason.message if reason is not None else str(err)
-        else:
-            text = f"Cannot cast from `{_ffi_type_key(v)}` to `{schema.origin if cls else 'ffi.Object'}`"
+            else:
+                if converted is None:  # a nullable type's None: not a value of a plain schema
+                    raise _fail(schema, v)
+                return converted
+        else:  # no second chance: the plain mismatch
+            raise _fail(schema, v)
         raise _Mismatch(f"{_fail(schema, v)}\n  __ffi_convert__ failed:\n    {text}")
 
     return convert
@@ -294,6 +299,12 @@ def make_converter(schema: TypeSchema) -> Converter | None:
     """The converter of ``schema``; ``None`` when every value is accepted unchanged (``Any``)."""
     # A schema built directly may spell its origin the runtime's way ("ffi.List").
     origin, args = _ORIGIN_ALIASES.get(schema.origin, schema.origin), list(schema.args or ())
+    if not args and origin != schema.origin and schema.origin.startswith("ffi."):
+        # A core type spelled by its type key ("ffi.Array") is that object type, converted by
+        # its __ffi_convert__ (whose failure text the message shows), as in the reference.
+        index = _core._object_type_key_to_index(schema.origin)
+        if index is not None and _core._lookup_type_attr(index, "__ffi_convert__") is not None:
+            return _object_of(_core._class_for_type_index(index), schema)
     if origin == "Any":
         return None
     scalar = _SCALARS.get(origin)

@@ -311,4 +311,47 @@ for tname, ann in TARGETS.items():
             OUT[f"{tname} <- {vname} (conv)"] = desc(_to_py_class_value(schema.convert(make())))
         except Exception as e:  # noqa: BLE001
             OUT[f"{tname} <- {vname} (conv)"] = f"{type(e).__name__}: {e}"
+# Schemas spelled with runtime type keys ("ffi.Array") are those object types, converted by
+# their __ffi_convert__ (a refusal's text joins the message); types without one refuse plainly.
+KEYED = ["ffi.Array", "ffi.List", "ffi.Map", "ffi.Dict", "ffi.String", "ffi.Bytes", "ffi.Function",
+         "ffi.Tensor", "ffi.Shape", "ffi.Error", "ffi.Object", "ffi.Module", "testing.TestObjectBase",
+         "testing.TestIntPair"]
+KEYED_VALUES: list[tuple[str, Callable[[], Any]]] = [
+    ("RuntimeError", lambda: RuntimeError("x")),
+    ("1", lambda: 1),
+    ("None", lambda: None),
+    ("20 chars", lambda: "x" * 20),
+    ("[1]", lambda: [1]),
+    ('{"a":1}', lambda: {"a": 1}),
+    ("Array", lambda: Array([1, 2])),
+    ("List", lambda: List([1, 2])),
+    ("Map", lambda: Map({"a": 1})),
+    ("Dict", lambda: Dict({"a": 1})),
+    ("TestIntPair", lambda: t.TestIntPair(1, 2)),
+]
+for key in KEYED:
+    convert = tvm_ffi.core._lookup_type_attr(tvm_ffi.core._object_type_key_to_index(key), "__ffi_convert__")
+    OUT[f"{key} has __ffi_convert__"] = str(convert is not None)
+    for vname, make in KEYED_VALUES:
+        try:
+            TypeSchema(key).check_value(make())
+            OUT[f"{key} check {vname}"] = "ok"
+        except Exception as e:  # noqa: BLE001
+            OUT[f"{key} check {vname}"] = f"{type(e).__name__}: {e}"
+        if convert is not None:
+            try:
+                OUT[f"{key} __ffi_convert__ {vname}"] = desc(convert(make()))
+            except Exception as e:  # noqa: BLE001
+                OUT[f"{key} __ffi_convert__ {vname}"] = f"{type(e).__name__}: {e}"
+
+
+class Unregistered(t.TestIntPair):  # a plain subclass: no type of its own
+    pass
+
+
+for name, ann in [("unregistered subclass", Unregistered), ("set", set)]:
+    try:
+        OUT[f"from_annotation {name}"] = repr(TypeSchema.from_annotation(ann))
+    except Exception as e:  # noqa: BLE001
+        OUT[f"from_annotation {name}"] = f"{type(e).__name__}: {e}"
 print(json.dumps(OUT, indent=1, sort_keys=True, default=str))
