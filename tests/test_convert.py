@@ -150,7 +150,7 @@ def test_top_level_names() -> None:
 
     assert (version, version_tuple) == (tvm_ffi.__version__, tvm_ffi.__version_tuple__)
     assert isinstance(tvm_ffi.LIB, ctypes.CDLL)
-    assert issubclass(tvm_ffi.Function, tvm_ffi.Object) and issubclass(tvm_ffi.Module, tvm_ffi.Object)
+    assert issubclass(tvm_ffi.Function, core.CObject) and issubclass(tvm_ffi.Module, tvm_ffi.Object)
     assert tvm_ffi.registry.register_object is tvm_ffi.register_object
     assert tvm_ffi.error.register_error is tvm_ffi.register_error
     assert tvm_ffi.module.load_module is tvm_ffi.load_module

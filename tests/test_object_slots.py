@@ -85,7 +85,10 @@ def test_isinstance_and_issubclass_follow_the_class_tree() -> None:
     assert not isinstance(arr, tvm_ffi.Function) and isinstance(arr, collections.abc.Sequence)
     assert isinstance(make_derived(), tvm_ffi.testing.TestObjectBase)
     assert not isinstance(tvm_ffi.Array([]), tvm_ffi.testing.TestObjectBase)
-    assert issubclass(tvm_ffi.Array, tvm_ffi.Object) and issubclass(tvm_ffi.Function, tvm_ffi.Object)
+    assert issubclass(tvm_ffi.Array, tvm_ffi.Object) and issubclass(tvm_ffi.Function, tvm_ffi.core.CObject)
+    # As in the reference: functions, tensors and errors are CObjects but not Objects.
+    assert not issubclass(tvm_ffi.Function, tvm_ffi.Object) and not issubclass(tvm_ffi.Tensor, tvm_ffi.Object)
+    assert not issubclass(tvm_ffi.core.Error, tvm_ffi.Object) and issubclass(tvm_ffi.Object, tvm_ffi.core.CObject)
     assert not issubclass(int, tvm_ffi.Object) and not issubclass(tvm_ffi.Map, tvm_ffi.Array)
     assert isinstance(arr, (int, tvm_ffi.Array)) and issubclass(tvm_ffi.List, (tvm_ffi.List, int))
     with pytest.raises(TypeError):

@@ -120,7 +120,7 @@ class LegacyProducer(CountingProducer):
 def test_tensor_properties_mirror_the_numpy_array() -> None:
     a = np.arange(12, dtype="float32").reshape(3, 4)
     t = tvm_ffi.from_dlpack(a)
-    assert isinstance(t, tvm_ffi.Tensor) and isinstance(t, tvm_ffi.Object)
+    assert isinstance(t, tvm_ffi.Tensor) and isinstance(t, tvm_ffi.core.CObject) and not isinstance(t, tvm_ffi.Object)
     assert t.shape == (3, 4)
     assert t.strides == (4, 1)
     assert t.ndim == 2

@@ -122,7 +122,7 @@ def _bindable(cls: type) -> bool:
     """Whether reflection can be put on ``cls``: a Python-made object class. The runtime's C
     types (Tensor, Function, String, ...) are immutable and value classes (Shape, DataType) are
     no objects; their type infos name them all the same."""
-    return cls is not _core.Object and bool(cls.__flags__ & _HEAP_TYPE) and issubclass(cls, _core.Object)
+    return cls is not _core.Object and bool(cls.__flags__ & _HEAP_TYPE) and issubclass(cls, _core.CObject)
 
 
 # The type indices known to Python and their reflection shapes (_core._type_info_shapes) when

@@ -17,7 +17,7 @@ __all__ = ["convert", "convert_func"]
 
 # Values passed through unchanged: they already are FFI values, or plain values a call passes by
 # value, or protocol objects a call understands directly.
-_PASS_THROUGH = (_core.Object, _core.String, _core.Bytes, _core.Device, bool, Number, ctypes.c_void_p, dtype)
+_PASS_THROUGH = (_core.CObject, _core.String, _core.Bytes, _core.Device, bool, Number, ctypes.c_void_p, dtype)
 _PROTOCOLS = ("__cuda_stream__", "__tvm_ffi_opaque_ptr__", "__dlpack_device__", "__tvm_ffi_int__",
               "__tvm_ffi_float__")
 

@@ -15,7 +15,6 @@ from typing import Any, ClassVar, Literal, final, overload
 
 from typing_extensions import CapsuleType, Self
 
-from ._core_names import CObject as CObject
 from ._core_names import FFIProperty as FFIProperty
 from ._core_names import PyNativeObject as PyNativeObject
 from ._core_names import object_repr as object_repr
@@ -49,8 +48,8 @@ ERROR_TYPE_TO_NAME: dict[type[BaseException], str]
 class _ObjectSlotsMeta(ABCMeta):
     """Metaclass of FFI object classes: ``__slots__ = ()`` unless the class body names its slots."""
 
-class Object(metaclass=_ObjectSlotsMeta):
-    """Base class of every FFI object: owns one reference to a runtime object."""
+class CObject(metaclass=_ObjectSlotsMeta):
+    """Base class of every FFI object wrapper: owns one reference to a runtime object."""
 
     def __init__(self) -> None: ...
     @property
@@ -64,30 +63,34 @@ class Object(metaclass=_ObjectSlotsMeta):
     @property
     def id_(self) -> int: ...
     def _move(self) -> ObjectRValueRef: ...
-    def __move_handle_from__(self, other: Object, /) -> None: ...
+    def __move_handle_from__(self, other: CObject, /) -> None: ...
     def __init_handle_by_constructor__(self, fconstructor: Function, /, *args: Any) -> None: ...
     def __reduce__(self) -> Any: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
     def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Object) -> bool: ...
-    def __le__(self, other: Object) -> bool: ...
-    def __gt__(self, other: Object) -> bool: ...
-    def __ge__(self, other: Object) -> bool: ...
+    def __lt__(self, other: CObject) -> bool: ...
+    def __le__(self, other: CObject) -> bool: ...
+    def __gt__(self, other: CObject) -> bool: ...
+    def __ge__(self, other: CObject) -> bool: ...
+
+class Object(CObject):
+    """Base class of the reflected FFI object types (ffi.Object); functions, tensors, errors and
+    opaque Python objects are CObjects but not Objects."""
 
 @final
 class ObjectRValueRef:
     """Marks an Object as movable: the callee may take over its reference."""
 
-    obj: Object
-    def __init__(self, obj: Object) -> None: ...
+    obj: CObject
+    def __init__(self, obj: CObject) -> None: ...
 
-class OpaquePyObject(Object):
+class OpaquePyObject(CObject):
     """FFI object holding an arbitrary Python object."""
 
     def pyobject(self) -> Any: ...
 
-class Function(Object):
+class Function(CObject):
     """An FFI function (``ffi.Function``); call it with positional arguments."""
 
     release_gil: bool
@@ -99,7 +102,7 @@ class Function(Object):
         mlir_packed_symbol: int, *, keep_alive_object: object | None = None
     ) -> Function: ...
 
-class Error(Object):
+class Error(CObject):
     """An FFI error object (``ffi.Error``)."""
 
     def __init__(self, kind: str, message: str, backtrace: str) -> None: ...
@@ -114,7 +117,7 @@ class Error(Object):
     def update_backtrace(self, backtrace: str, /) -> None: ...
     def py_error(self) -> BaseException: ...
 
-class Tensor(Object):
+class Tensor(CObject):
     """An n-dimensional array (``ffi.Tensor``) that speaks DLPack."""
 
     @property
@@ -200,13 +203,13 @@ class DataType:
 class String(str):
     """``str`` that remembers the FFI string object it came from."""
 
-    _tvm_ffi_cached_object: Object | None
+    _tvm_ffi_cached_object: CObject | None
     def __new__(cls, value: str) -> Self: ...
 
 class Bytes(bytes):
     """``bytes`` that remembers the FFI bytes object it came from."""
 
-    _tvm_ffi_cached_object: Object | None
+    _tvm_ffi_cached_object: CObject | None
     def __new__(cls, value: bytes) -> Self: ...
 
 class CContainerBase(Object):

@@ -14,10 +14,9 @@ from ._device import DLDeviceType
 from ._field_accessors import FieldGetter, FieldSetter
 from ._object_convertible import ObjectConvertible
 
-#: The reference's root class of FFI object wrappers. Ours has one root, ``Object`` (which the
-#: containers, tensors, functions and errors derive from), so ``isinstance(x, CObject)`` holds
-#: for exactly the values it holds for in the reference.
-CObject = _core.Object
+#: The root class of FFI object wrappers (functions, tensors, errors and ``Object`` derive from
+#: it), as in the reference; ``_core`` defines it, this names it among the re-exports.
+CObject = _core.CObject
 
 #: The reference's name of the data descriptor of a reflected field.
 FFIProperty = _core.FieldProperty
@@ -45,11 +44,11 @@ PyNativeObject.register(_core.Bytes)
 
 def object_repr(obj: Any) -> str:
     """The runtime's text of an object (``ffi.ReprPrint``), as ``Object.__repr__`` gives it."""
-    text: str = _core.Object.__repr__(obj)
+    text: str = _core.CObject.__repr__(obj)
     return text
 
 
 for _name, _value in (("ObjectConvertible", ObjectConvertible), ("object_repr", object_repr),
-                      ("CObject", CObject), ("FFIProperty", FFIProperty), ("PyNativeObject", PyNativeObject),
+                      ("FFIProperty", FFIProperty), ("PyNativeObject", PyNativeObject),
                       ("FieldGetter", FieldGetter), ("FieldSetter", FieldSetter), ("DLDeviceType", DLDeviceType)):
     setattr(_core, _name, _value)

@@ -27,7 +27,7 @@ class _FieldAccessor(int):
         return self
 
     def _descriptor(self, obj: Any) -> Any:
-        if not isinstance(obj, _core.Object):
+        if not isinstance(obj, _core.CObject):
             raise TypeError(f"Argument 'obj' has incorrect type (expected tvm_ffi.core.CObject, "
                             f"got {type(obj).__name__})")
         if self._field is None or int(self) == 0:

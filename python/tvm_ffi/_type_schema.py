@@ -475,14 +475,14 @@ def _from_annotation(annotation: Any) -> TypeSchema:  # noqa: PLR0911, PLR0912
             return TypeSchema("str")
         if issubclass(klass, bytes):
             return TypeSchema("bytes")
-        if hasattr(klass, "__dlpack__") and not issubclass(klass, _core.Object) or klass.__name__ == "Tensor":
+        if hasattr(klass, "__dlpack__") and not issubclass(klass, _core.CObject) or klass.__name__ == "Tensor":
             return TypeSchema("Tensor")
         if klass is _core.Object:
             return TypeSchema("Object")
         # A class bound to a key itself (a plain subclass only inherits the attribute); the
         # key may since have been re-bound to another class.
         info = klass.__dict__.get("__tvm_ffi_type_info__")
-        if issubclass(klass, _core.Object):
+        if issubclass(klass, _core.CObject):
             if info is not None:
                 return TypeSchema(info.type_key)
             raise TypeError(  # the reference's wording, which names its class registry

@@ -467,7 +467,7 @@ class Shape(tuple):  # type: ignore[type-arg]
 
     # The runtime shape object; None until this Shape is first passed to a function (shapes
     # read off tensors are made without one).
-    _tvm_ffi_object: _core.Object | None = None
+    _tvm_ffi_object: _core.CObject | None = None
 
     def __new__(cls, content: Iterable[SupportsIndex] = ()) -> Shape:
         """Builds the runtime shape from ``content``; TypeError for items that are not ints."""
@@ -488,13 +488,13 @@ class Shape(tuple):  # type: ignore[type-arg]
         return cls._from_object(tuple(values), getattr(made, "_tvm_ffi_object", made))
 
     @classmethod
-    def _from_object(cls, dims: tuple[int, ...], obj: _core.Object) -> Shape:
+    def _from_object(cls, dims: tuple[int, ...], obj: _core.CObject) -> Shape:
         """Instance holding ``obj`` (an ffi.Shape object) whose items are ``dims``."""
         self = tuple.__new__(cls, dims)
         self._tvm_ffi_object = obj
         return self
 
-    def __tvm_ffi_object__(self) -> _core.Object:
+    def __tvm_ffi_object__(self) -> _core.CObject:
         """The runtime shape object, passed when this Shape is an FFI argument."""
         obj = self._tvm_ffi_object
         if obj is None:
@@ -503,7 +503,7 @@ class Shape(tuple):  # type: ignore[type-arg]
         return obj
 
     @property
-    def _tvm_ffi_cached_object(self) -> _core.Object:
+    def _tvm_ffi_cached_object(self) -> _core.CObject:
         """The runtime shape object (the reference's name for it; made on first use)."""
         return self.__tvm_ffi_object__()
 
@@ -522,7 +522,7 @@ class Shape(tuple):  # type: ignore[type-arg]
     def __setstate__(self, state: Any) -> None:
         """Takes the runtime object from the state of the reference's pickles, when present."""
         obj = state.get("_tvm_ffi_cached_object") if isinstance(state, dict) else None
-        if isinstance(obj, _core.Object):
+        if isinstance(obj, _core.CObject):
             self._tvm_ffi_object = obj
 
 

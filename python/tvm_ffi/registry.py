@@ -95,7 +95,7 @@ def _bind_class(cls: _T, type_key: str, init: bool) -> _T:
     _core._register_object_class(type_index, cls)
     cls.__tvm_ffi_type_key__ = type_key  # type: ignore[attr-defined]
     cls.__tvm_ffi_type_index__ = type_index  # type: ignore[attr-defined]
-    if issubclass(cls, _core.Object):
+    if issubclass(cls, _core.CObject):
         bind_reflection(cls, _type_info_of_index(type_index), init)
     forget_fallback(type_index)
     rebuild_fallbacks_under(type_index)  # classes synthesised under the old class of this type

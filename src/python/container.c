@@ -289,7 +289,7 @@ int core_container_init(PyObject* module) {
   if (g_str_ffi_ctor == NULL) return -1;
   g_str_eq_sequence = PyUnicode_InternFromString("_eq_sequence");
   if (g_str_eq_sequence == NULL) return -1;
-  CoreContainerBase_Type.tp_base = &CoreObject_Type;
+  CoreContainerBase_Type.tp_base = &CoreRegisteredObject_Type; /* containers are Objects */
   SeqBase_Type.tp_base = &CoreContainerBase_Type;
   if (PyType_Ready(&CoreContainerBase_Type) < 0 || PyType_Ready(&SeqIter_Type) < 0 ||
       PyType_Ready(&SeqBase_Type) < 0) {

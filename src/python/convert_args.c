@@ -328,7 +328,7 @@ int core_convert_arg(PyObject* value, TVMFFIAny* out, CoreCallContext* ctx) {
     return 0;
   }
   if (t == &PyUnicode_Type) return core_convert_str(value, out, ctx);
-  if (t == &CoreObject_Type) return core_convert_object(value, out, ctx);
+  if (t == &CoreRegisteredObject_Type) return core_convert_object(value, out, ctx);
   /* Everything else by its type's entry: a framework tensor type seen before, a list, a
    * Function, ... cost one table lookup. */
   CoreDispatchEntry scratch;

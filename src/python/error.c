@@ -451,7 +451,7 @@ static PyGetSetDef error_getset[] = {
 };
 
 PyTypeObject CoreError_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Error",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Error",
     .tp_basicsize = sizeof(CoreObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Error(kind, message, backtrace)\n--\n\nAn FFI error object.",

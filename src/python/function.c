@@ -259,7 +259,7 @@ static PyGetSetDef function_getset[] = {
 };
 
 PyTypeObject CoreFunction_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Function",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Function",
     .tp_basicsize = sizeof(CoreFunction),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL |
                 Py_TPFLAGS_HAVE_GC,

@@ -261,10 +261,11 @@ static PyGetSetDef object_getset[] = {
 };
 
 PyTypeObject CoreObject_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.Object",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.CObject",
     .tp_basicsize = sizeof(CoreObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Object()\n--\n\nBase class of every FFI object: owns one reference to a runtime object.",
+    .tp_doc = "CObject()\n--\n\nBase class of every FFI object wrapper: owns one reference to a "
+              "runtime object.",
     .tp_new = object_new,
     .tp_dealloc = object_dealloc,
     .tp_repr = object_repr,
@@ -272,6 +273,17 @@ PyTypeObject CoreObject_Type = {
     .tp_hash = object_hash,
     .tp_methods = object_methods,
     .tp_getset = object_getset,
+};
+
+/* `Object`, the class of ffi.Object and of the reflected object types: a CObject without
+ * anything of its own. As in the reference, functions, tensors, errors and opaque Python
+ * objects are CObjects but not Objects, so `isinstance(x, tvm_ffi.Object)` tells the reflected
+ * (and container) objects from the runtime's callable and data types. */
+PyTypeObject CoreRegisteredObject_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.Object",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Object()\n--\n\nBase class of the reflected FFI object types (ffi.Object).",
 };
 
 /* ---- ObjectRValueRef ---- */
@@ -303,7 +315,7 @@ static PyMemberDef rvalue_members[] = {
 };
 
 PyTypeObject CoreRValueRef_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.ObjectRValueRef",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.ObjectRValueRef",
     .tp_basicsize = sizeof(CoreRValueRef),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "ObjectRValueRef(obj)\n--\n\nMarks an Object as movable: the callee may take over its reference.",
@@ -339,7 +351,7 @@ static PyMethodDef opaque_methods[] = {
 };
 
 PyTypeObject CoreOpaque_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.OpaquePyObject",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.OpaquePyObject",
     .tp_basicsize = sizeof(CoreObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "FFI object holding an arbitrary Python object.",
@@ -352,8 +364,10 @@ int core_object_init_types(PyObject* module) {
   if (meta == NULL) return -1;
   Py_SET_TYPE(&CoreObject_Type, meta);
   CoreOpaque_Type.tp_base = &CoreObject_Type;
-  PyTypeObject* types[] = {&CoreObject_Type, &CoreRValueRef_Type, &CoreOpaque_Type};
-  const char* names[] = {"Object", "ObjectRValueRef", "OpaquePyObject"};
+  CoreRegisteredObject_Type.tp_base = &CoreObject_Type;
+  PyTypeObject* types[] = {&CoreObject_Type, &CoreRegisteredObject_Type, &CoreRValueRef_Type,
+                           &CoreOpaque_Type};
+  const char* names[] = {"CObject", "Object", "ObjectRValueRef", "OpaquePyObject"};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     if (PyType_Ready(types[i]) < 0) return -1;
     Py_INCREF(types[i]);

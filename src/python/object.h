@@ -20,7 +20,8 @@ typedef struct {
   PyObject* obj; /* a CoreObject whose handle slot the callee may steal */
 } CoreRValueRef;
 
-extern PyTypeObject CoreObject_Type;
+extern PyTypeObject CoreObject_Type;           /* CObject: every wrapper derives from it */
+extern PyTypeObject CoreRegisteredObject_Type; /* Object: ffi.Object and reflected types */
 extern PyTypeObject CoreRValueRef_Type;
 extern PyTypeObject CoreOpaque_Type;
 

@@ -20,7 +20,7 @@ PyObject* core_shape_from_handle(TVMFFIObjectHandle handle) {
     TVMFFIObjectDecRef(handle);
     return NULL;
   }
-  PyObject* holder = core_object_new_of_class(&CoreObject_Type, handle);
+  PyObject* holder = core_object_new_of_class(&CoreRegisteredObject_Type, handle);
   if (holder == NULL || PyObject_SetAttr(out, g_str_object_attr, holder) != 0) {
     Py_XDECREF(holder);
     Py_DECREF(out);

@@ -66,7 +66,7 @@ static PyMemberDef string_members[] = {
 };
 
 PyTypeObject CoreString_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi._core.String",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.String",
     .tp_basicsize = sizeof(CoreString),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_UNICODE_SUBCLASS,
     .tp_doc = "String(value)\n--\n\nstr that remembers the FFI string object it came from.",
@@ -127,7 +127,7 @@ static int make_bytes_class(PyObject* module) {
   PyObject* reduce_ex = PyDescr_NewMethod(&PyBytes_Type, &bytes_reduce_ex_def);
   PyObject* reduce = PyDescr_NewMethod(&PyBytes_Type, &bytes_reduce_def);
   PyObject* doc = PyUnicode_FromString("bytes that remember the FFI bytes object they came from.");
-  PyObject* mod = PyUnicode_FromString("tvm_ffi._core");
+  PyObject* mod = PyUnicode_FromString("tvm_ffi.core");
   int rc = -1;
   if (new_fn != NULL && reduce_ex != NULL && reduce != NULL && doc != NULL && mod != NULL &&
       PyDict_SetItemString(ns, "__new__", new_fn) == 0 &&
@@ -173,7 +173,7 @@ PyObject* core_native_cached_object(PyObject* value) {
 
 PyObject* core_string_from_handle(TVMFFIObjectHandle handle, int is_bytes) {
   const TVMFFIByteArray* content = TVMFFIBytesGetByteArrayPtr(handle);
-  PyObject* cached = core_object_new_of_class(&CoreObject_Type, handle);
+  PyObject* cached = core_object_new_of_class(&CoreRegisteredObject_Type, handle);
   if (cached == NULL) return NULL;
   PyObject* out;
   if (is_bytes) {

@@ -149,7 +149,7 @@ static PyTypeObject* make_fallback(int32_t type_index) {
            PyDict_SetItemString(ns, "__doc__", doc) == 0;
   if (ok) {
     cls = PyObject_CallFunction((PyObject*)&PyType_Type, "O(O)O", name,
-                                (PyObject*)&CoreObject_Type, ns);
+                                (PyObject*)&CoreRegisteredObject_Type, ns);
   }
   Py_XDECREF(name);
   Py_XDECREF(module);
@@ -270,7 +270,7 @@ int core_type_table_init(void) {
     int32_t index;
     PyTypeObject* cls;
   } defaults[] = {
-      {kTVMFFIObject, &CoreObject_Type},
+      {kTVMFFIObject, &CoreRegisteredObject_Type},
       {kTVMFFIOpaquePyObject, &CoreOpaque_Type},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {

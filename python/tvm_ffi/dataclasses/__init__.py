@@ -134,7 +134,7 @@ def _plain(value: Any, factory: Callable[[Any], Any], as_tuple: bool) -> Any:
         return factory([(_plain(k, factory, False), _plain(v, factory, False)) for k, v in value.items()])
     if isinstance(value, (Map, Dict, dict)):
         return {_plain(k, factory, as_tuple): _plain(v, factory, as_tuple) for k, v in value.items()}
-    if isinstance(value, (_core.Object, int, float, str, bytes)):
+    if isinstance(value, (_core.CObject, int, float, str, bytes)):
         return value
     return copy.deepcopy(value)
 

@@ -35,7 +35,7 @@ def describe(value: Any) -> str:
                        (bytes, "bytes"), (bytearray, "bytes")):
         if isinstance(value, kind):
             return name
-    if isinstance(value, _core.Object):
+    if isinstance(value, _core.CObject):
         return _ffi_type_key(value)
     return type(value).__qualname__
 
@@ -44,7 +44,7 @@ def _ffi_type_key(value: Any) -> str:
     """The runtime type key of what ``value`` becomes as an FFI value (``ffi.SmallStr`` for a
     short str, ``ffi.Array`` for a list, the object's own key for an object)."""
     info = getattr(type(value), "__tvm_ffi_type_info__", None)
-    if info is not None and isinstance(value, _core.Object):
+    if info is not None and isinstance(value, _core.CObject):
         return str(info.type_key)
     try:
         index = _core.CAny(value).type_index
@@ -138,11 +138,11 @@ def _object_of(cls: type | None, schema: TypeSchema) -> Converter:
     python_defined = schema.origin in _PY_KEYS
 
     def convert(v: Any) -> Any:
-        if isinstance(v, _core.Object) and (cls is None or isinstance(v, cls)):
+        if isinstance(v, _core.CObject) and (cls is None or isinstance(v, cls)):
             return v
         if cls is None and v is not None and not isinstance(v, _PY_PRIMITIVES):
             converted = _core._convert(v)  # lists become Arrays, ...; other Python objects stay opaque
-            if isinstance(converted, _core.Object):
+            if isinstance(converted, _core.CObject):
                 return converted
             v = converted  # a value that is no object (a Device, a pointer): refused below
         if python_defined:
@@ -349,7 +349,7 @@ def _unwrap_protocols(v: Any) -> Any:
     and (repeated) ``__tvm_ffi_value__`` results, ``__tvm_ffi_int__``/``__tvm_ffi_float__``,
     and NumPy scalars as Python numbers."""
     for _ in range(_UNWRAP_LIMIT):
-        if isinstance(v, (_core.Object, *_PY_PRIMITIVES)) or v is None:
+        if isinstance(v, (_core.CObject, *_PY_PRIMITIVES)) or v is None:
             return v
         object_protocol = getattr(type(v), "__tvm_ffi_object__", None)
         convertible = isinstance(v, ObjectConvertible) and object_protocol is _CONVERTIBLE_PROTOCOL
@@ -397,7 +397,7 @@ def convert_direct(converter: Converter, value: Any) -> Any:
     try:
         return converter(value)
     except _Mismatch:
-        if value is None or isinstance(value, (_core.Object, *_PY_PRIMITIVES)) or _is_numpy_scalar(value):
+        if value is None or isinstance(value, (_core.CObject, *_PY_PRIMITIVES)) or _is_numpy_scalar(value):
             raise
         try:
             marshalled = _core._convert(value)
@@ -434,7 +434,7 @@ def _convert_to_schema(schema: TypeSchema, value: object, what: str) -> Any:
     if converter is None:
         try:  # Any: what the value stands for (a protocol may fail or never settle)
             unwrapped = _unwrap_protocols(value)
-            if hasattr(unwrapped, "__tvm_ffi_value__") and not isinstance(unwrapped, _core.Object):
+            if hasattr(unwrapped, "__tvm_ffi_value__") and not isinstance(unwrapped, _core.CObject):
                 raise _Mismatch(f"failed to convert Any from {describe(unwrapped)}")
             return unwrapped
         except _Mismatch as err:

@@ -147,4 +147,21 @@ def torch_round_trips() -> object:
 
 observe("framework through round trips", torch_round_trips)
 
+
+
+# 7. the class tree: which wrappers are Objects (reflected and container types) and which are
+# only CObjects (functions, tensors, errors, opaque Python objects); the classes' printed names
+def class_tree() -> object:
+    import numpy as np
+
+    values = {"Array": Array([1]), "Map": Map({"a": 1}), "TestIntPair": tvm_ffi.testing.TestIntPair(1, 2),
+              "Function": echo, "Tensor": tvm_ffi.from_dlpack(np.zeros(2)), "Error": core.Error("ValueError", "m", ""),
+              "Opaque": echo(object())}
+    return {name: [isinstance(v, tvm_ffi.Object), isinstance(v, core.CObject)] for name, v in values.items()}
+
+
+observe("Object or only CObject", class_tree)
+observe("class names", lambda: [repr(c) for c in (core.CObject, core.Object, core.Function, core.Tensor, core.Error,
+                                                   core.String, core.Bytes, core.OpaquePyObject)])
+observe("CObject is not Object", lambda: core.CObject is not core.Object and issubclass(core.Object, core.CObject))
 json.dump(seen, sys.stdout, indent=1, sort_keys=True)
