@@ -62,6 +62,8 @@ int ffi_list_append_owned(TVMFFIObject* list, TVMFFIAny value);
  * owned key (NULL when absent). */
 int ffi_map_new_empty(int32_t type_index, TVMFFIObject** out);
 int ffi_map_set(TVMFFIObject* map, TVMFFIAny key, TVMFFIAny value);
+/* The same with owned copies of two views (the views stay the caller's). */
+int ffi_map_set_views(TVMFFIObject* map, const TVMFFIAny* key, const TVMFFIAny* value);
 int64_t ffi_map_size(TVMFFIObject* map);
 bool ffi_map_next(TVMFFIObject* map, uint64_t* cursor, TVMFFIAny** key, TVMFFIAny** value);
 TVMFFIAny* ffi_map_lookup(TVMFFIObject* map, const TVMFFIAny* key);

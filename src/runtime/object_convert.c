@@ -82,19 +82,13 @@ static int mapping_as(int32_t target, TVMFFIObject* map, TVMFFIAny* result) {
   uint64_t cursor = 0;
   TVMFFIAny *key, *value;
   while (ffi_map_next(map, &cursor, &key, &value)) {
-    TVMFFIAny owned_key, owned_value;
-    if (TVMFFIAnyViewToOwnedAny(key, &owned_key) != 0) goto fail;
-    if (TVMFFIAnyViewToOwnedAny(value, &owned_value) != 0) {
-      ffi_any_release(&owned_key);
-      goto fail;
+    if (ffi_map_set_views(out, key, value) != 0) {
+      ffi_decref(out);
+      return -1;
     }
-    if (ffi_map_set(out, owned_key, owned_value) != 0) goto fail;
   }
   ffi_ret_object(result, out);
   return 0;
-fail:
-  ffi_decref(out);
-  return -1;
 }
 
 static bool is_nullable(int32_t target) {

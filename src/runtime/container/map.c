@@ -503,6 +503,16 @@ int ffi_map_set(TVMFFIObject* map, TVMFFIAny key, TVMFFIAny value) {
   return map_insert((MapObject*)map, key, value);
 }
 
+int ffi_map_set_views(TVMFFIObject* map, const TVMFFIAny* key, const TVMFFIAny* value) {
+  TVMFFIAny owned_key, owned_value;
+  if (TVMFFIAnyViewToOwnedAny(key, &owned_key) != 0) return -1;
+  if (TVMFFIAnyViewToOwnedAny(value, &owned_value) != 0) {
+    ffi_any_release(&owned_key);
+    return -1;
+  }
+  return map_insert((MapObject*)map, owned_key, owned_value);
+}
+
 int64_t ffi_map_size(TVMFFIObject* map) { return (int64_t)((MapObject*)map)->size; }
 
 bool ffi_map_next(TVMFFIObject* map, uint64_t* cursor, TVMFFIAny** key, TVMFFIAny** value) {

@@ -64,19 +64,13 @@ static int construct(const char* fname, int32_t type_index, const TVMFFIAny* arg
   TVMFFIObject* m;
   if (ffi_map_new_empty(type_index, &m) != 0) return -1;
   for (int32_t i = 0; i < num_args; i += 2) {
-    TVMFFIAny key, value;
-    if (TVMFFIAnyViewToOwnedAny(&args[i], &key) != 0) goto fail;
-    if (TVMFFIAnyViewToOwnedAny(&args[i + 1], &value) != 0) {
-      ffi_any_release(&key);
-      goto fail;
+    if (ffi_map_set_views(m, &args[i], &args[i + 1]) != 0) {
+      ffi_decref(m);
+      return -1;
     }
-    if (ffi_map_set(m, key, value) != 0) goto fail;
   }
   ffi_ret_object(result, m);
   return 0;
-fail:
-  ffi_decref(m);
-  return -1;
 }
 
 MAP_GLOBAL(global_map) {
