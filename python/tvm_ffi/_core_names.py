@@ -23,10 +23,10 @@ FFIProperty = _core.FieldProperty
 
 
 class PyNativeObject(metaclass=ABCMeta):  # noqa: B024 (virtual base: no abstract methods)
-    """Python builtin values that also carry an FFI object: ``core.String`` and ``core.Bytes``.
+    """Python builtin values that also carry an FFI object: ``String``, ``Bytes`` and ``Shape``.
 
     ``isinstance(core.String("a"), PyNativeObject)`` is true, as in the reference, where this is
-    the mixin base of those two classes; here they are registered as its virtual subclasses.
+    the mixin base of those classes; here they are registered as its virtual subclasses.
 
     Examples
     --------

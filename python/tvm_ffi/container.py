@@ -30,6 +30,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeVar, overload
 
 from . import _core, _ffi_api
+from ._core_names import PyNativeObject
 from ._container_views import (  # noqa: F401  (the bases and helpers: importable from here, as in the reference)
     ItemsView,
     ItemsViewBase,
@@ -530,3 +531,4 @@ class Shape(tuple):  # type: ignore[type-arg]
 # package loads the other's (tvm_ffi._tensor resolves the name to this class).
 Shape.__module__ = "tvm_ffi._tensor"
 _core._set_class_shape(Shape)
+PyNativeObject.register(Shape)  # a builtin value carrying an FFI object, as String and Bytes

@@ -514,7 +514,7 @@ int core_error_init(PyObject* module) {
     Py_DECREF(name);
   }
   CoreError_Type.tp_base = &CoreObject_Type;
-  if (PyType_Ready(&CoreError_Type) < 0 ||
+  if (PyType_Ready(&CoreError_Type) < 0 || core_type_declare_empty_slots(&CoreError_Type) != 0 ||
       core_type_table_register(kTVMFFIError, (PyObject*)&CoreError_Type) != 0) {
     goto fail;
   }

@@ -370,6 +370,7 @@ int core_object_init_types(PyObject* module) {
   const char* names[] = {"CObject", "Object", "ObjectRValueRef", "OpaquePyObject"};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     if (PyType_Ready(types[i]) < 0) return -1;
+    if (types[i] != &CoreRValueRef_Type && core_type_declare_empty_slots(types[i]) != 0) return -1;
     Py_INCREF(types[i]);
     if (PyModule_AddObject(module, names[i], (PyObject*)types[i]) < 0) {
       Py_DECREF(types[i]);
@@ -377,6 +378,15 @@ int core_object_init_types(PyObject* module) {
     }
   }
   return 0;
+}
+
+int core_type_declare_empty_slots(PyTypeObject* type) {
+  PyObject* empty = PyTuple_New(0);
+  if (empty == NULL) return -1;
+  int rc = PyDict_SetItemString(type->tp_dict, "__slots__", empty);
+  Py_DECREF(empty);
+  if (rc == 0) PyType_Modified(type);
+  return rc;
 }
 
 int core_object_add_methods(PyMethodDef* defs) {

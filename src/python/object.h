@@ -49,4 +49,8 @@ int core_object_init_types(PyObject* module);
  * call layer give every Object a method without object.c depending on them. */
 int core_object_add_methods(PyMethodDef* defs);
 
+/* Declares `__slots__ = ()` on a readied C wrapper class, as the reference's classes read
+ * (`Tensor.__slots__`); the layout is the C struct's either way. */
+int core_type_declare_empty_slots(PyTypeObject* type);
+
 #endif /* TVM_FFI_PYTHON_OBJECT_H_ */

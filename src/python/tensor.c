@@ -479,7 +479,9 @@ int core_tensor_init(PyObject* module) {
     if (g_dlpack_kw[i] == NULL) return -1;
   }
   CoreTensor_Type.tp_base = &CoreObject_Type;
-  if (PyType_Ready(&CoreTensor_Type) < 0) return -1;
+  if (PyType_Ready(&CoreTensor_Type) < 0 || core_type_declare_empty_slots(&CoreTensor_Type) != 0) {
+    return -1;
+  }
   Py_INCREF(&CoreTensor_Type);
   if (PyModule_AddObject(module, "Tensor", (PyObject*)&CoreTensor_Type) < 0) {
     Py_DECREF(&CoreTensor_Type);

@@ -164,4 +164,8 @@ observe("Object or only CObject", class_tree)
 observe("class names", lambda: [repr(c) for c in (core.CObject, core.Object, core.Function, core.Tensor, core.Error,
                                                    core.String, core.Bytes, core.OpaquePyObject)])
 observe("CObject is not Object", lambda: core.CObject is not core.Object and issubclass(core.Object, core.CObject))
+observe("wrapper classes declare empty slots", lambda: {c.__name__: c.__dict__.get("__slots__") for c in (
+    core.CObject, core.Object, core.Tensor, core.Error, core.OpaquePyObject)})
+observe("Shape, String and Bytes are PyNativeObjects", lambda: [
+    isinstance(v, core.PyNativeObject) for v in (tvm_ffi.Shape((1, 2)), core.String("a"), core.Bytes(b"a"), (1, 2))])
 json.dump(seen, sys.stdout, indent=1, sort_keys=True)
