@@ -119,6 +119,20 @@ def test_non_copyable_types_raise(st_make: Any) -> None:
         copy.copy(st_make("st.NoCopy", 1))
 
 
+def test_functions_tensors_and_errors_copy_as_they_pickle() -> None:
+    import numpy as np
+
+    tensor = tvm_ffi.from_dlpack(np.zeros(2, dtype="float32"))
+    for value in (DeepCopy, tensor):
+        for copier in (copy.copy, copy.deepcopy):
+            with pytest.raises(TypeError, match="does not support ToJSONGraph"):
+                copier(value)
+    error = tvm_ffi.core.Error("ValueError", "bad value", "")
+    for copied in (copy.copy(error), copy.deepcopy(error)):
+        assert (copied.kind, copied.message) == ("ValueError", "bad value")
+        assert not copied.same_as(error)
+
+
 def test_shallow_copies_of_containers() -> None:
     inner = tvm_ffi.convert([2])
     lst = tvm_ffi.List([1, inner])

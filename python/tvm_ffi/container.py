@@ -30,7 +30,6 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, SupportsIndex, TypeVar, overload
 
 from . import _core, _ffi_api
-from ._core_names import PyNativeObject
 from ._container_views import (  # noqa: F401  (the bases and helpers: importable from here, as in the reference)
     ItemsView,
     ItemsViewBase,
@@ -42,6 +41,7 @@ from ._container_views import (  # noqa: F401  (the bases and helpers: importabl
     getitem_helper,
     normalize_index,
 )
+from ._core_names import PyNativeObject
 from .registry import register_object
 
 for _view in (KeysView, ValuesView, ItemsView):

@@ -337,5 +337,5 @@ int core_function_init_types(PyObject* module) {
     return -1;
   }
   if (core_type_table_register(kTVMFFIFunction, (PyObject*)&CoreFunction_Type) != 0) return -1;
-  return core_object_add_methods(object_constructor_methods);
+  return core_type_add_methods(&CoreObject_Type, object_constructor_methods);
 }

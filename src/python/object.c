@@ -389,15 +389,15 @@ int core_type_declare_empty_slots(PyTypeObject* type) {
   return rc;
 }
 
-int core_object_add_methods(PyMethodDef* defs) {
+int core_type_add_methods(PyTypeObject* type, PyMethodDef* defs) {
   for (PyMethodDef* def = defs; def->ml_name != NULL; ++def) {
-    PyObject* descr = PyDescr_NewMethod(&CoreObject_Type, def);
+    PyObject* descr = PyDescr_NewMethod(type, def);
     if (descr == NULL) return -1;
-    int rc = PyDict_SetItemString(CoreObject_Type.tp_dict, def->ml_name, descr);
+    int rc = PyDict_SetItemString(type->tp_dict, def->ml_name, descr);
     Py_DECREF(descr);
     if (rc != 0) return -1;
   }
-  PyType_Modified(&CoreObject_Type);
+  PyType_Modified(type);
   return 0;
 }
 

@@ -45,9 +45,9 @@ void core_object_adopt(CoreObject* self, TVMFFIObjectHandle handle);
 int core_field_setter_call(void* setter, int setter_is_func, void* addr, const TVMFFIAny* value);
 
 int core_object_init_types(PyObject* module);
-/* Adds methods (a NULL-terminated table) to Object after its PyType_Ready: how files above the
- * call layer give every Object a method without object.c depending on them. */
-int core_object_add_methods(PyMethodDef* defs);
+/* Adds methods (a NULL-terminated table) to CObject or Object after its PyType_Ready: how files
+ * above the call layer give every wrapper a method without object.c depending on them. */
+int core_type_add_methods(PyTypeObject* type, PyMethodDef* defs);
 
 /* Declares `__slots__ = ()` on a readied C wrapper class, as the reference's classes read
  * (`Tensor.__slots__`); the layout is the C struct's either way. */

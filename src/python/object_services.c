@@ -4,7 +4,7 @@
  * OpaquePyObject wrapping.
  *
  * These need the call layer and result conversion, which sit above object.c; so they live here
- * and are added to Object's dict after its PyType_Ready (core_object_add_methods). Subclasses
+ * and are added to CObject's or Object's dict after PyType_Ready (core_type_add_methods). Subclasses
  * find them through the MRO like any method.
  */
 #include "object_services.h"
@@ -117,6 +117,13 @@ static PyMethodDef object_service_methods[] = {
     {"__reduce__", object_reduce, METH_NOARGS, "Pickles through the JSON object graph."},
     {"__getstate__", object_getstate, METH_NOARGS, "{'handle': JSON graph document or None}."},
     {"__setstate__", object_setstate, METH_O, "Loads a state made by __getstate__."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Copies are Object's (reflected types and containers), not CObject's: a function, a tensor or
+ * an error copies through __reduce__, as pickling does (an error by value, the others refuse
+ * with the JSON graph's TypeError), as in the reference. */
+static PyMethodDef object_copy_methods[] = {
     {"__copy__", object_copy, METH_NOARGS, "Shallow copy through __ffi_shallow_copy__."},
     {"__deepcopy__", object_deepcopy, METH_O, "Deep copy through the runtime's ffi.DeepCopy."},
     {NULL, NULL, 0, NULL},
@@ -137,6 +144,9 @@ static PyMethodDef opaque_module_methods[] = {
 };
 
 int core_object_services_init(PyObject* module) {
-  if (core_object_add_methods(object_service_methods) != 0) return -1;
+  if (core_type_add_methods(&CoreObject_Type, object_service_methods) != 0 ||
+      core_type_add_methods(&CoreRegisteredObject_Type, object_copy_methods) != 0) {
+    return -1;
+  }
   return PyModule_AddFunctions(module, opaque_module_methods);
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import tvm_ffi
 import tvm_ffi.testing
@@ -164,6 +165,23 @@ observe("Object or only CObject", class_tree)
 observe("class names", lambda: [repr(c) for c in (core.CObject, core.Object, core.Function, core.Tensor, core.Error,
                                                    core.String, core.Bytes, core.OpaquePyObject)])
 observe("CObject is not Object", lambda: core.CObject is not core.Object and issubclass(core.Object, core.CObject))
+def copies_of_wrappers() -> object:
+    import copy
+
+    import numpy as np
+
+    def outcome(copier: Any, value: Any) -> object:
+        try:
+            made = copier(value)
+        except Exception as err:  # noqa: BLE001 (the kind of failure is the observation)
+            return type(err).__name__
+        return [type(made).__name__, made.same_as(value)]
+
+    values = {"Function": echo, "Tensor": tvm_ffi.from_dlpack(np.zeros(2)), "Error": core.Error("ValueError", "m", "")}
+    return {name: [outcome(copy.copy, v), outcome(copy.deepcopy, v)] for name, v in values.items()}
+
+
+observe("copies of functions, tensors and errors", copies_of_wrappers)
 observe("wrapper classes declare empty slots", lambda: {c.__name__: c.__dict__.get("__slots__") for c in (
     core.CObject, core.Object, core.Tensor, core.Error, core.OpaquePyObject)})
 observe("Shape, String and Bytes are PyNativeObjects", lambda: [
