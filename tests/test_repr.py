@@ -121,6 +121,7 @@ def test_address_mode(monkeypatch: pytest.MonkeyPatch, st_make: Any) -> None:
 
 def test_fallback_when_repr_fails_and_empty_wrappers() -> None:
     assert repr(tvm_ffi.Object.__new__(tvm_ffi.Object)) == "Object(chandle=None)"
+    assert repr(tvm_ffi.Tensor()) == "Tensor(chandle=None)"
 
 
 def test_deep_nesting_does_not_overflow_the_stack() -> None:

@@ -330,7 +330,7 @@ static PyObject* tensor_is_contiguous(PyObject* self, PyObject* unused) {
 
 static PyObject* tensor_repr(PyObject* self) {
   if (((CoreObject*)self)->chandle == NULL) {
-    return PyUnicode_FromFormat("<%s with NULL handle>", Py_TYPE(self)->tp_name);
+    return PyUnicode_FromFormat("%s(chandle=None)", _PyType_Name(Py_TYPE(self))); /* as Object's */
   }
   DLTensor* t = tensor_of(self);
   PyObject* dtype = tensor_get_dtype(self, NULL);
