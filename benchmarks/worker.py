@@ -66,7 +66,13 @@ def compile_case(case: Case) -> Bench:
 
 
 def calibrate(bench: Bench, min_ns: int) -> int:
-    """The smallest loop count whose round lasts about `min_ns` (the first run also warms up)."""
+    """The smallest loop count whose round lasts about `min_ns`.
+
+    The first run only warms up: a one-time cost it pays (a lazy import, a first-call cache
+    fill, such as torch's on its first `from_dlpack`) would otherwise pass for the cost of every
+    call and leave the case with a loop of a few calls, timed cold in every round.
+    """
+    bench(1)
     number = 1
     elapsed = bench(number)
     while elapsed * _CALIBRATION_FRACTION < min_ns and number < _MAX_NUMBER:
