@@ -8,6 +8,11 @@ import pytest
 import tvm_ffi
 from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi import core
+from tvm_ffi.testing import _SchemaAllTypes
+
+# The class's type info (its field and method records, functions among them) is built once and
+# kept for the process: built here, it predates the leak check of the tests that read it.
+_SchemaAllTypes.__tvm_ffi_type_info__.methods  # noqa: B018
 
 SCHEMA_TEXT = {
     "schema_id_int": "Callable[[int], int]",
@@ -98,6 +103,37 @@ def test_containers_convert_between_kinds_and_check_elements() -> None:
     assert list(f("schema_arr_map_opt")([1], {"k": [9]}, None)) == ["k"]
 
 
+def test_bools_convert_to_ints_inside_containers_and_variants() -> None:
+    given = tvm_ffi.Array([1, True])
+    converted = f("schema_id_arr_int")(given)
+    assert list(converted) == [1, 1] and type(converted[1]) is int and not converted.same_as(given)
+    assert list(f("schema_id_list_int")([True])) == [1] and dict(f("schema_id_map_str_int")({"a": False})) == {"a": 0}
+    result = f("schema_arr_map_opt")([True, None], {"k": [True]}, "new")
+    assert {k: list(v) for k, v in result.items()} == {"k": [1], "new": [1]}
+    assert f("schema_id_variant_int_str")(True) == 1 and type(f("schema_variant_mix")(False)) is int
+    assert list(f("schema_variant_mix")(tvm_ffi.List([1, 2]))) == [1, 2]
+    with pytest.raises(TypeError, match=r"but got `ffi.Array`$"):
+        f("schema_variant_mix")([1, "a"])
+    with pytest.raises(TypeError, match=r"some value is Array\[index 0: float\]"):
+        f("schema_arr_map_opt")([1], {"k": [1.5]}, "z")
+
+
+def test_nullable_references_dtype_text_and_object_pointers() -> None:
+    for name in ("schema_id_func", "schema_id_func_typed", "schema_id_tensor"):
+        assert f(name)(None) is None
+    assert str(f("schema_id_dtype")(b"int8")) == "int8"
+    with pytest.raises(ValueError, match="unknown dtype `s`"):
+        f("schema_id_dtype")("s")
+    typed = "(0: int, 1: float, 2: ffi.Function) -> void"
+    with pytest.raises(TypeError) as err:
+        f("schema_id_func_typed")(1)
+    assert f"`testing.schema_id_func_typed(0: {typed}) -> {typed}`. Expected `{typed}` but got `int`" in str(err.value)
+    with pytest.raises(TypeError, match="Expected `ffi.Array` but got `ffi.List`"):
+        f("schema_id_arr")(tvm_ffi.List([1]))
+    with pytest.raises(TypeError, match="Expected `ffi.Map` but got `ffi.Dict`"):
+        f("schema_id_map")(tvm_ffi.Dict({"a": 1}))
+
+
 def test_tensors_and_mismatches() -> None:
     x = np.zeros(2)
     assert isinstance(f("schema_id_tensor")(x), tvm_ffi.Tensor) and f("schema_tensor_view_input")(x) is None
@@ -127,8 +163,6 @@ FIELD_SCHEMAS = [
 
 
 def test_schema_all_types_fields_and_methods() -> None:
-    from tvm_ffi.testing import _SchemaAllTypes
-
     info = _SchemaAllTypes.__tvm_ffi_type_info__
     assert info.type_cls is _SchemaAllTypes and info.parent_type_info.type_cls is tvm_ffi.Object
     assert [(f.name, f.offset, f.size, str(f.ty)) for f in info.fields] == FIELD_SCHEMAS
@@ -141,7 +175,6 @@ def test_schema_all_types_fields_and_methods() -> None:
 
 
 def test_schema_all_types_behaviour() -> None:
-    from tvm_ffi.testing import _SchemaAllTypes
 
     obj = _SchemaAllTypes.make_with(3, 1.5, "abc")
     assert (obj.v_bool, obj.v_int, obj.v_float, obj.v_string, obj.v_variant) == (True, 3, 1.5, "abc", "v")

@@ -28,7 +28,9 @@ typedef enum {
   K_INT, K_FLOAT, K_BOOL, K_DEVICE, K_DTYPE, K_STR, K_BYTES, K_FUNC, K_ANY, K_OBJECT, K_TENSOR,
   K_DLTENSOR, K_TENSOR_VIEW, K_OPT_INT, K_OPT_STR, K_OPT_OBJ, K_ARRAY, K_LIST, K_MAP, K_DICT,
   K_INT_OR_STR,
-  K_INT_STR_OR_ARRAY
+  K_INT_STR_OR_ARRAY,
+  K_ARRAY_OBJ, /* const ArrayObj*: an Array itself, no conversion */
+  K_MAP_OBJ    /* const MapObj*: a Map itself */
 } Kind;
 typedef enum { E_ANY, E_INT, E_STR, E_OBJ, E_OPT_INT, E_ARRAY_INT } Elem;
 
@@ -40,20 +42,84 @@ typedef struct {
   const char* extra_metadata;
 } SchemaFixture;
 
-/* ---- element checks ---- */
+/* ---- element checks ----
+ * As a typed C++ container conversion does: an element either is of the element type, or
+ * converts to it (a bool where an int is expected, a List or bool items in an Array<int>), which
+ * makes the conversion build a new container of converted elements; anything else mismatches. */
 
 static bool is_str(int32_t t) {
   return t == kTVMFFISmallStr || t == kTVMFFIStr || t == kTVMFFIRawStr;
 }
 
-static bool elem_ok(Elem e, const TVMFFIAny* v) {
+typedef enum { ELEM_MISMATCH, ELEM_EXACT, ELEM_CONVERTS } ElemFit;
+
+static const TVMFFIAny* seq_items(const TVMFFIAny* v, int64_t* size) {
+  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
+  *size = cell->size;
+  return (const TVMFFIAny*)cell->data;
+}
+
+static ElemFit int_fit(int32_t t, bool allow_none) {
+  if (t == kTVMFFIInt || (allow_none && t == kTVMFFINone)) return ELEM_EXACT;
+  return t == kTVMFFIBool ? ELEM_CONVERTS : ELEM_MISMATCH;
+}
+
+static ElemFit elem_fit(Elem e, const TVMFFIAny* v) {
+  int32_t t = v->type_index;
   switch (e) {
-    case E_INT: return v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool;
-    case E_OPT_INT: return v->type_index == kTVMFFIInt || v->type_index == kTVMFFINone;
-    case E_STR: return is_str(v->type_index);
-    case E_OBJ: return v->type_index >= kTVMFFIStaticObjectBegin || v->type_index == kTVMFFINone;
-    case E_ARRAY_INT: return v->type_index == kTVMFFIArray;
-    default: return true;
+    case E_INT: return int_fit(t, false);
+    case E_OPT_INT: return int_fit(t, true);
+    case E_STR: return is_str(t) ? ELEM_EXACT : ELEM_MISMATCH;
+    case E_OBJ: return t >= kTVMFFIStaticObjectBegin || t == kTVMFFINone ? ELEM_EXACT : ELEM_MISMATCH;
+    case E_ARRAY_INT: {
+      if (t != kTVMFFIArray && t != kTVMFFIList) return ELEM_MISMATCH;
+      ElemFit fit = t == kTVMFFIArray ? ELEM_EXACT : ELEM_CONVERTS;
+      int64_t n;
+      const TVMFFIAny* items = seq_items(v, &n);
+      for (int64_t i = 0; i < n; ++i) {
+        ElemFit item = int_fit(items[i].type_index, false);
+        if (item == ELEM_MISMATCH) return ELEM_MISMATCH;
+        if (item == ELEM_CONVERTS) fit = ELEM_CONVERTS;
+      }
+      return fit;
+    }
+    default: return ELEM_EXACT;
+  }
+}
+
+/* An owned copy of `v` converted to element type `e` (its fit already checked). */
+static int elem_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out) {
+  if (v->type_index == kTVMFFIBool && (e == E_INT || e == E_OPT_INT)) {
+    testing_ret_int(out, v->v_int64);
+    return 0;
+  }
+  if (e == E_ARRAY_INT && elem_fit(e, v) == ELEM_CONVERTS) {
+    int64_t n;
+    const TVMFFIAny* items = seq_items(v, &n);
+    TVMFFIAny* ints = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
+    if (ints == NULL) return testing_raise("MemoryError", "out of memory");
+    for (int64_t i = 0; i < n; ++i) testing_ret_int(&ints[i], items[i].v_int64);
+    int rc = testing_call_global("ffi.Array", ints, (int32_t)n, out);
+    free(ints);
+    return rc;
+  }
+  return TVMFFIAnyViewToOwnedAny(v, out);
+}
+
+/* Where an Array<int> value holds its first non-int (-1: it is no sequence). */
+static int64_t bad_int_index(Elem e, const TVMFFIAny* v) {
+  if (e != E_ARRAY_INT || (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList)) return -1;
+  int64_t n;
+  const TVMFFIAny* items = seq_items(v, &n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (int_fit(items[i].type_index, false) == ELEM_MISMATCH) return i;
+  }
+  return -1;
+}
+
+static void release_all(TVMFFIAny* values, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (values[i].type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(values[i].v_obj);
   }
 }
 
@@ -72,23 +138,41 @@ static int mismatch_detail(const SchemaFixture* fx, int index, const char* detai
                        index, fx->base.signature, fx->type_name, detail);
 }
 
-/* A sequence (Array or List) as the requested container, elements checked. Owned result. */
+/* A sequence (Array or List) as the requested container, elements checked and converted (a
+ * new container when any converts). Owned result. A bad element is named in the mismatch unless
+ * `plain_mismatch` (a Variant alternative: the reference names only the container then). */
 static int convert_seq(const SchemaFixture* fx, int index, const TVMFFIAny* v, bool want_list,
-                       TVMFFIAny* out) {
+                       bool plain_mismatch, TVMFFIAny* out) {
   int32_t t = v->type_index;
   if (t != kTVMFFIArray && t != kTVMFFIList) {
     return testing_type_mismatch(&fx->base, index, fx->type_name, t);
   }
-  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
-  const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-  for (int64_t i = 0; i < cell->size; ++i) {
-    if (!elem_ok(fx->elem, &items[i])) {
+  int64_t n;
+  const TVMFFIAny* items = seq_items(v, &n);
+  bool copy = (t == kTVMFFIList) != want_list;
+  for (int64_t i = 0; i < n; ++i) {
+    ElemFit fit = elem_fit(fx->elem, &items[i]);
+    if (fit == ELEM_MISMATCH && plain_mismatch) {
+      return testing_type_mismatch(&fx->base, index, fx->type_name, t);
+    }
+    if (fit == ELEM_MISMATCH) {
       return mismatch_detail(fx, index, "%s[index %lld: %.*s]", want_list ? "List" : "Array", i,
                              items[i].type_index);
     }
+    copy = copy || fit == ELEM_CONVERTS;
   }
-  if ((t == kTVMFFIList) == want_list) return TVMFFIAnyViewToOwnedAny(v, out);
-  return testing_call_global(want_list ? "ffi.List" : "ffi.Array", items, (int32_t)cell->size, out);
+  if (!copy) return TVMFFIAnyViewToOwnedAny(v, out);
+  TVMFFIAny* converted = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
+  if (converted == NULL) return testing_raise("MemoryError", "out of memory");
+  int rc = 0;
+  int64_t done = 0;
+  for (; rc == 0 && done < n; ++done) rc = elem_convert(fx->elem, &items[done], &converted[done]);
+  if (rc == 0) {
+    rc = testing_call_global(want_list ? "ffi.List" : "ffi.Array", converted, (int32_t)n, out);
+  }
+  release_all(converted, done);
+  free(converted);
+  return rc;
 }
 
 /* A mapping (Map or Dict) as the requested container, values checked. Owned result. */
@@ -98,7 +182,7 @@ static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
   if (t != kTVMFFIMap && t != kTVMFFIDict) {
     return testing_type_mismatch(&fx->base, index, fx->type_name, t);
   }
-  bool is_dict = t == kTVMFFIDict;
+  bool is_dict = t == kTVMFFIDict, converted = false;
   TVMFFIAny size_any = {0}, iter = {0};
   if (testing_call_global(is_dict ? "ffi.DictSize" : "ffi.MapSize", v, 1, &size_any) != 0) return -1;
   int64_t n = size_any.v_int64;
@@ -111,22 +195,36 @@ static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
     TVMFFIAny more = {0};
     rc = TVMFFIFunctionCall(iter.v_obj, &op0, 1, &flat[2 * i]);
     if (rc == 0) rc = TVMFFIFunctionCall(iter.v_obj, &op1, 1, &flat[2 * i + 1]);
-    if (rc == 0 && !(elem_ok(fx->elem, &flat[2 * i]) && elem_ok(fx->value, &flat[2 * i + 1]))) {
-      bool key_bad = !elem_ok(fx->elem, &flat[2 * i]);
-      const char* fmt = key_bad ? "%s[some key is %.*s, V]" : "%s[K, some value is %.*s]";
-      rc = mismatch_detail(fx, index, fmt, want_dict ? "Dict" : "Map", -1,
-                           flat[2 * i + (key_bad ? 0 : 1)].type_index);
+    ElemFit key_fit = rc == 0 ? elem_fit(fx->elem, &flat[2 * i]) : ELEM_EXACT;
+    ElemFit value_fit = rc == 0 ? elem_fit(fx->value, &flat[2 * i + 1]) : ELEM_EXACT;
+    if (key_fit == ELEM_CONVERTS || value_fit == ELEM_CONVERTS) {
+      TVMFFIAny key = flat[2 * i], value = flat[2 * i + 1];
+      flat[2 * i + 1] = flat[2 * i] = (TVMFFIAny){0};
+      rc = elem_convert(fx->elem, &key, &flat[2 * i]);
+      if (rc == 0) rc = elem_convert(fx->value, &value, &flat[2 * i + 1]);
+      release_all(&key, 1);
+      release_all(&value, 1);
+      converted = true;
+    }
+    if (rc == 0 && (key_fit == ELEM_MISMATCH || value_fit == ELEM_MISMATCH)) {
+      bool key_bad = key_fit == ELEM_MISMATCH;
+      const TVMFFIAny* bad = &flat[2 * i + (key_bad ? 0 : 1)];
+      int64_t at = key_bad ? -1 : bad_int_index(fx->value, bad);
+      const char* fmt = key_bad ? "%s[some key is %.*s, V]"
+                        : at >= 0 ? "%s[K, some value is Array[index %lld: %.*s]]"
+                                  : "%s[K, some value is %.*s]";
+      int64_t size;
+      int32_t actual = at >= 0 ? seq_items(bad, &size)[at].type_index : bad->type_index;
+      rc = mismatch_detail(fx, index, fmt, want_dict ? "Dict" : "Map", at, actual);
     }
     if (rc == 0 && i + 1 < n) rc = TVMFFIFunctionCall(iter.v_obj, &op2, 1, &more);
   }
   if (rc == 0) {
-    rc = is_dict == want_dict ? TVMFFIAnyViewToOwnedAny(v, out)
+    rc = is_dict == want_dict && !converted ? TVMFFIAnyViewToOwnedAny(v, out)
                               : testing_call_global(want_dict ? "ffi.Dict" : "ffi.Map", flat,
                                                     (int32_t)(2 * n), out);
   }
-  for (int64_t i = 0; i < 2 * n; ++i) {
-    if (flat[i].type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(flat[i].v_obj);
-  }
+  release_all(flat, 2 * n);
   free(flat);
   if (iter.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(iter.v_obj);
   return rc;
@@ -179,6 +277,19 @@ static bool str_view(const TVMFFIAny* v, TVMFFIByteArray* out) {
   return true;
 }
 
+static bool bytes_view(const TVMFFIAny* v, TVMFFIByteArray* out) {
+  if (v->type_index == kTVMFFISmallBytes) {
+    *out = TVMFFISmallBytesGetContentByteArray(v);
+  } else if (v->type_index == kTVMFFIBytes) {
+    *out = *TVMFFIBytesGetByteArrayPtr(v->v_obj);
+  } else if (v->type_index == kTVMFFIByteArrayPtr) {
+    *out = *(const TVMFFIByteArray*)v->v_ptr;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFFIAny* out) {
   int32_t t = v->type_index;
   bool obj = t >= kTVMFFIStaticObjectBegin;
@@ -212,8 +323,11 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
         out->v_dtype = v->v_dtype;
         return 0;
       }
-      if (str_view(v, &text) && TVMFFIDataTypeFromString(&text, &out->v_dtype) == 0) return 0;
-      TVMFFIErrorMoveFromRaised(NULL);
+      /* Text and bytes parse, and a string that is no dtype raises the parser's ValueError
+       * (the reference converts through std::string, which takes both). */
+      if (str_view(v, &text) || bytes_view(v, &text)) {
+        return TVMFFIDataTypeFromString(&text, &out->v_dtype) == 0 ? 0 : -1;
+      }
       out->type_index = kTVMFFINone;
       break;
     case K_STR:
@@ -222,8 +336,8 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
     case K_BYTES:
       if (t != kTVMFFIBytes && t != kTVMFFISmallBytes && t != kTVMFFIByteArrayPtr) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
-    case K_FUNC:
-      if (t != kTVMFFIFunction) break;
+    case K_FUNC: /* Function and Tensor references are nullable: None passes */
+      if (t != kTVMFFIFunction && t != kTVMFFINone) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_ANY:
       return TVMFFIAnyViewToOwnedAny(v, out);
@@ -232,7 +346,7 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
       if (!obj && t != kTVMFFINone) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_TENSOR:
-      if (t != kTVMFFITensor) break;
+      if (t != kTVMFFITensor && t != kTVMFFINone) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_TENSOR_VIEW:
       if (t != kTVMFFITensor && t != kTVMFFIDLTensorPtr) break;
@@ -251,15 +365,25 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_ARRAY:
     case K_LIST:
-      return convert_seq(fx, index, v, fx->kind == K_LIST, out);
+      return convert_seq(fx, index, v, fx->kind == K_LIST, false, out);
     case K_MAP:
     case K_DICT:
       return convert_map(fx, index, v, fx->kind == K_DICT, out);
+    case K_ARRAY_OBJ:
+    case K_MAP_OBJ:
+      if (t != (fx->kind == K_ARRAY_OBJ ? kTVMFFIArray : kTVMFFIMap)) break;
+      return TVMFFIAnyViewToOwnedAny(v, out);
     case K_INT_OR_STR:
     case K_INT_STR_OR_ARRAY:
-      if (t == kTVMFFIInt || is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
-      if (fx->kind == K_INT_STR_OR_ARRAY && t == kTVMFFIArray) {
-        return convert_seq(fx, index, v, false, out);
+      /* Alternatives in order, each converting: a bool is the int alternative, a List the
+       * Array<int> one. */
+      if (t == kTVMFFIInt || t == kTVMFFIBool) {
+        testing_ret_int(out, v->v_int64);
+        return 0;
+      }
+      if (is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
+      if (fx->kind == K_INT_STR_OR_ARRAY && (t == kTVMFFIArray || t == kTVMFFIList)) {
+        return convert_seq(fx, index, v, false, true, out);
       }
       break;
   }
@@ -370,7 +494,8 @@ static const SchemaFixture kSchemaFixtures[] = {
     ID("schema_id_string", "str", T_STR, K_STR, E_ANY, E_ANY),
     ID("schema_id_bytes", "bytes", T_BYTES, K_BYTES, E_ANY, E_ANY),
     ID("schema_id_func", "ffi.Function", T_FUNC, K_FUNC, E_ANY, E_ANY),
-    ID("schema_id_func_typed", "ffi.Function", T_FUNC_TYPED, K_FUNC, E_ANY, E_ANY),
+    ID("schema_id_func_typed", "(0: int, 1: float, 2: ffi.Function) -> void", T_FUNC_TYPED, K_FUNC,
+       E_ANY, E_ANY),
     ID("schema_id_any", "Any", T_ANY, K_ANY, E_ANY, E_ANY),
     ID("schema_id_object", "ffi.Object", T_OBJECT, K_OBJECT, E_ANY, E_ANY),
     ID("schema_id_dltensor", "DLTensor*", "{\"type\":\"DLTensor*\"}", K_DLTENSOR, E_ANY, E_ANY),
@@ -381,14 +506,15 @@ static const SchemaFixture kSchemaFixtures[] = {
     ID("schema_id_arr_int", "Array<int>", T_ARR(T_INT), K_ARRAY, E_INT, E_ANY),
     ID("schema_id_arr_str", "Array<str>", T_ARR(T_STR), K_ARRAY, E_STR, E_ANY),
     ID("schema_id_arr_obj", "Array<ffi.Object>", T_ARR(T_OBJECT), K_ARRAY, E_OBJ, E_ANY),
-    ID("schema_id_arr", "Array<Any>", "{\"type\":\"ffi.Array\"}", K_ARRAY, E_ANY, E_ANY),
+    /* const ArrayObj* / const MapObj*: named by the type key */
+    ID("schema_id_arr", "ffi.Array", "{\"type\":\"ffi.Array\"}", K_ARRAY_OBJ, E_ANY, E_ANY),
     ID("schema_id_list_int", "List<int>", T_LIST(T_INT), K_LIST, E_INT, E_ANY),
     ID("schema_id_list_str", "List<str>", T_LIST(T_STR), K_LIST, E_STR, E_ANY),
     ID("schema_id_list_obj", "List<ffi.Object>", T_LIST(T_OBJECT), K_LIST, E_OBJ, E_ANY),
     ID("schema_id_map_str_int", "Map<str, int>", T_MAP(T_STR, T_INT), K_MAP, E_STR, E_INT),
     ID("schema_id_map_str_str", "Map<str, str>", T_MAP(T_STR, T_STR), K_MAP, E_STR, E_STR),
     ID("schema_id_map_str_obj", "Map<str, ffi.Object>", T_MAP(T_STR, T_OBJECT), K_MAP, E_STR, E_OBJ),
-    ID("schema_id_map", "Map<Any, Any>", "{\"type\":\"ffi.Map\"}", K_MAP, E_ANY, E_ANY),
+    ID("schema_id_map", "ffi.Map", "{\"type\":\"ffi.Map\"}", K_MAP_OBJ, E_ANY, E_ANY),
     ID("schema_id_dict_str_int", "Dict<str, int>", T_DICT(T_STR, T_INT), K_DICT, E_STR, E_INT),
     ID("schema_id_dict_str_str", "Dict<str, str>", T_DICT(T_STR, T_STR), K_DICT, E_STR, E_STR),
     ID("schema_id_variant_int_str", "Variant<int, str>", T_VARIANT(T_INT "," T_STR), K_INT_OR_STR,

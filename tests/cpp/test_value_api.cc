@@ -1,8 +1,8 @@
 // test_value_api.cc -- value semantics kernels rely on: Any identity (same_as), moving casts
 // and strict as_or_throw, Optional comparisons and moves, Variant identity, Tuple structured
 // bindings, deduction and mismatch text, reference types built from plain values
-// (ObjectRefWithFallbackTraitsBase, StrictBool), 64-bit unsigned overflow, device strings and
-// equality, tensor PyTorch spellings and strided views, global function listing and removal,
+// (ObjectRefWithFallbackTraitsBase, StrictBool), 64-bit unsigned overflow, device and dtype
+// strings, device equality, tensor PyTorch spellings and strided views, global function listing and removal,
 // and calling a C safe-call symbol directly (Function::InvokeExternC).
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/container/variant.h>
@@ -96,6 +96,14 @@ void test_device_strings() {
   CHECK_EQ(max_id.device_id, 2147483647);
   CHECK(!ffi::AnyView("cuda:2147483648").try_cast<DLDevice>().has_value());
   CHECK(!ffi::AnyView("cuda:-1").try_cast<DLDevice>().has_value());
+}
+
+void test_dtype_strings_and_bytes() {
+  DLDataType from_text = ffi::AnyView("float32").cast<DLDataType>();
+  DLDataType from_bytes = ffi::Any(ffi::Bytes("int8")).cast<DLDataType>();
+  CHECK(from_text.code == kDLFloat && from_text.bits == 32 && from_text.lanes == 1);
+  CHECK(from_bytes.code == kDLInt && from_bytes.bits == 8);
+  CHECK_THROWS(ffi::AnyView("not_a_dtype").cast<DLDataType>(), "ValueError", "unknown dtype");
 }
 
 void test_optional_comparisons_and_moves() {
@@ -219,6 +227,7 @@ int main() {
   RUN(test_any_identity_and_moves);
   RUN(test_unsigned_values_that_do_not_fit_int64);
   RUN(test_device_strings);
+  RUN(test_dtype_strings_and_bytes);
   RUN(test_optional_comparisons_and_moves);
   RUN(test_variant_identity);
   RUN(test_tuple_bindings_and_mismatch_text);

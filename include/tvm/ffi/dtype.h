@@ -84,9 +84,9 @@ struct TypeTraits<DLDataType> : TypeTraitsBase {
   static DLDataType CopyFromAnyViewAfterCheck(const TVMFFIAny* s) { return s->v_dtype; }
   static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* s) {
     if (CheckAnyStrict(s)) return s->v_dtype;
-    if (auto str = TypeTraits<String>::TryCastFromAnyView(s)) {
-      // A string that is no dtype raises the parser's ValueError ("unknown dtype `x`") rather
-      // than a type mismatch, as the reference headers do.
+    // Text converts, bytes too (through std::string, as the reference headers do); a string that
+    // is no dtype raises the parser's ValueError ("unknown dtype `x`"), not a type mismatch.
+    if (auto str = TypeTraits<std::string>::TryCastFromAnyView(s)) {
       TVMFFIByteArray text{str->data(), str->size()};
       DLDataType out;
       TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&text, &out));

@@ -182,6 +182,27 @@ def copies_of_wrappers() -> object:
 
 
 observe("copies of functions, tensors and errors", copies_of_wrappers)
+def schema_fixture_conversions() -> object:
+    # Each typed testing.schema_* fixture over values that convert, convert with a copy (bools in
+    # int containers, a List for an Array), are null, or mismatch: the result kind or the error.
+    names = sorted(n for n in tvm_ffi.registry.list_global_func_names()
+                   if n.startswith("testing.schema_id") and n != "testing.schema_id_dltensor") + [
+        "testing.schema_variant_mix"]
+    values = [None, True, 1.5, "s", "float32", b"int8", [1, True], [1, "a"], Array([1]), List([1, 2]),
+              Dict({"a": True}), Map({"a": 1}), {"a": [1, True]}, {"a": 1.5}, echo]
+
+    def outcome(fn: Any, value: Any) -> object:
+        try:
+            made = fn(value)
+        except Exception as err:  # noqa: BLE001 (the kind of failure is the observation)
+            return f"{type(err).__name__}: {err}"
+        text = repr(made) if not callable(made) else "<function>"
+        return [type(made).__name__, text, bool(getattr(made, "same_as", lambda _: False)(value))]
+
+    return {name: [outcome(tvm_ffi.get_global_func(name), v) for v in values] for name in names}
+
+
+observe("schema fixtures convert like typed C++ functions", schema_fixture_conversions)
 observe("wrapper classes declare empty slots", lambda: {c.__name__: c.__dict__.get("__slots__") for c in (
     core.CObject, core.Object, core.Tensor, core.Error, core.OpaquePyObject)})
 observe("Shape, String and Bytes are PyNativeObjects", lambda: [
