@@ -119,6 +119,11 @@ def test_field_writes_convert_and_check_types() -> None:
     with pytest.raises(TypeError, match="Cannot convert from type `ffi.SmallStr` to `int`"):
         obj.v_i64 = "hello"
     assert obj.v_i64 == 12  # the old value stays
+    derived = t.TestObjectDerived(v_map={}, v_array=[])
+    with pytest.raises(TypeError, match="Cannot convert from type `int` to `Map<Any, Any>`"):
+        derived.v_map = 1
+    with pytest.raises(TypeError, match="Cannot convert from type `None` to `Array<Any>`"):
+        derived.v_array = None
 
 
 def test_frozen_fields_are_read_only_but_settable_through_the_property() -> None:

@@ -227,12 +227,12 @@ static int set_at(const TestingFieldDef* f, void* addr, const TVMFFIAny* v) {
     case TF_OPT_OBJ: {
       TVMFFIObject* obj = NULL;
       if (t == kTVMFFINone) {
-        if (f->kind == TF_OBJ) return convert_error(v, f->obj_key);
+        if (f->kind == TF_OBJ) return convert_error(v, f->type_str ? f->type_str : f->obj_key);
       } else {
         int32_t want = obj_key_index(f);
         if (want < 0) return -1;
         if (t < kTVMFFIStaticObjectBegin || !testing_is_instance(t, want)) {
-          return convert_error(v, f->obj_key);
+          return convert_error(v, f->type_str ? f->type_str : f->obj_key);
         }
         obj = v->v_obj;
         TVMFFIObjectIncRef(obj);

@@ -68,9 +68,9 @@ static TestingTypeDef kObjectBase = {
 
 static const TestingFieldDef kObjectDerivedFields[] = {
     {.name = "v_map", .kind = TF_OBJ, .offset = 56, .flags = RW, .schema = T_MAP_ANY_ANY,
-     .obj_key = "ffi.Map"},
+     .obj_key = "ffi.Map", .type_str = "Map<Any, Any>"},
     {.name = "v_array", .kind = TF_OBJ, .offset = 64, .flags = RW, .schema = T_ARRAY_ANY,
-     .obj_key = "ffi.Array", .static_type = kTVMFFIArray},
+     .obj_key = "ffi.Array", .type_str = "Array<Any>", .static_type = kTVMFFIArray},
 };
 static TestingTypeDef kObjectDerived = {
     .key = "testing.TestObjectDerived", .parent = &kObjectBase, .total_size = 72, .final = true,

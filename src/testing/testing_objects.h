@@ -43,6 +43,7 @@ typedef struct {
   const char* doc;    /* NULL: no doc */
   const char* schema; /* type_schema JSON */
   const char* obj_key; /* TF_OBJ / TF_OPT_OBJ: required type key ("ffi.Object": any object) */
+  const char* type_str; /* the C++ type as conversion errors name it ("Map<Any, Any>"); NULL: obj_key */
   TestingDefaultKind dkind;
   int64_t dint;
   double dfloat;
