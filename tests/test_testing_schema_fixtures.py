@@ -174,8 +174,37 @@ def test_schema_all_types_fields_and_methods() -> None:
         "Callable[[int, float, str], testing.SchemaAllTypes]")
 
 
-def test_schema_all_types_behaviour() -> None:
+def test_schema_all_types_typed_fields_convert_and_refuse() -> None:
+    obj = _SchemaAllTypes.make_with(3, 1.5, "abc")
+    obj.v_opt_int, obj.v_opt_str, obj.v_variant = True, None, [True, 2]
+    assert (obj.v_opt_int, obj.v_opt_str, list(obj.v_variant)) == (1, None, [1, 2])
+    obj.v_arr_int = tvm_ffi.List([1, False])
+    obj.v_map_str_arr_int = {"k": [True]}
+    obj.v_opt_arr_variant = [1, "a", True]
+    assert type(obj.v_arr_int) is tvm_ffi.Array and list(obj.v_arr_int) == [1, 0]
+    assert {k: list(v) for k, v in obj.v_map_str_arr_int.items()} == {"k": [1]}
+    assert list(obj.v_opt_arr_variant) == [1, "a", 1]
+    same = tvm_ffi.Array([4, 5])
+    obj.v_arr_int = same  # nothing to convert: kept as it is
+    assert obj.v_arr_int.same_as(same)
+    refusals = [
+        ("v_opt_int", "zz", "`ffi.SmallStr` to `Optional<int>`"),
+        ("v_opt_str", 1.5, "`float` to `Optional<str>`"),
+        ("v_arr_int", [1, 1.5], "`Array[index 1: float]` to `Array<int>`"),
+        ("v_arr_str", None, "`None` to `Array<str>`"),
+        ("v_map_str_int", {"a": "b"}, "`Map[K, some value is ffi.SmallStr]` to `Map<str, int>`"),
+        ("v_map_str_arr_int", {"a": [1.5]}, "`Map[K, some value is Array[index 0: float]]` to `Map<str, Array<int>>`"),
+        ("v_variant", 1.5, "`float` to `Variant<str, Array<int>, Map<str, int>>`"),
+        ("v_opt_arr_variant", [1.5], "`Array[index 0: float]` to `Optional<Array<Variant<int, str>>>`"),
+    ]
+    for name, value, text in refusals:
+        with pytest.raises(TypeError) as err:
+            setattr(obj, name, value)
+        assert str(err.value) == f"Cannot convert from type {text}", name
+    assert (obj.v_opt_int, list(obj.v_arr_int)) == (1, [4, 5])  # refused values leave the old ones
 
+
+def test_schema_all_types_behaviour() -> None:
     obj = _SchemaAllTypes.make_with(3, 1.5, "abc")
     assert (obj.v_bool, obj.v_int, obj.v_float, obj.v_string, obj.v_variant) == (True, 3, 1.5, "abc", "v")
     assert (obj.v_device, str(obj.v_dtype), obj.v_bytes) == (tvm_ffi.device("cpu", 0), "float32", b"")

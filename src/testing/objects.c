@@ -177,8 +177,27 @@ static int32_t obj_key_index(const TestingFieldDef* f) {
   return index;
 }
 
+/* Stores a value the field's converter made (owned; stolen). */
+static int store_converted(const TestingFieldDef* f, void* addr, TVMFFIAny owned) {
+  if (f->kind == TF_ANY) {
+    any_release((TVMFFIAny*)addr);
+    *(TVMFFIAny*)addr = owned;
+    return 0;
+  }
+  TVMFFIObject** slot = (TVMFFIObject**)addr;
+  if (*slot != NULL) TVMFFIObjectDecRef(*slot);
+  *slot = owned.type_index >= kTVMFFIStaticObjectBegin ? owned.v_obj : NULL;
+  return 0;
+}
+
 static int set_at(const TestingFieldDef* f, void* addr, const TVMFFIAny* v) {
   int32_t t = v->type_index;
+  if (f->convert != NULL) {
+    TVMFFIAny owned;
+    memset(&owned, 0, sizeof(owned));
+    if (f->convert(v, &owned) != 0) return -1;
+    return store_converted(f, addr, owned);
+  }
   switch (f->kind) {
     case TF_I64:
     case TF_I32:
@@ -303,7 +322,8 @@ static int g_num_obj_setters = 0;
 
 /* The plain setter of a field, or NULL when none is left (the caller then uses a Function). */
 static TVMFFIFieldSetter plain_setter_of(const TestingFieldDef* f) {
-  switch (f->kind) {
+  /* a converting field needs its definition: a trampoline of its own, as object fields do */
+  switch (f->convert != NULL ? TF_OBJ : f->kind) {
     case TF_I64: return set_TF_I64;
     case TF_F64: return set_TF_F64;
     case TF_I32: return set_TF_I32;

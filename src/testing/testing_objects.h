@@ -50,7 +50,20 @@ typedef struct {
   const char* dstr;
   const char* extra_metadata; /* extra JSON members after type_schema, e.g. "\"k\":1"; or NULL */
   int32_t static_type; /* field_static_type_index when nonzero; else the kind's (objects.c) */
+  /* TF_ANY / TF_OBJ / TF_OPT_OBJ fields of a C++ type finer than the kind: converts a value to
+   * an owned one of that type or raises (field_convert.c); NULL: the kind's check. */
+  int (*convert)(const TVMFFIAny* value, TVMFFIAny* owned);
 } TestingFieldDef;
+
+/* field_convert.c: the conversions of testing.SchemaAllTypes' typed fields. */
+int testing_convert_opt_int(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_opt_str(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_arr_int(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_arr_str(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_map_str_int(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_map_str_arr_int(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_variant_str_arr_map(const TVMFFIAny* v, TVMFFIAny* out);
+int testing_convert_opt_arr_variant(const TVMFFIAny* v, TVMFFIAny* out);
 
 typedef struct {
   const char* name;
