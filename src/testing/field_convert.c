@@ -21,22 +21,7 @@ typedef enum { EL_INT, EL_STR, EL_INT_OR_STR, EL_ARR_INT } Elem;
 /* 0: converted (owned *out); 1: does not convert (nothing raised); -1: error raised. */
 typedef int Outcome;
 
-static bool is_str(int32_t t) {
-  return t == kTVMFFISmallStr || t == kTVMFFIStr || t == kTVMFFIRawStr;
-}
-
 static bool is_seq(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
-
-static const TVMFFIAny* seq_items(const TVMFFIAny* v, int64_t* n) {
-  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
-  *n = cell->size;
-  return (const TVMFFIAny*)cell->data;
-}
-
-static void release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v->v_obj);
-  v->type_index = kTVMFFINone;
-}
 
 static Outcome seq_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out, int64_t* bad_at);
 
@@ -46,7 +31,7 @@ static Outcome elem_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out) {
     testing_ret_int(out, v->v_int64);
     return 0;
   }
-  if ((e == EL_STR || e == EL_INT_OR_STR) && is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
+  if ((e == EL_STR || e == EL_INT_OR_STR) && testing_is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
   if (e == EL_ARR_INT) {
     int64_t bad_at;
     return seq_convert(EL_INT, v, out, &bad_at);
@@ -59,7 +44,7 @@ static Outcome seq_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out, int64_t* 
   *bad_at = -1;
   if (!is_seq(v->type_index)) return 1;
   int64_t n;
-  const TVMFFIAny* items = seq_items(v, &n);
+  const TVMFFIAny* items = testing_seq_items(v, &n);
   TVMFFIAny* converted = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
   if (converted == NULL) return testing_raise("MemoryError", "out of memory");
   Outcome rc = 0;
@@ -78,8 +63,7 @@ static Outcome seq_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out, int64_t* 
     rc = same ? TVMFFIAnyViewToOwnedAny(v, out)
               : testing_call_global("ffi.Array", converted, (int32_t)n, out);
   }
-  for (int64_t i = 0; i < done; ++i) release(&converted[i]);
-  free(converted);
+  testing_release_items(converted, done);
   return rc;
 }
 
@@ -89,58 +73,53 @@ static Outcome map_convert(Elem ke, Elem ve, const TVMFFIAny* v, TVMFFIAny* out,
                            size_t detail_size) {
   int32_t t = v->type_index;
   if (t != kTVMFFIMap && t != kTVMFFIDict) return 1;
-  bool is_dict = t == kTVMFFIDict;
-  TVMFFIAny size_any = {0}, iter = {0};
-  if (testing_call_global(is_dict ? "ffi.DictSize" : "ffi.MapSize", v, 1, &size_any) != 0) return -1;
-  int64_t n = size_any.v_int64;
-  TVMFFIAny* flat = (TVMFFIAny*)calloc((size_t)(2 * n + 1), sizeof(TVMFFIAny));
-  if (flat == NULL) return testing_raise("MemoryError", "out of memory");
-  Outcome rc = n == 0 ? 0 : testing_call_global(is_dict ? "ffi.DictForwardIterFunctor"
-                                                        : "ffi.MapForwardIterFunctor",
-                                                v, 1, &iter);
-  bool same = !is_dict;
+  TVMFFIAny* flat;
+  int64_t n;
+  if (testing_map_items(v, &flat, &n) != 0) return -1;
+  TVMFFIAny* converted = (TVMFFIAny*)calloc((size_t)(2 * n + 1), sizeof(TVMFFIAny));
+  if (converted == NULL) {
+    testing_release_items(flat, 2 * n);
+    return testing_raise("MemoryError", "out of memory");
+  }
+  Outcome rc = 0;
+  bool same = t == kTVMFFIMap;
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    TVMFFIAny op0 = testing_view_int(0), op1 = testing_view_int(1), op2 = testing_view_int(2);
-    TVMFFIAny key = {0}, value = {0}, more = {0};
-    rc = TVMFFIFunctionCall(iter.v_obj, &op0, 1, &key);
-    if (rc == 0) rc = TVMFFIFunctionCall(iter.v_obj, &op1, 1, &value);
-    Outcome krc = rc == 0 ? elem_convert(ke, &key, &flat[2 * i]) : rc;
-    Outcome vrc = krc == 0 ? elem_convert(ve, &value, &flat[2 * i + 1]) : krc;
+    const TVMFFIAny *key = &flat[2 * i], *value = &flat[2 * i + 1];
+    Outcome krc = elem_convert(ke, key, &converted[2 * i]);
+    Outcome vrc = krc == 0 ? elem_convert(ve, value, &converted[2 * i + 1]) : krc;
     if (krc == 1 || vrc == 1) {
-      const TVMFFIAny* bad = krc == 1 ? &key : &value;
+      const TVMFFIAny* bad = krc == 1 ? key : value;
       TVMFFIByteArray k = testing_type_key(bad->type_index);
       int64_t bad_at = -1;
       TVMFFIAny ignored = {0};
       if (krc != 1 && ve == EL_ARR_INT && seq_convert(EL_INT, bad, &ignored, &bad_at) == 1 &&
           bad_at >= 0) {
         int64_t m;
-        k = testing_type_key(seq_items(bad, &m)[bad_at].type_index);
+        k = testing_type_key(testing_seq_items(bad, &m)[bad_at].type_index);
         snprintf(detail, detail_size, "Map[K, some value is Array[index %lld: %.*s]]",
                  (long long)bad_at, (int)k.size, k.data);
       } else {
         snprintf(detail, detail_size, krc == 1 ? "Map[some key is %.*s, V]" : "Map[K, some value is %.*s]",
                  (int)k.size, k.data);
       }
-      release(&ignored);
+      testing_release_value(&ignored);
       rc = 1;
-    } else if (rc == 0 && (krc != 0 || vrc != 0)) {
+    } else if (krc != 0 || vrc != 0) {
       rc = krc != 0 ? krc : vrc;
-    } else if (rc == 0) {
-      same = same && flat[2 * i].type_index == key.type_index && flat[2 * i].v_int64 == key.v_int64 &&
-             flat[2 * i + 1].type_index == value.type_index &&
-             flat[2 * i + 1].v_int64 == value.v_int64;
+    } else {
+      /* a converted entry differs from its input unless it holds the same bits */
+      same = same && converted[2 * i].type_index == key->type_index &&
+             converted[2 * i].v_int64 == key->v_int64 &&
+             converted[2 * i + 1].type_index == value->type_index &&
+             converted[2 * i + 1].v_int64 == value->v_int64;
     }
-    release(&key);
-    release(&value);
-    if (rc == 0 && i + 1 < n) rc = TVMFFIFunctionCall(iter.v_obj, &op2, 1, &more);
   }
   if (rc == 0) {
     rc = same ? TVMFFIAnyViewToOwnedAny(v, out)
-              : testing_call_global("ffi.Map", flat, (int32_t)(2 * n), out);
+              : testing_call_global("ffi.Map", converted, (int32_t)(2 * n), out);
   }
-  for (int64_t i = 0; i < 2 * n; ++i) release(&flat[i]); /* zeroed slots are None */
-  free(flat);
-  release(&iter);
+  testing_release_items(converted, 2 * n); /* zeroed slots are None */
+  testing_release_items(flat, 2 * n);
   return rc;
 }
 
@@ -160,7 +139,7 @@ static int seq_field(Elem e, const char* to, const TVMFFIAny* v, TVMFFIAny* out)
   char detail[160] = "";
   if (bad_at >= 0) {
     int64_t n;
-    TVMFFIByteArray k = testing_type_key(seq_items(v, &n)[bad_at].type_index);
+    TVMFFIByteArray k = testing_type_key(testing_seq_items(v, &n)[bad_at].type_index);
     snprintf(detail, sizeof(detail), "Array[index %lld: %.*s]", (long long)bad_at, (int)k.size,
              k.data);
   }

@@ -47,17 +47,7 @@ typedef struct {
  * converts to it (a bool where an int is expected, a List or bool items in an Array<int>), which
  * makes the conversion build a new container of converted elements; anything else mismatches. */
 
-static bool is_str(int32_t t) {
-  return t == kTVMFFISmallStr || t == kTVMFFIStr || t == kTVMFFIRawStr;
-}
-
 typedef enum { ELEM_MISMATCH, ELEM_EXACT, ELEM_CONVERTS } ElemFit;
-
-static const TVMFFIAny* seq_items(const TVMFFIAny* v, int64_t* size) {
-  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)v->v_obj + sizeof(TVMFFIObject));
-  *size = cell->size;
-  return (const TVMFFIAny*)cell->data;
-}
 
 static ElemFit int_fit(int32_t t, bool allow_none) {
   if (t == kTVMFFIInt || (allow_none && t == kTVMFFINone)) return ELEM_EXACT;
@@ -69,13 +59,13 @@ static ElemFit elem_fit(Elem e, const TVMFFIAny* v) {
   switch (e) {
     case E_INT: return int_fit(t, false);
     case E_OPT_INT: return int_fit(t, true);
-    case E_STR: return is_str(t) ? ELEM_EXACT : ELEM_MISMATCH;
+    case E_STR: return testing_is_str(t) ? ELEM_EXACT : ELEM_MISMATCH;
     case E_OBJ: return t >= kTVMFFIStaticObjectBegin || t == kTVMFFINone ? ELEM_EXACT : ELEM_MISMATCH;
     case E_ARRAY_INT: {
       if (t != kTVMFFIArray && t != kTVMFFIList) return ELEM_MISMATCH;
       ElemFit fit = t == kTVMFFIArray ? ELEM_EXACT : ELEM_CONVERTS;
       int64_t n;
-      const TVMFFIAny* items = seq_items(v, &n);
+      const TVMFFIAny* items = testing_seq_items(v, &n);
       for (int64_t i = 0; i < n; ++i) {
         ElemFit item = int_fit(items[i].type_index, false);
         if (item == ELEM_MISMATCH) return ELEM_MISMATCH;
@@ -95,7 +85,7 @@ static int elem_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out) {
   }
   if (e == E_ARRAY_INT && elem_fit(e, v) == ELEM_CONVERTS) {
     int64_t n;
-    const TVMFFIAny* items = seq_items(v, &n);
+    const TVMFFIAny* items = testing_seq_items(v, &n);
     TVMFFIAny* ints = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
     if (ints == NULL) return testing_raise("MemoryError", "out of memory");
     for (int64_t i = 0; i < n; ++i) testing_ret_int(&ints[i], items[i].v_int64);
@@ -110,17 +100,11 @@ static int elem_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out) {
 static int64_t bad_int_index(Elem e, const TVMFFIAny* v) {
   if (e != E_ARRAY_INT || (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList)) return -1;
   int64_t n;
-  const TVMFFIAny* items = seq_items(v, &n);
+  const TVMFFIAny* items = testing_seq_items(v, &n);
   for (int64_t i = 0; i < n; ++i) {
     if (int_fit(items[i].type_index, false) == ELEM_MISMATCH) return i;
   }
   return -1;
-}
-
-static void release_all(TVMFFIAny* values, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (values[i].type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(values[i].v_obj);
-  }
 }
 
 static int mismatch_detail(const SchemaFixture* fx, int index, const char* detail_fmt,
@@ -148,7 +132,7 @@ static int convert_seq(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
     return testing_type_mismatch(&fx->base, index, fx->type_name, t);
   }
   int64_t n;
-  const TVMFFIAny* items = seq_items(v, &n);
+  const TVMFFIAny* items = testing_seq_items(v, &n);
   bool copy = (t == kTVMFFIList) != want_list;
   for (int64_t i = 0; i < n; ++i) {
     ElemFit fit = elem_fit(fx->elem, &items[i]);
@@ -170,8 +154,7 @@ static int convert_seq(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
   if (rc == 0) {
     rc = testing_call_global(want_list ? "ffi.List" : "ffi.Array", converted, (int32_t)n, out);
   }
-  release_all(converted, done);
-  free(converted);
+  testing_release_items(converted, done);
   return rc;
 }
 
@@ -183,27 +166,20 @@ static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
     return testing_type_mismatch(&fx->base, index, fx->type_name, t);
   }
   bool is_dict = t == kTVMFFIDict, converted = false;
-  TVMFFIAny size_any = {0}, iter = {0};
-  if (testing_call_global(is_dict ? "ffi.DictSize" : "ffi.MapSize", v, 1, &size_any) != 0) return -1;
-  int64_t n = size_any.v_int64;
-  TVMFFIAny* flat = (TVMFFIAny*)calloc((size_t)(2 * n + 1), sizeof(TVMFFIAny));
-  if (flat == NULL) return testing_raise("MemoryError", "out of memory");
-  const char* iter_name = is_dict ? "ffi.DictForwardIterFunctor" : "ffi.MapForwardIterFunctor";
-  int rc = n == 0 ? 0 : testing_call_global(iter_name, v, 1, &iter);
+  TVMFFIAny* flat;
+  int64_t n;
+  if (testing_map_items(v, &flat, &n) != 0) return -1;
+  int rc = 0;
   for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    TVMFFIAny op0 = testing_view_int(0), op1 = testing_view_int(1), op2 = testing_view_int(2);
-    TVMFFIAny more = {0};
-    rc = TVMFFIFunctionCall(iter.v_obj, &op0, 1, &flat[2 * i]);
-    if (rc == 0) rc = TVMFFIFunctionCall(iter.v_obj, &op1, 1, &flat[2 * i + 1]);
-    ElemFit key_fit = rc == 0 ? elem_fit(fx->elem, &flat[2 * i]) : ELEM_EXACT;
-    ElemFit value_fit = rc == 0 ? elem_fit(fx->value, &flat[2 * i + 1]) : ELEM_EXACT;
+    ElemFit key_fit = elem_fit(fx->elem, &flat[2 * i]);
+    ElemFit value_fit = elem_fit(fx->value, &flat[2 * i + 1]);
     if (key_fit == ELEM_CONVERTS || value_fit == ELEM_CONVERTS) {
       TVMFFIAny key = flat[2 * i], value = flat[2 * i + 1];
       flat[2 * i + 1] = flat[2 * i] = (TVMFFIAny){0};
       rc = elem_convert(fx->elem, &key, &flat[2 * i]);
       if (rc == 0) rc = elem_convert(fx->value, &value, &flat[2 * i + 1]);
-      release_all(&key, 1);
-      release_all(&value, 1);
+      testing_release_value(&key);
+      testing_release_value(&value);
       converted = true;
     }
     if (rc == 0 && (key_fit == ELEM_MISMATCH || value_fit == ELEM_MISMATCH)) {
@@ -214,19 +190,16 @@ static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, b
                         : at >= 0 ? "%s[K, some value is Array[index %lld: %.*s]]"
                                   : "%s[K, some value is %.*s]";
       int64_t size;
-      int32_t actual = at >= 0 ? seq_items(bad, &size)[at].type_index : bad->type_index;
+      int32_t actual = at >= 0 ? testing_seq_items(bad, &size)[at].type_index : bad->type_index;
       rc = mismatch_detail(fx, index, fmt, want_dict ? "Dict" : "Map", at, actual);
     }
-    if (rc == 0 && i + 1 < n) rc = TVMFFIFunctionCall(iter.v_obj, &op2, 1, &more);
   }
   if (rc == 0) {
     rc = is_dict == want_dict && !converted ? TVMFFIAnyViewToOwnedAny(v, out)
                               : testing_call_global(want_dict ? "ffi.Dict" : "ffi.Map", flat,
                                                     (int32_t)(2 * n), out);
   }
-  release_all(flat, 2 * n);
-  free(flat);
-  if (iter.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(iter.v_obj);
+  testing_release_items(flat, 2 * n);
   return rc;
 }
 
@@ -331,7 +304,7 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
       out->type_index = kTVMFFINone;
       break;
     case K_STR:
-      if (!is_str(t)) break;
+      if (!testing_is_str(t)) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_BYTES:
       if (t != kTVMFFIBytes && t != kTVMFFISmallBytes && t != kTVMFFIByteArrayPtr) break;
@@ -361,7 +334,7 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
       if (t != kTVMFFINone) testing_ret_int(out, v->v_int64);
       return 0;
     case K_OPT_STR:
-      if (!is_str(t) && t != kTVMFFINone) break;
+      if (!testing_is_str(t) && t != kTVMFFINone) break;
       return TVMFFIAnyViewToOwnedAny(v, out);
     case K_ARRAY:
     case K_LIST:
@@ -381,7 +354,7 @@ static int convert(const SchemaFixture* fx, int index, const TVMFFIAny* v, TVMFF
         testing_ret_int(out, v->v_int64);
         return 0;
       }
-      if (is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
+      if (testing_is_str(t)) return TVMFFIAnyViewToOwnedAny(v, out);
       if (fx->kind == K_INT_STR_OR_ARRAY && (t == kTVMFFIArray || t == kTVMFFIList)) {
         return convert_seq(fx, index, v, false, true, out);
       }
@@ -444,11 +417,11 @@ static int arr_map_opt(const TestingFixture* base, const TVMFFIAny* args, TVMFFI
     *result = map;
     map.type_index = kTVMFFINone;
   } else if (rc == 0) {
-    const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)values.v_obj + sizeof(TVMFFIObject));
-    const TVMFFIAny* items = (const TVMFFIAny*)cell->data;
-    TVMFFIAny* kept = (TVMFFIAny*)calloc((size_t)cell->size + 1, sizeof(TVMFFIAny));
+    int64_t size;
+    const TVMFFIAny* items = testing_seq_items(&values, &size);
+    TVMFFIAny* kept = (TVMFFIAny*)calloc((size_t)size + 1, sizeof(TVMFFIAny));
     int64_t n = 0;
-    for (int64_t i = 0; kept != NULL && i < cell->size; ++i) {
+    for (int64_t i = 0; kept != NULL && i < size; ++i) {
       if (items[i].type_index != kTVMFFINone) kept[n++] = items[i];
     }
     TVMFFIAny new_list = {0}, dict = {0}, set_args[3];

@@ -77,8 +77,13 @@ int testing_map_items(const TVMFFIAny* map, TVMFFIAny** flat, int64_t* n) {
 }
 
 void testing_release_items(TVMFFIAny* items, int64_t n) {
-  for (int64_t i = 0; items != NULL && i < n; ++i) {
-    if (items[i].type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(items[i].v_obj);
-  }
+  for (int64_t i = 0; items != NULL && i < n; ++i) testing_release_value(&items[i]);
   free(items);
+}
+
+void testing_release_value(TVMFFIAny* value) {
+  if (value->type_index >= kTVMFFIStaticObjectBegin && value->v_obj != NULL) {
+    TVMFFIObjectDecRef(value->v_obj);
+  }
+  memset(value, 0, sizeof(*value));
 }

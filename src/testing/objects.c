@@ -21,11 +21,6 @@ static const TestingTypeDef* def_of(int32_t type_index) {
 
 /* ---- values ---- */
 
-static void any_release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin && v->v_obj != NULL) TVMFFIObjectDecRef(v->v_obj);
-  memset(v, 0, sizeof(*v));
-}
-
 static void any_copy_owned(const TVMFFIAny* src, TVMFFIAny* dst) {
   *dst = *src;
   if (src->type_index >= kTVMFFIStaticObjectBegin && src->v_obj != NULL) {
@@ -51,7 +46,7 @@ static void release_fields(const TestingTypeDef* def, TVMFFIObject* obj) {
     for (int i = 0; i < def->num_fields; ++i) {
       const TestingFieldDef* f = &def->fields[i];
       if (testing_kind_is_any(f->kind)) {
-        any_release(TESTING_FIELD(obj, TVMFFIAny, f->offset));
+        testing_release_value(TESTING_FIELD(obj, TVMFFIAny, f->offset));
       } else if (f->kind == TF_OBJ || f->kind == TF_OPT_OBJ) {
         TVMFFIObject** slot = TESTING_FIELD(obj, TVMFFIObject*, f->offset);
         if (*slot != NULL) TVMFFIObjectDecRef(*slot);
@@ -180,7 +175,7 @@ static int32_t obj_key_index(const TestingFieldDef* f) {
 /* Stores a value the field's converter made (owned; stolen). */
 static int store_converted(const TestingFieldDef* f, void* addr, TVMFFIAny owned) {
   if (f->kind == TF_ANY) {
-    any_release((TVMFFIAny*)addr);
+    testing_release_value((TVMFFIAny*)addr);
     *(TVMFFIAny*)addr = owned;
     return 0;
   }
@@ -238,7 +233,7 @@ static int set_at(const TestingFieldDef* f, void* addr, const TVMFFIAny* v) {
       TVMFFIAny owned;
       memset(&owned, 0, sizeof(owned));
       if (TVMFFIAnyViewToOwnedAny(v, &owned) != 0) return -1;
-      any_release((TVMFFIAny*)addr);
+      testing_release_value((TVMFFIAny*)addr);
       *(TVMFFIAny*)addr = owned;
       return 0;
     }
@@ -427,7 +422,7 @@ static int register_field(TestingTypeDef* def, const TestingFieldDef* f) {
     if (plain == NULL) info.flags |= kTVMFFIFieldFlagBitSetterIsFunctionObj;
     rc = TVMFFITypeRegisterField(def->type_index, &info);
   }
-  any_release(&info.default_value_or_factory);
+  testing_release_value(&info.default_value_or_factory);
   if (setter != NULL) TVMFFIObjectDecRef(setter);
   free(metadata);
   return rc;

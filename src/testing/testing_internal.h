@@ -123,6 +123,20 @@ TVMFFIAny testing_view_cstr(const char* text); /* the callee copies it into a St
 /* The entries of a Map or Dict as owned k0, v0, k1, v1, ... (*n entries; release with
  * testing_release_items(*flat, 2 * *n)). */
 int testing_map_items(const TVMFFIAny* map, TVMFFIAny** flat, int64_t* n);
+
+/* A string value: small, heap or raw C string. */
+static inline bool testing_is_str(int32_t type_index) {
+  return type_index == kTVMFFISmallStr || type_index == kTVMFFIStr || type_index == kTVMFFIRawStr;
+}
+
+/* The items of an Array or List value (borrowed) and their count. */
+static inline const TVMFFIAny* testing_seq_items(const TVMFFIAny* seq, int64_t* n) {
+  const TVMFFISeqCell* cell = (const TVMFFISeqCell*)((char*)seq->v_obj + sizeof(TVMFFIObject));
+  *n = cell->size;
+  return (const TVMFFIAny*)cell->data;
+}
 void testing_release_items(TVMFFIAny* items, int64_t n);
+/* Releases what one owned value holds and leaves it None (zeroed). */
+void testing_release_value(TVMFFIAny* value);
 
 #endif /* TVM_FFI_TESTING_INTERNAL_H_ */
