@@ -32,175 +32,44 @@ typedef enum {
   K_ARRAY_OBJ, /* const ArrayObj*: an Array itself, no conversion */
   K_MAP_OBJ    /* const MapObj*: a Map itself */
 } Kind;
-typedef enum { E_ANY, E_INT, E_STR, E_OBJ, E_OPT_INT, E_ARRAY_INT } Elem;
-
 typedef struct {
   TestingFixture base; /* first: the registered self pointer is this struct */
   Kind kind;
-  Elem elem, value;
+  TestingElem elem, value; /* containers: element (key) and value types */
   const char* type_name; /* as rendered in mismatch messages */
   const char* extra_metadata;
 } SchemaFixture;
 
-/* ---- element checks ----
- * As a typed C++ container conversion does: an element either is of the element type, or
- * converts to it (a bool where an int is expected, a List or bool items in an Array<int>), which
- * makes the conversion build a new container of converted elements; anything else mismatches. */
+/* ---- containers (container_convert.c converts; the messages are the typed call's) ---- */
 
-typedef enum { ELEM_MISMATCH, ELEM_EXACT, ELEM_CONVERTS } ElemFit;
-
-static ElemFit int_fit(int32_t t, bool allow_none) {
-  if (t == kTVMFFIInt || (allow_none && t == kTVMFFINone)) return ELEM_EXACT;
-  return t == kTVMFFIBool ? ELEM_CONVERTS : ELEM_MISMATCH;
-}
-
-static ElemFit elem_fit(Elem e, const TVMFFIAny* v) {
-  int32_t t = v->type_index;
-  switch (e) {
-    case E_INT: return int_fit(t, false);
-    case E_OPT_INT: return int_fit(t, true);
-    case E_STR: return testing_is_str(t) ? ELEM_EXACT : ELEM_MISMATCH;
-    case E_OBJ: return t >= kTVMFFIStaticObjectBegin || t == kTVMFFINone ? ELEM_EXACT : ELEM_MISMATCH;
-    case E_ARRAY_INT: {
-      if (t != kTVMFFIArray && t != kTVMFFIList) return ELEM_MISMATCH;
-      ElemFit fit = t == kTVMFFIArray ? ELEM_EXACT : ELEM_CONVERTS;
-      int64_t n;
-      const TVMFFIAny* items = testing_seq_items(v, &n);
-      for (int64_t i = 0; i < n; ++i) {
-        ElemFit item = int_fit(items[i].type_index, false);
-        if (item == ELEM_MISMATCH) return ELEM_MISMATCH;
-        if (item == ELEM_CONVERTS) fit = ELEM_CONVERTS;
-      }
-      return fit;
-    }
-    default: return ELEM_EXACT;
+/* rc from a container conversion: a mismatch becomes the call's TypeError, naming the bad
+ * element unless `plain` (a Variant alternative: the reference names only the value's type). */
+static int container_refused(const SchemaFixture* fx, int index, const TVMFFIAny* v, int rc,
+                             const TestingMismatch* bad, const char* container, bool plain) {
+  if (rc != 1) return rc;
+  if (plain || bad->where == TESTING_BAD_VALUE) {
+    return testing_type_mismatch(&fx->base, index, fx->type_name, v->type_index);
   }
-}
-
-/* An owned copy of `v` converted to element type `e` (its fit already checked). */
-static int elem_convert(Elem e, const TVMFFIAny* v, TVMFFIAny* out) {
-  if (v->type_index == kTVMFFIBool && (e == E_INT || e == E_OPT_INT)) {
-    testing_ret_int(out, v->v_int64);
-    return 0;
-  }
-  if (e == E_ARRAY_INT && elem_fit(e, v) == ELEM_CONVERTS) {
-    int64_t n;
-    const TVMFFIAny* items = testing_seq_items(v, &n);
-    TVMFFIAny* ints = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
-    if (ints == NULL) return testing_raise("MemoryError", "out of memory");
-    for (int64_t i = 0; i < n; ++i) testing_ret_int(&ints[i], items[i].v_int64);
-    int rc = testing_call_global("ffi.Array", ints, (int32_t)n, out);
-    free(ints);
-    return rc;
-  }
-  return TVMFFIAnyViewToOwnedAny(v, out);
-}
-
-/* Where an Array<int> value holds its first non-int (-1: it is no sequence). */
-static int64_t bad_int_index(Elem e, const TVMFFIAny* v) {
-  if (e != E_ARRAY_INT || (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList)) return -1;
-  int64_t n;
-  const TVMFFIAny* items = testing_seq_items(v, &n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (int_fit(items[i].type_index, false) == ELEM_MISMATCH) return i;
-  }
-  return -1;
-}
-
-static int mismatch_detail(const SchemaFixture* fx, int index, const char* detail_fmt,
-                           const char* container, int64_t at, int32_t actual) {
-  TVMFFIByteArray a = testing_type_key(actual);
-  char detail[256];
-  if (at >= 0) {
-    snprintf(detail, sizeof(detail), detail_fmt, container, (long long)at, (int)a.size, a.data);
-  } else {
-    snprintf(detail, sizeof(detail), detail_fmt, container, (int)a.size, a.data);
-  }
+  char what[256];
+  testing_mismatch_text(bad, container, what, sizeof(what));
   return testing_raise("TypeError",
                        "Mismatched type on argument #%d when calling: `%s`. Expected `%s` but got "
                        "`%s`",
-                       index, fx->base.signature, fx->type_name, detail);
+                       index, fx->base.signature, fx->type_name, what);
 }
 
-/* A sequence (Array or List) as the requested container, elements checked and converted (a
- * new container when any converts). Owned result. A bad element is named in the mismatch unless
- * `plain_mismatch` (a Variant alternative: the reference names only the container then). */
 static int convert_seq(const SchemaFixture* fx, int index, const TVMFFIAny* v, bool want_list,
-                       bool plain_mismatch, TVMFFIAny* out) {
-  int32_t t = v->type_index;
-  if (t != kTVMFFIArray && t != kTVMFFIList) {
-    return testing_type_mismatch(&fx->base, index, fx->type_name, t);
-  }
-  int64_t n;
-  const TVMFFIAny* items = testing_seq_items(v, &n);
-  bool copy = (t == kTVMFFIList) != want_list;
-  for (int64_t i = 0; i < n; ++i) {
-    ElemFit fit = elem_fit(fx->elem, &items[i]);
-    if (fit == ELEM_MISMATCH && plain_mismatch) {
-      return testing_type_mismatch(&fx->base, index, fx->type_name, t);
-    }
-    if (fit == ELEM_MISMATCH) {
-      return mismatch_detail(fx, index, "%s[index %lld: %.*s]", want_list ? "List" : "Array", i,
-                             items[i].type_index);
-    }
-    copy = copy || fit == ELEM_CONVERTS;
-  }
-  if (!copy) return TVMFFIAnyViewToOwnedAny(v, out);
-  TVMFFIAny* converted = (TVMFFIAny*)calloc((size_t)n + 1, sizeof(TVMFFIAny));
-  if (converted == NULL) return testing_raise("MemoryError", "out of memory");
-  int rc = 0;
-  int64_t done = 0;
-  for (; rc == 0 && done < n; ++done) rc = elem_convert(fx->elem, &items[done], &converted[done]);
-  if (rc == 0) {
-    rc = testing_call_global(want_list ? "ffi.List" : "ffi.Array", converted, (int32_t)n, out);
-  }
-  testing_release_items(converted, done);
-  return rc;
+                       bool plain, TVMFFIAny* out) {
+  TestingMismatch bad;
+  int rc = testing_convert_seq(fx->elem, want_list, v, out, &bad);
+  return container_refused(fx, index, v, rc, &bad, want_list ? "List" : "Array", plain);
 }
 
-/* A mapping (Map or Dict) as the requested container, values checked. Owned result. */
 static int convert_map(const SchemaFixture* fx, int index, const TVMFFIAny* v, bool want_dict,
                        TVMFFIAny* out) {
-  int32_t t = v->type_index;
-  if (t != kTVMFFIMap && t != kTVMFFIDict) {
-    return testing_type_mismatch(&fx->base, index, fx->type_name, t);
-  }
-  bool is_dict = t == kTVMFFIDict, converted = false;
-  TVMFFIAny* flat;
-  int64_t n;
-  if (testing_map_items(v, &flat, &n) != 0) return -1;
-  int rc = 0;
-  for (int64_t i = 0; rc == 0 && i < n; ++i) {
-    ElemFit key_fit = elem_fit(fx->elem, &flat[2 * i]);
-    ElemFit value_fit = elem_fit(fx->value, &flat[2 * i + 1]);
-    if (key_fit == ELEM_CONVERTS || value_fit == ELEM_CONVERTS) {
-      TVMFFIAny key = flat[2 * i], value = flat[2 * i + 1];
-      flat[2 * i + 1] = flat[2 * i] = (TVMFFIAny){0};
-      rc = elem_convert(fx->elem, &key, &flat[2 * i]);
-      if (rc == 0) rc = elem_convert(fx->value, &value, &flat[2 * i + 1]);
-      testing_release_value(&key);
-      testing_release_value(&value);
-      converted = true;
-    }
-    if (rc == 0 && (key_fit == ELEM_MISMATCH || value_fit == ELEM_MISMATCH)) {
-      bool key_bad = key_fit == ELEM_MISMATCH;
-      const TVMFFIAny* bad = &flat[2 * i + (key_bad ? 0 : 1)];
-      int64_t at = key_bad ? -1 : bad_int_index(fx->value, bad);
-      const char* fmt = key_bad ? "%s[some key is %.*s, V]"
-                        : at >= 0 ? "%s[K, some value is Array[index %lld: %.*s]]"
-                                  : "%s[K, some value is %.*s]";
-      int64_t size;
-      int32_t actual = at >= 0 ? testing_seq_items(bad, &size)[at].type_index : bad->type_index;
-      rc = mismatch_detail(fx, index, fmt, want_dict ? "Dict" : "Map", at, actual);
-    }
-  }
-  if (rc == 0) {
-    rc = is_dict == want_dict && !converted ? TVMFFIAnyViewToOwnedAny(v, out)
-                              : testing_call_global(want_dict ? "ffi.Dict" : "ffi.Map", flat,
-                                                    (int32_t)(2 * n), out);
-  }
-  testing_release_items(flat, 2 * n);
-  return rc;
+  TestingMismatch bad;
+  int rc = testing_convert_map(fx->elem, fx->value, want_dict, v, out, &bad);
+  return container_refused(fx, index, v, rc, &bad, want_dict ? "Dict" : "Map", false);
 }
 
 /* ---- scalars ---- */
@@ -400,11 +269,11 @@ static int arr_map_opt(const TestingFixture* base, const TVMFFIAny* args, TVMFFI
   const SchemaFixture* fx = (const SchemaFixture*)base;
   SchemaFixture values_fx = *fx, map_fx = *fx;
   values_fx.kind = K_ARRAY;
-  values_fx.elem = E_OPT_INT;
+  values_fx.elem = TESTING_EL_OPT_INT;
   values_fx.type_name = "Array<Optional<int>>";
   map_fx.kind = K_MAP;
-  map_fx.elem = E_STR;
-  map_fx.value = E_ARRAY_INT;
+  map_fx.elem = TESTING_EL_STR;
+  map_fx.value = TESTING_EL_ARRAY_INT;
   map_fx.type_name = "Map<str, Array<int>>";
   TVMFFIAny values = {0}, map = {0};
   if (convert(&values_fx, 0, &args[0], &values) != 0) return -1;
@@ -451,6 +320,8 @@ static int arr_map_opt(const TestingFixture* base, const TVMFFIAny* args, TVMFFI
 
 /* ---- the table ---- */
 
+#define EL(name) TESTING_EL_##name
+
 #define ID(name, tname, schema, kind_, elem_, value_)                                         \
   {{"testing." name, "testing." name "(0: " tname ") -> " tname, SCHEMA_FN(schema, schema), 1, \
     identity, NULL},                                                                         \
@@ -459,62 +330,63 @@ static int arr_map_opt(const TestingFixture* base, const TVMFFIAny* args, TVMFFI
 static const SchemaFixture kSchemaFixtures[] = {
     {{"testing.schema_id_int", "testing.schema_id_int(0: int) -> int", SCHEMA_FN(T_INT, T_INT), 1,
       identity, NULL},
-     K_INT, E_ANY, E_ANY, "int", "\"bool_attr\":true,\"int_attr\":1,\"str_attr\":\"hello\""},
-    ID("schema_id_float", "float", T_FLOAT, K_FLOAT, E_ANY, E_ANY),
-    ID("schema_id_bool", "bool", T_BOOL, K_BOOL, E_ANY, E_ANY),
-    ID("schema_id_device", "Device", T_DEVICE, K_DEVICE, E_ANY, E_ANY),
-    ID("schema_id_dtype", "DataType", T_DTYPE, K_DTYPE, E_ANY, E_ANY),
-    ID("schema_id_string", "str", T_STR, K_STR, E_ANY, E_ANY),
-    ID("schema_id_bytes", "bytes", T_BYTES, K_BYTES, E_ANY, E_ANY),
-    ID("schema_id_func", "ffi.Function", T_FUNC, K_FUNC, E_ANY, E_ANY),
+     K_INT, EL(ANY), EL(ANY), "int", "\"bool_attr\":true,\"int_attr\":1,\"str_attr\":\"hello\""},
+    ID("schema_id_float", "float", T_FLOAT, K_FLOAT, EL(ANY), EL(ANY)),
+    ID("schema_id_bool", "bool", T_BOOL, K_BOOL, EL(ANY), EL(ANY)),
+    ID("schema_id_device", "Device", T_DEVICE, K_DEVICE, EL(ANY), EL(ANY)),
+    ID("schema_id_dtype", "DataType", T_DTYPE, K_DTYPE, EL(ANY), EL(ANY)),
+    ID("schema_id_string", "str", T_STR, K_STR, EL(ANY), EL(ANY)),
+    ID("schema_id_bytes", "bytes", T_BYTES, K_BYTES, EL(ANY), EL(ANY)),
+    ID("schema_id_func", "ffi.Function", T_FUNC, K_FUNC, EL(ANY), EL(ANY)),
     ID("schema_id_func_typed", "(0: int, 1: float, 2: ffi.Function) -> void", T_FUNC_TYPED, K_FUNC,
-       E_ANY, E_ANY),
-    ID("schema_id_any", "Any", T_ANY, K_ANY, E_ANY, E_ANY),
-    ID("schema_id_object", "ffi.Object", T_OBJECT, K_OBJECT, E_ANY, E_ANY),
-    ID("schema_id_dltensor", "DLTensor*", "{\"type\":\"DLTensor*\"}", K_DLTENSOR, E_ANY, E_ANY),
-    ID("schema_id_tensor", "ffi.Tensor", T_TENSOR, K_TENSOR, E_ANY, E_ANY),
-    ID("schema_id_opt_int", "Optional<int>", T_OPT(T_INT), K_OPT_INT, E_ANY, E_ANY),
-    ID("schema_id_opt_str", "Optional<str>", T_OPT(T_STR), K_OPT_STR, E_ANY, E_ANY),
-    ID("schema_id_opt_obj", "Optional<ffi.Object>", T_OPT(T_OBJECT), K_OPT_OBJ, E_ANY, E_ANY),
-    ID("schema_id_arr_int", "Array<int>", T_ARR(T_INT), K_ARRAY, E_INT, E_ANY),
-    ID("schema_id_arr_str", "Array<str>", T_ARR(T_STR), K_ARRAY, E_STR, E_ANY),
-    ID("schema_id_arr_obj", "Array<ffi.Object>", T_ARR(T_OBJECT), K_ARRAY, E_OBJ, E_ANY),
+       EL(ANY), EL(ANY)),
+    ID("schema_id_any", "Any", T_ANY, K_ANY, EL(ANY), EL(ANY)),
+    ID("schema_id_object", "ffi.Object", T_OBJECT, K_OBJECT, EL(ANY), EL(ANY)),
+    ID("schema_id_dltensor", "DLTensor*", "{\"type\":\"DLTensor*\"}", K_DLTENSOR, EL(ANY), EL(ANY)),
+    ID("schema_id_tensor", "ffi.Tensor", T_TENSOR, K_TENSOR, EL(ANY), EL(ANY)),
+    ID("schema_id_opt_int", "Optional<int>", T_OPT(T_INT), K_OPT_INT, EL(ANY), EL(ANY)),
+    ID("schema_id_opt_str", "Optional<str>", T_OPT(T_STR), K_OPT_STR, EL(ANY), EL(ANY)),
+    ID("schema_id_opt_obj", "Optional<ffi.Object>", T_OPT(T_OBJECT), K_OPT_OBJ, EL(ANY), EL(ANY)),
+    ID("schema_id_arr_int", "Array<int>", T_ARR(T_INT), K_ARRAY, EL(INT), EL(ANY)),
+    ID("schema_id_arr_str", "Array<str>", T_ARR(T_STR), K_ARRAY, EL(STR), EL(ANY)),
+    ID("schema_id_arr_obj", "Array<ffi.Object>", T_ARR(T_OBJECT), K_ARRAY, EL(OBJ), EL(ANY)),
     /* const ArrayObj* / const MapObj*: named by the type key */
-    ID("schema_id_arr", "ffi.Array", "{\"type\":\"ffi.Array\"}", K_ARRAY_OBJ, E_ANY, E_ANY),
-    ID("schema_id_list_int", "List<int>", T_LIST(T_INT), K_LIST, E_INT, E_ANY),
-    ID("schema_id_list_str", "List<str>", T_LIST(T_STR), K_LIST, E_STR, E_ANY),
-    ID("schema_id_list_obj", "List<ffi.Object>", T_LIST(T_OBJECT), K_LIST, E_OBJ, E_ANY),
-    ID("schema_id_map_str_int", "Map<str, int>", T_MAP(T_STR, T_INT), K_MAP, E_STR, E_INT),
-    ID("schema_id_map_str_str", "Map<str, str>", T_MAP(T_STR, T_STR), K_MAP, E_STR, E_STR),
-    ID("schema_id_map_str_obj", "Map<str, ffi.Object>", T_MAP(T_STR, T_OBJECT), K_MAP, E_STR, E_OBJ),
-    ID("schema_id_map", "ffi.Map", "{\"type\":\"ffi.Map\"}", K_MAP_OBJ, E_ANY, E_ANY),
-    ID("schema_id_dict_str_int", "Dict<str, int>", T_DICT(T_STR, T_INT), K_DICT, E_STR, E_INT),
-    ID("schema_id_dict_str_str", "Dict<str, str>", T_DICT(T_STR, T_STR), K_DICT, E_STR, E_STR),
+    ID("schema_id_arr", "ffi.Array", "{\"type\":\"ffi.Array\"}", K_ARRAY_OBJ, EL(ANY), EL(ANY)),
+    ID("schema_id_list_int", "List<int>", T_LIST(T_INT), K_LIST, EL(INT), EL(ANY)),
+    ID("schema_id_list_str", "List<str>", T_LIST(T_STR), K_LIST, EL(STR), EL(ANY)),
+    ID("schema_id_list_obj", "List<ffi.Object>", T_LIST(T_OBJECT), K_LIST, EL(OBJ), EL(ANY)),
+    ID("schema_id_map_str_int", "Map<str, int>", T_MAP(T_STR, T_INT), K_MAP, EL(STR), EL(INT)),
+    ID("schema_id_map_str_str", "Map<str, str>", T_MAP(T_STR, T_STR), K_MAP, EL(STR), EL(STR)),
+    ID("schema_id_map_str_obj", "Map<str, ffi.Object>", T_MAP(T_STR, T_OBJECT), K_MAP, EL(STR),
+       EL(OBJ)),
+    ID("schema_id_map", "ffi.Map", "{\"type\":\"ffi.Map\"}", K_MAP_OBJ, EL(ANY), EL(ANY)),
+    ID("schema_id_dict_str_int", "Dict<str, int>", T_DICT(T_STR, T_INT), K_DICT, EL(STR), EL(INT)),
+    ID("schema_id_dict_str_str", "Dict<str, str>", T_DICT(T_STR, T_STR), K_DICT, EL(STR), EL(STR)),
     ID("schema_id_variant_int_str", "Variant<int, str>", T_VARIANT(T_INT "," T_STR), K_INT_OR_STR,
-       E_ANY, E_ANY),
+       EL(ANY), EL(ANY)),
     ID("schema_variant_mix", "Variant<int, str, Array<int>>",
-       T_VARIANT(T_INT "," T_STR "," T_ARR(T_INT)), K_INT_STR_OR_ARRAY, E_INT, E_ANY),
+       T_VARIANT(T_INT "," T_STR "," T_ARR(T_INT)), K_INT_STR_OR_ARRAY, EL(INT), EL(ANY)),
     {{"testing.schema_tensor_view_input", "testing.schema_tensor_view_input(0: DLTensor*) -> void",
       SCHEMA_FN(T_NONE, "{\"type\":\"DLTensor*\"}"), 1, returns_none, NULL},
-     K_TENSOR_VIEW, E_ANY, E_ANY, "DLTensor*", NULL},
+     K_TENSOR_VIEW, EL(ANY), EL(ANY), "DLTensor*", NULL},
     {{"testing.schema_packed", NULL, SCHEMA_PACKED, 0, NULL, schema_packed},
-     K_ANY, E_ANY, E_ANY, "", NULL},
+     K_ANY, EL(ANY), EL(ANY), "", NULL},
     {{"testing.schema_arr_map_opt",
       "testing.schema_arr_map_opt(0: Array<Optional<int>>, 1: Map<str, Array<int>>, 2: "
       "Optional<str>) -> Map<str, Array<int>>",
       SCHEMA_FN(T_MAP(T_STR, T_ARR(T_INT)),
                 T_ARR(T_OPT(T_INT)) "," T_MAP(T_STR, T_ARR(T_INT)) "," T_OPT(T_STR)),
       3, arr_map_opt, NULL},
-     K_ANY, E_ANY, E_ANY, "", NULL},
+     K_ANY, EL(ANY), EL(ANY), "", NULL},
     {{"testing.schema_no_args", "testing.schema_no_args() -> int", SCHEMA_FN(T_INT, ""), 0,
       returns_one, NULL},
-     K_ANY, E_ANY, E_ANY, "", NULL},
+     K_ANY, EL(ANY), EL(ANY), "", NULL},
     {{"testing.schema_no_return", "testing.schema_no_return(0: int) -> void", SCHEMA_FN(T_NONE, T_INT),
       1, returns_none, NULL},
-     K_INT, E_ANY, E_ANY, "int", NULL},
+     K_INT, EL(ANY), EL(ANY), "int", NULL},
     {{"testing.schema_no_args_no_return", "testing.schema_no_args_no_return() -> void",
       SCHEMA_FN(T_NONE, ""), 0, returns_none, NULL},
-     K_ANY, E_ANY, E_ANY, "", NULL},
+     K_ANY, EL(ANY), EL(ANY), "", NULL},
 };
 
 const int kTestingNumSchemaFixtures = (int)(sizeof(kSchemaFixtures) / sizeof(kSchemaFixtures[0]));

@@ -9,6 +9,7 @@
 #define TVM_FFI_TESTING_INTERNAL_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <tvm/ffi/c_api.h>
 
@@ -138,5 +139,45 @@ static inline const TVMFFIAny* testing_seq_items(const TVMFFIAny* seq, int64_t* 
 void testing_release_items(TVMFFIAny* items, int64_t n);
 /* Releases what one owned value holds and leaves it None (zeroed). */
 void testing_release_value(TVMFFIAny* value);
+
+/* ---- container_convert.c: values to typed C++ elements and containers ----
+ * Each returns 0 (converted: *out owned), 1 (does not convert: *bad says where, nothing
+ * raised) or -1 (an error raised). */
+
+typedef enum {
+  TESTING_EL_ANY,
+  TESTING_EL_INT,        /* a bool converts */
+  TESTING_EL_OPT_INT,    /* an int or None */
+  TESTING_EL_STR,
+  TESTING_EL_OBJ,        /* an object or None */
+  TESTING_EL_INT_OR_STR, /* Variant<int, str> */
+  TESTING_EL_ARRAY_INT   /* Array<int>, from a List too */
+} TestingElem;
+
+typedef enum {
+  TESTING_BAD_VALUE,     /* the value itself is of another kind */
+  TESTING_BAD_ELEMENT,   /* element `index` of a sequence */
+  TESTING_BAD_KEY,       /* a key of a mapping */
+  TESTING_BAD_MAP_VALUE  /* a value of a mapping; `index`: its bad Array<int> element, or -1 */
+} TestingMismatchWhere;
+
+typedef struct {
+  TestingMismatchWhere where;
+  int64_t index;
+  int32_t type_index; /* of what does not convert */
+} TestingMismatch;
+
+int testing_convert_elem(TestingElem e, const TVMFFIAny* v, TVMFFIAny* out);
+/* An Array (or a List when want_list) of `e` from an Array or List. */
+int testing_convert_seq(TestingElem e, bool want_list, const TVMFFIAny* v, TVMFFIAny* out,
+                        TestingMismatch* bad);
+/* A Map (or a Dict when want_dict) of key `ke` and value `ve` from a Map or Dict. */
+int testing_convert_map(TestingElem ke, TestingElem ve, bool want_dict, const TVMFFIAny* v,
+                        TVMFFIAny* out, TestingMismatch* bad);
+/* The reference's name for what did not convert: the type key for TESTING_BAD_VALUE, else
+ * "Array[index 1: float]", "Map[some key is int, V]", "Map[K, some value is ...]" with
+ * `container` as the outer name. */
+void testing_mismatch_text(const TestingMismatch* bad, const char* container, char* buf,
+                           size_t size);
 
 #endif /* TVM_FFI_TESTING_INTERNAL_H_ */
