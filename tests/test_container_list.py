@@ -168,6 +168,15 @@ def test_list_index_errors_name_the_index() -> None:
         del lst[-(2**70)]
     with pytest.raises(TypeError, match="not str"):
         lst["0"]  # type: ignore[index]
+    for bad in (None, 1.5, "0", [0]):  # what list indexing refuses, with list's TypeErrors
+        with pytest.raises(TypeError, match=f"indices must be integers or slices, not {type(bad).__name__}"):
+            lst[bad] = 0  # type: ignore[index]
+        with pytest.raises(TypeError, match="indices must be integers"):
+            del lst[bad]  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="indices must be integers"):
+            lst.pop(bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+            lst.insert(bad, 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         lst.remove("absent")
     assert lst == [1, 2, 3]  # failed operations change nothing

@@ -231,6 +231,12 @@ def test_membership_and_views() -> None:
     assert "a" in m and 1 in m and "heap key of some length" in m
     assert True not in m and 1.0 not in m and "b" not in m and None not in m
     assert ("a", 1) in m.items() and ("a", 2) not in m.items() and ("zz", 1) not in m.items()
+    empty = tvm_ffi.Dict(None)  # None is the reference's default argument of Dict
+    assert type(empty) is tvm_ffi.Dict and len(empty) == 0
+    with pytest.raises(AttributeError):  # a Map needs a mapping (the reference's AttributeError)
+        tvm_ffi.Map(None)  # type: ignore[arg-type]
+    for not_a_pair in (None, "a", ["a", 1], ("a", 1, 2), ()):  # as dict.items(): no error, not a member
+        assert not_a_pair not in m.items()
     assert m.keys() == {"a", 1, "heap key of some length"} and m.keys() & {"a", "q"} == {"a"}
     assert list(m.values()) == [1, "int one", None] and None in m.values()
     assert len(m.keys()) == len(m.items()) == len(m.values()) == 3

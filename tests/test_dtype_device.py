@@ -112,6 +112,8 @@ def test_dtype_errors() -> None:
         tvm_ffi.dtype("complex64")
     with pytest.raises(TypeError, match="dtype\\(\\) expects a dtype string.*got int: 3"):
         tvm_ffi.dtype(3)
+    with pytest.raises(ValueError, match="got NoneType"):  # also the reference's ValueError
+        tvm_ffi.dtype(None)
 
 
 def test_dtype_pickle_and_copy() -> None:

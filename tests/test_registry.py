@@ -84,6 +84,8 @@ def test_get_missing_function() -> None:
     with pytest.raises(ValueError, match="Cannot find global function testing.pylayer.no_such_function"):
         tvm_ffi.get_global_func("testing.pylayer.no_such_function")
     assert tvm_ffi.get_global_func("testing.pylayer.no_such_function", allow_missing=True) is None
+    with pytest.raises(TypeError, match=r"expected a function name \(str\), got NoneType"):
+        tvm_ffi.get_global_func(None)  # type: ignore[arg-type]
 
 
 def test_remove(name: str) -> None:

@@ -225,10 +225,57 @@ def test_dlpack_capsule_names_follow_max_version() -> None:
     assert '"dltensor"' in repr(t.__dlpack__(stream=None, dl_device=(1, 0), copy=False))
 
 
-def test_dlpack_rejects_copies_and_other_devices() -> None:
+class DeviceProducer(VersionedProducer):
+    """The same buffer described as living on another device, or with other element bits."""
+
+    def __init__(self, device: tuple[int, int], dtype: tuple[int, int, int]) -> None:
+        super().__init__([1.0, 2.0], versioned=True)
+        self.device, self.dtype = device, dtype
+
+    def _fill(self, t: DLTensor) -> None:
+        super()._fill(t)
+        t.device, t.dtype = DLDevice(*self.device), DLDataType(*self.dtype)
+
+
+@pytest.mark.parametrize("max_version", [None, (1, 0)])
+def test_dlpack_copy_true_hands_out_a_fresh_copy(max_version: tuple[int, int] | None) -> None:
+    a = np.arange(12, dtype="float32").reshape(3, 4)
+    for source in (a, a[:, ::2], a.T, a[1:, 1:], a[::-1], np.zeros((0, 3)), np.array(5.0)):
+        t = tvm_ffi.from_dlpack(source)
+        copied = np.from_dlpack(_CapsuleHolder(t.__dlpack__(copy=True, max_version=max_version)))
+        np.testing.assert_array_equal(copied, source)
+        assert copied.flags.c_contiguous and not np.shares_memory(copied, source)
+        assert copied.flags.writeable == (max_version is not None)  # NumPy keeps legacy imports read-only
+    if max_version is not None:  # NumPy asks for the copy itself (its own __dlpack__ protocol)
+        copied = np.from_dlpack(tvm_ffi.from_dlpack(a), copy=True)
+        copied[0, 0] = -1
+        assert a[0, 0] == 0
+
+
+class _CapsuleHolder:
+    """Hands a ready capsule to np.from_dlpack (which asks an object, not a capsule)."""
+
+    def __init__(self, capsule: Any) -> None:
+        self.capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
+def test_dlpack_copy_true_refuses_what_it_cannot_copy() -> None:
+    on_gpu = tvm_ffi.from_dlpack(DeviceProducer((2, 0), (2, 64, 1)))
+    with pytest.raises(BufferError, match="only CPU tensors are copied"):
+        on_gpu.__dlpack__(copy=True)
+    packed = tvm_ffi.from_dlpack(DeviceProducer((1, 0), (0, 4, 1)))
+    with pytest.raises(BufferError, match="smaller than a byte"):
+        packed.__dlpack__(copy=True, max_version=(1, 0))
+
+
+def test_dlpack_rejects_other_devices() -> None:
     t = tvm_ffi.from_dlpack(np.ones(2))
-    with pytest.raises(BufferError, match="copy"):
-        t.__dlpack__(copy=True)
     with pytest.raises(BufferError, match="device"):
         t.__dlpack__(dl_device=(2, 0))
     with pytest.raises(TypeError, match="max_version"):

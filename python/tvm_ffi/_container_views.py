@@ -26,7 +26,10 @@ _IterFunctorGetter = Callable[..., Callable[[int], Any]]
 
 def _position(index: SupportsIndex, size: int) -> int:
     """Non-negative position of ``index`` in a sequence of ``size``; IndexError worded as the reference's."""
-    i = index.__index__()
+    try:
+        i = operator.index(index)
+    except TypeError:
+        raise TypeError(f"indices must be integers or slices, not {type(index).__name__}") from None
     position = i + size if i < 0 else i
     if not 0 <= position < size:
         raise IndexError(f"Index out of range. size: {size}, got index {i}")
@@ -201,3 +204,13 @@ class ItemsView(ItemsViewBase[_K, _V]):
 
     def __iter__(self) -> Iterator[tuple[_K, _V]]:
         return _entries(self._backend_map, self._iter_functor_getter)
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, tuple) or len(item) != 2:
+            return False  # as dict.items(): only a (key, value) pair can be a member
+        key, value = item
+        try:
+            actual = self._backend_map[key]
+        except KeyError:
+            return False
+        return actual is value or bool(actual == value)

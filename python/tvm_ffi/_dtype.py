@@ -97,6 +97,10 @@ def _torch_text(value: Any) -> str | None:
     return _TORCH_RENAMES.get(name, name)
 
 
+class DTypeArgumentError(ValueError, TypeError):
+    """A value ``dtype()`` cannot read: a ValueError, as the reference raises ("unknown dtype"), and a TypeError."""
+
+
 def _text_of(value: Any) -> str:
     """Dtype text for anything ``dtype()`` accepts."""
     if isinstance(value, str):
@@ -110,7 +114,7 @@ def _text_of(value: Any) -> str:
     dlpack_data_type = getattr(value, "__dlpack_data_type__", None)
     if dlpack_data_type is not None:
         return _text_of_triple(*dlpack_data_type())
-    raise TypeError(
+    raise DTypeArgumentError(
         f"dtype() expects a dtype string, a NumPy or PyTorch dtype, or an object with __dlpack_data_type__, "
         f"got {type(value).__name__}: {value!r}"
     )

@@ -16,6 +16,7 @@ identity. ``hash()`` agrees with ``==`` (List and Dict hash their current conten
 
 from __future__ import annotations
 
+import operator
 import types
 from collections.abc import (
     Callable,
@@ -206,7 +207,7 @@ class List(_Seq[_T], MutableSequence[_T]):
         [1, 2, 3]
         """
         size = len(self)
-        i = index.__index__()
+        i = operator.index(index)  # as list.insert: "'str' object cannot be interpreted as an integer"
         position = min(max(i + size if i < 0 else i, 0), size)
         _ffi_api.ListInsert(self, position, value)
 
@@ -400,12 +401,13 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
     __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
+    _none_is_empty = True  # Dict(None) is an empty Dict, as the reference's default argument
     _iter_functor: Any = staticmethod(_ffi_api.DictForwardIterFunctor)
     _count: Any = staticmethod(_ffi_api.DictCount)
 
     if TYPE_CHECKING:
 
-        def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
+        def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] | None = ()) -> None: ...
 
     def __setitem__(self, key: _K, value: _V) -> None:
         _ffi_api.DictSetItem(self, key, value)

@@ -20,6 +20,7 @@ static PyTypeObject MapBase_Type;
 /* Raised for Map(x)/Dict(x) when x is neither a mapping nor an iterable of pairs: both an
  * AttributeError (what the reference raises, from calling x.items()) and a TypeError. */
 static PyObject* g_not_a_mapping = NULL;
+static PyObject* g_str_none_is_empty = NULL; /* "_none_is_empty": a class attribute of Dict */
 
 /* Appends key and value of each pair of `pairs` (an iterable) to the list `flat`. */
 static int flatten_pairs(PyObject* pairs, PyObject* flat) {
@@ -63,6 +64,13 @@ static int map_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   PyObject* items;
   if (core_container_parse_items(args, kwargs, "|O:__init__", "input_dict", &items) != 0) return -1;
   if (items == NULL) return core_container_construct_from(self, NULL, 0);
+  if (items == Py_None) {
+    /* Dict(None) is empty, as the reference's `input_dict=None` default; Map(None) refuses. */
+    PyObject* none_is_empty = _PyType_Lookup(Py_TYPE(self), g_str_none_is_empty);
+    if (none_is_empty != NULL && PyObject_IsTrue(none_is_empty) == 1) {
+      return core_container_construct_from(self, NULL, 0);
+    }
+  }
   if (PyDict_CheckExact(items)) {
     CoreSnapshot flat;
     if (core_snapshot_of_dict(&flat, items) != 0) return -1;
@@ -358,6 +366,8 @@ static PyTypeObject MapBase_Type = {
 };
 
 int core_container_map_init(PyObject* module) {
+  g_str_none_is_empty = PyUnicode_InternFromString("_none_is_empty");
+  if (g_str_none_is_empty == NULL) return -1;
   PyObject* bases = PyTuple_Pack(2, PyExc_AttributeError, PyExc_TypeError);
   if (bases == NULL) return -1;
   g_not_a_mapping = PyErr_NewExceptionWithDoc(

@@ -16,8 +16,14 @@
 
 static PyObject* mod_get_global_func(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   (void)self;
-  if (nargs != 2 || !PyUnicode_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "_get_global_func(name: str, allow_missing: bool)");
+  if (nargs != 2) {
+    PyErr_Format(PyExc_TypeError, "_get_global_func(name, allow_missing) takes 2 arguments, got %zd",
+                 nargs);
+    return NULL;
+  }
+  if (!PyUnicode_Check(args[0])) {
+    PyErr_Format(PyExc_TypeError, "get_global_func: expected a function name (str), got %s",
+                 Py_TYPE(args[0])->tp_name);
     return NULL;
   }
   int allow_missing = PyObject_IsTrue(args[1]);

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "object.h"
 #include "shape.h"
+#include "tensor_copy.h"
 #include "tensor_view.h"
 #include "type_table.h"
 
@@ -111,6 +112,22 @@ static PyObject* make_versioned_capsule(PyObject* self) {
   return capsule;
 }
 
+/* __dlpack__(copy=True): a capsule of a fresh copy no one else holds (tensor_copy.c). */
+static PyObject* make_copy_capsule(const DLTensor* src, int versioned) {
+  if (versioned) {
+    DLManagedTensorVersioned* mt = core_tensor_copy_versioned(src);
+    if (mt == NULL) return NULL;
+    PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_VERSIONED, versioned_capsule_destructor);
+    if (capsule == NULL) mt->deleter(mt);
+    return capsule;
+  }
+  DLManagedTensor* mt = core_tensor_copy_legacy(src);
+  if (mt == NULL) return NULL;
+  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_LEGACY, legacy_capsule_destructor);
+  if (capsule == NULL) mt->deleter(mt);
+  return capsule;
+}
+
 static PyObject* tensor_to_dlpack(PyObject* self, PyObject* unused) {
   (void)unused;
   if (check_handle(self) != 0) return NULL;
@@ -177,9 +194,10 @@ static int dlpack_kw_index(PyObject* name) {
   return -1;
 }
 
-/* __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): no copies and no
- * cross-device export; the stream is accepted and ignored (no synchronization is needed for the
- * tensors this package hands out: the producer's stream owns the data). */
+/* __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): copy=True copies a
+ * CPU tensor (tensor_copy.c); no cross-device export; the stream is accepted and ignored (no
+ * synchronization is needed for the tensors this package hands out: the producer's stream owns
+ * the data). */
 static PyObject* tensor_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                                PyObject* kwnames) {
   if (nargs != 0) {
@@ -212,20 +230,16 @@ static PyObject* tensor_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t
       return NULL;
     }
   }
-  if (copy != Py_None) {
-    int want_copy = PyObject_IsTrue(copy);
-    if (want_copy < 0) return NULL;
-    if (want_copy) {
-      PyErr_SetString(PyExc_BufferError, "__dlpack__: copy=True is not supported");
-      return NULL;
-    }
-  }
+  int want_copy = copy != Py_None ? PyObject_IsTrue(copy) : 0;
+  if (want_copy < 0) return NULL;
+  int versioned = 0;
   if (max_version != Py_None) {
     long major, minor;
     if (int_pair(max_version, "max_version", &major, &minor) != 0) return NULL;
-    if (major >= 1) return make_versioned_capsule(self);
+    versioned = major >= 1;
   }
-  return make_legacy_capsule(self);
+  if (want_copy) return make_copy_capsule(tensor_of(self), versioned);
+  return versioned ? make_versioned_capsule(self) : make_legacy_capsule(self);
 }
 
 /* ---- properties and methods ---- */
