@@ -45,6 +45,8 @@ def test_bad_constructor_input_raises_what_the_reference_raises() -> None:
     # and ValueError for a bad Shape dimension; ours are those and TypeError at once.
     for bad in (1, None, "ab", [1, 2], [(1, 2, 3)]):
         for kind in (tvm_ffi.Map, tvm_ffi.Dict):
+            if kind is tvm_ffi.Dict and bad is None:
+                continue  # Dict(None) is empty there (its default argument)
             with pytest.raises(AttributeError) as caught:
                 kind(bad)
             assert isinstance(caught.value, TypeError) and type(caught.value).__name__ == "NotAMappingError"

@@ -120,6 +120,32 @@ def test_global_func_metadata(name: str) -> None:
         tvm_ffi.get_global_func_metadata("testing.pylayer.nowhere")
 
 
+def test_builtin_functions_carry_their_type_schema() -> None:
+    schema = tvm_ffi.core.TypeSchema.from_json_str(
+        tvm_ffi.get_global_func_metadata("ffi.ModuleGetFunction")["type_schema"])
+    assert schema.repr() == "Callable[[ffi.Module, str, bool], Callable[..., Any] | None]"
+    # variadic constructors are packed functions: a schema without parameters
+    assert tvm_ffi.get_global_func_metadata("ffi.Array") == {"type_schema": '{"type":"ffi.Function"}'}
+
+
+def test_builtin_argument_errors_show_the_signature() -> None:
+    with pytest.raises(TypeError) as err:
+        tvm_ffi.get_global_func("ffi.FunctionRemoveGlobal")(tvm_ffi.dtype("int8"))
+    assert str(err.value) == (
+        "Mismatched type on argument #0 when calling: `ffi.FunctionRemoveGlobal(0: str) -> bool`. "
+        "Expected `str` but got `DataType`")
+    with pytest.raises(TypeError, match=r"`ffi.ListAppend\(0: List<Any>, 1: Any\) -> void`. Expected 2 but got 1"):
+        tvm_ffi.get_global_func("ffi.ListAppend")(tvm_ffi.List([]))
+    with pytest.raises(TypeError, match="Expected `List<Any>` but got `ffi.Array`"):
+        tvm_ffi.get_global_func("ffi.ListAppend")(tvm_ffi.Array([]), 1)
+
+
+def test_find_access_paths_is_a_global_function() -> None:
+    find = tvm_ffi.get_global_func("ffi.VisitErrorContext.FindAccessPaths")
+    with pytest.raises(TypeError, match="Expected `ffi.VisitErrorContext` but got `None`"):
+        find(None, None, False)
+
+
 def test_init_ffi_api_populates_a_module() -> None:
     namespace = f"testing.pylayer_api_{uuid.uuid4().hex[:8]}"
     target = types.ModuleType("pylayer_api_target")

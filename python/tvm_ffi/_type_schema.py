@@ -24,7 +24,6 @@ _ORIGIN_ALIASES = {
     "ffi.OpaquePyObject": "Any", "ObjectRValueRef": "Object", "std::vector": "Array",
     "std::optional": "Optional", "std::variant": "Union", "std::tuple": "tuple", "Tuple": "tuple",
     "std::map": "Map", "std::unordered_map": "Map", "std::function": "Callable",
-    "ffi.Shape": "Shape", "ffi.Module": "Module",
 }
 
 # Origin -> FFI type index; -1 Any, -2 Optional/Union, -3 unknown (and tuple).
@@ -32,6 +31,7 @@ _ORIGIN_INDEX = {
     "Any": -1, "Optional": -2, "Union": -2, "tuple": -3, "None": 0, "int": 1, "bool": 2,
     "float": 3, "ctypes.c_void_p": 4, "dtype": 5, "Device": 6, "Object": 64, "str": 65,
     "bytes": 66, "Callable": 68, "Shape": 69, "Tensor": 70, "Array": 71, "Map": 72, "Module": 73,
+    "ffi.Shape": 69, "ffi.Module": 73,  # origins that keep their type key, as the reference's
     "List": 75, "Dict": 76,
 }
 

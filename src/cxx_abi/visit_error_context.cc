@@ -139,11 +139,16 @@ Array<reflection::AccessPath> VisitErrorContext::FindAccessPaths(const ObjectRef
 }
 
 // The record's reflection, as the reference's library registers it (read-only fields, and the
-// type's finality for binding generators).
+// type's finality for binding generators), and FindAccessPaths as a global function for Python.
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::ObjectDef<VisitErrorContextObj>()
       .def_ro("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern)
       .def_ro("prev_error_context", &VisitErrorContextObj::prev_error_context);
+  reflection::GlobalDef().def("ffi.VisitErrorContext.FindAccessPaths",
+                              [](ObjectRef root, VisitErrorContext context, bool allow_prefix_match) {
+                                return VisitErrorContext::FindAccessPaths(root, context,
+                                                                          allow_prefix_match);
+                              });
 }
 
 }  // namespace ffi

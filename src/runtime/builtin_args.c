@@ -6,15 +6,25 @@
  * same text whichever runtime answered.
  */
 #include "builtin_args_internal.h"
+#include "builtin_signatures_internal.h"
 #include "error_internal.h"
 #include "string_internal.h"
 #include "type_registry_internal.h"
 
-static int mismatch(const char* fname, int32_t i, const char* expected, int32_t actual_index) {
+int ffi_raise_arg_mismatch(const char* fname, int32_t i, const char* expected,
+                           int32_t actual_index) {
   TVMFFIByteArray actual = ffi_type_key_of(actual_index);
+  const char* callee = ffi_builtin_display_name(fname);
+  char param[256];
+  /* The parameter's C++ type text ("str", "List<Any>") as the signature spells it. */
+  if (callee != fname && ffi_builtin_param_text(callee, i, param, sizeof(param))) expected = param;
   return ffi_raise("TypeError",
                    "Mismatched type on argument #%d when calling: `%s`. Expected `%s` but got `%.*s`",
-                   (int)i, fname, expected, (int)actual.size, actual.data);
+                   (int)i, callee, expected, (int)actual.size, actual.data);
+}
+
+static int mismatch(const char* fname, int32_t i, const char* expected, int32_t actual_index) {
+  return ffi_raise_arg_mismatch(fname, i, expected, actual_index);
 }
 
 int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected) {
@@ -22,7 +32,15 @@ int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected) {
   return ffi_raise("TypeError",
                    "Mismatched number of arguments when calling: `%s`. Expected %d but got %d "
                    "arguments",
-                   fname, (int)expected, (int)num_args);
+                   ffi_builtin_display_name(fname), (int)expected, (int)num_args);
+}
+
+int ffi_check_num_args_range(const char* fname, int32_t num_args, int32_t lo, int32_t hi) {
+  if (num_args >= lo && num_args <= hi) return 0;
+  return ffi_raise("TypeError",
+                   "Mismatched number of arguments when calling: `%s`. Expected %d to %d but got "
+                   "%d arguments",
+                   ffi_builtin_display_name(fname), (int)lo, (int)hi, (int)num_args);
 }
 
 int ffi_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out) {

@@ -9,6 +9,12 @@
 /* Argument helpers for built-in functions. `fname` names the function in error messages;
  * errors are TypeError naming the argument index, the expected and the actual type. */
 int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected);
+/* The same for functions whose trailing parameters are optional: lo to hi arguments. */
+int ffi_check_num_args_range(const char* fname, int32_t num_args, int32_t lo, int32_t hi);
+/* The TypeError for argument i of `fname` not being `expected` (the signature's own parameter
+ * text wins where the function has a known signature). Always -1. */
+int ffi_raise_arg_mismatch(const char* fname, int32_t i, const char* expected,
+                           int32_t actual_index);
 int ffi_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out);
 int ffi_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* out);
 int ffi_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIByteArray* out);

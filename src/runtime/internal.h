@@ -6,8 +6,9 @@
  * The core files include only the *_internal.h headers below that they use, so that they
  * depend on each other one way, each on the files before it: object (refcounts, quiet
  * allocation) < error (raising) < str_map, object_api (allocation that raises) < string < any <
- * type_registry < builtin_args < function. The *_globals.c files (the built-ins of those
- * concepts) and everything else stand above them and include this umbrella.
+ * type_registry < builtin_args < function (builtin_signatures, a table, needs none of them).
+ * The *_globals.c files (the built-ins of those concepts) and everything else stand above them
+ * and include this umbrella.
  */
 #ifndef TVM_FFI_RUNTIME_INTERNAL_H_
 #define TVM_FFI_RUNTIME_INTERNAL_H_
@@ -20,6 +21,7 @@
 #include "string_internal.h"
 #include "type_registry_internal.h"
 #include "builtin_args_internal.h"
+#include "builtin_signatures_internal.h"
 #include "function_internal.h"
 
 /* ------------------------------------------------------------------------------------------

@@ -60,14 +60,6 @@ static void kept_modules_remove(TVMFFIObject* m) {
  * global functions
  * ------------------------------------------------------------------------------------------ */
 
-static int check_num_args_range(const char* fname, int32_t num_args, int32_t lo, int32_t hi) {
-  if (num_args >= lo && num_args <= hi) return 0;
-  return ffi_raise("TypeError",
-                   "Mismatched number of arguments when calling: `%s`. Expected %d to %d but got "
-                   "%d arguments",
-                   fname, (int)lo, (int)hi, (int)num_args);
-}
-
 static int global_load_from_file(void* self, const TVMFFIAny* args, int32_t num_args,
                                  TVMFFIAny* result) {
   (void)self;
@@ -87,7 +79,7 @@ static int global_load_so(void* self, const TVMFFIAny* args, int32_t num_args, T
   (void)self;
   static const char* kName = FFI_LOADER_FROM_FILE "so";
   TVMFFIByteArray path_view, fmt;
-  if (check_num_args_range(kName, num_args, 1, 2) != 0 ||
+  if (ffi_check_num_args_range(kName, num_args, 1, 2) != 0 ||
       ffi_arg_str(kName, args, 0, &path_view) != 0 ||
       (num_args > 1 && ffi_arg_str(kName, args, 1, &fmt) != 0)) {
     return -1;
@@ -107,7 +99,7 @@ static int global_system_lib(void* self, const TVMFFIAny* args, int32_t num_args
   (void)self;
   static const char* kName = "ffi.SystemLib";
   TVMFFIByteArray prefix_view = {"", 0};
-  if (check_num_args_range(kName, num_args, 0, 1) != 0 ||
+  if (ffi_check_num_args_range(kName, num_args, 0, 1) != 0 ||
       (num_args == 1 && ffi_arg_str(kName, args, 0, &prefix_view) != 0)) {
     return -1;
   }
@@ -130,7 +122,7 @@ static int query_args(const char* fname, const TVMFFIAny* args, int32_t num_args
                       TVMFFIObject** m, char** name, bool* query_imports) {
   TVMFFIByteArray name_view;
   *query_imports = false;
-  if (check_num_args_range(fname, num_args, 2, 3) != 0 || ffi_module_arg(fname, args, 0, m) != 0 ||
+  if (ffi_check_num_args_range(fname, num_args, 2, 3) != 0 || ffi_module_arg(fname, args, 0, m) != 0 ||
       ffi_arg_str(fname, args, 1, &name_view) != 0 ||
       (num_args > 2 && ffi_arg_bool(fname, args, 2, query_imports) != 0)) {
     return -1;
@@ -256,7 +248,7 @@ static int global_inspect_source(void* self, const TVMFFIAny* args, int32_t num_
   static const char* kName = "ffi.ModuleInspectSource";
   TVMFFIObject* m;
   TVMFFIByteArray fmt = {"", 0};
-  if (check_num_args_range(kName, num_args, 1, 2) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
+  if (ffi_check_num_args_range(kName, num_args, 1, 2) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
       (num_args > 1 && ffi_arg_str(kName, args, 1, &fmt) != 0)) {
     return -1;
   }
@@ -275,7 +267,7 @@ static int global_write_to_file(void* self, const TVMFFIAny* args, int32_t num_a
   static const char* kName = "ffi.ModuleWriteToFile";
   TVMFFIObject* m;
   TVMFFIByteArray file, fmt = {"", 0};
-  if (check_num_args_range(kName, num_args, 2, 3) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
+  if (ffi_check_num_args_range(kName, num_args, 2, 3) != 0 || ffi_module_arg(kName, args, 0, &m) != 0 ||
       ffi_arg_str(kName, args, 1, &file) != 0 ||
       (num_args > 2 && ffi_arg_str(kName, args, 2, &fmt) != 0)) {
     return -1;

@@ -196,9 +196,7 @@ static int global_make_setter(void* self, const TVMFFIAny* args, int32_t num_arg
   static const char kName[] = "ffi.MakeFieldSetter";
   int64_t fsti;
   int64_t exact_index = -1;
-  if (num_args < 1 || num_args > 3) {
-    return ffi_raise("TypeError", "%s expects 1 to 3 arguments, got %d", kName, (int)num_args);
-  }
+  if (ffi_check_num_args_range(kName, num_args, 1, 3) != 0) return -1;
   if (num_args == 3 && ffi_arg_int(kName, args, 2, &exact_index) != 0) return -1;
   if (ffi_arg_int(kName, args, 0, &fsti) != 0) return -1;
   int kind = storage_kind(fsti);

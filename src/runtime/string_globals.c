@@ -13,10 +13,7 @@ static int identity_string(const char* fname, int is_bytes, const TVMFFIAny* arg
                      : (t == kTVMFFIRawStr || t == kTVMFFISmallStr || t == kTVMFFIStr);
   if (ok && ffi_small_len_corrupt(&args[0])) return ffi_raise_small_len_corrupt(fname, 0, &args[0]);
   if (!ok || !ffi_string_view(&args[0], &view)) {
-    TVMFFIByteArray actual = ffi_type_key_of(t);
-    return ffi_raise("TypeError",
-                     "Mismatched type on argument #0 when calling: `%s`. Expected `%s` but got `%.*s`",
-                     fname, is_bytes ? "ffi.Bytes" : "ffi.String", (int)actual.size, actual.data);
+    return ffi_raise_arg_mismatch(fname, 0, is_bytes ? "bytes" : "str", t);
   }
   return ffi_string_make(view.data, view.size, is_bytes, result);
 }
