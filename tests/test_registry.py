@@ -128,6 +128,16 @@ def test_builtin_functions_carry_their_type_schema() -> None:
     assert tvm_ffi.get_global_func_metadata("ffi.Array") == {"type_schema": '{"type":"ffi.Function"}'}
 
 
+def test_every_builtin_of_the_reference_has_a_type_schema() -> None:
+    # Ours alone (internals of this package) have none; everything else names its types.
+    ours_alone = {"ffi.LiveObjectCount", "ffi._ContentEqual", "ffi._ContentHash", "ffi._PyClassRaisePending"}
+    builtins = [name for name in tvm_ffi.registry.list_global_func_names()
+                if name.startswith("ffi.") and name not in ours_alone
+                and not name.startswith("ffi.reflection.AccessPath_")]
+    assert len(builtins) >= 100
+    assert [name for name in builtins if "type_schema" not in tvm_ffi.get_global_func_metadata(name)] == []
+
+
 def test_builtin_argument_errors_show_the_signature() -> None:
     with pytest.raises(TypeError) as err:
         tvm_ffi.get_global_func("ffi.FunctionRemoveGlobal")(tvm_ffi.dtype("int8"))
