@@ -19,6 +19,13 @@ from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 text = to_json_graph_str(tvm_ffi.Array([tvm_ffi.testing.TestIntPair(i, i + 1) for i in range(50)]))
 """
 _REPR = "import tvm_ffi\nlong_arr = tvm_ffi.Array(list(range(100)))\n"
+# Flat containers of 10^4 leaves (ints, short strings): the per-item cost of hash and equality.
+_FLAT = """import tvm_ffi
+ints = tvm_ffi.Array(list(range(10_000)))
+ints2 = tvm_ffi.Array(list(range(10_000)))
+strs = tvm_ffi.Array([str(i) for i in range(10_000)])
+strs2 = tvm_ffi.Array([str(i) for i in range(10_000)])
+"""
 # 10^5 distinct Arrays, each referring to an earlier one (node i to node i // 2: a shared
 # binary tree of depth 17), all listed by the root; built twice so that equality compares two
 # separate graphs. (With two shared children per node the reference, which does not memoise
@@ -100,6 +107,10 @@ same_array = (tvm_ffi.Array, lambda v: v)
 CASES = [
     Case("structural_hash(3-element Array)", _ARR, "tvm_ffi.structural_hash(arr)", ref_target=0.5),
     Case("structural_equal(3-element Arrays)", _ARR, "tvm_ffi.structural_equal(arr, other)", ref_target=0.5),
+    Case("structural_hash(10^4-int Array)", _FLAT, "tvm_ffi.structural_hash(ints)"),
+    # the reference hashes a short string in a few instructions too: the loop is most of it
+    Case("structural_hash(10^4-str Array)", _FLAT, "tvm_ffi.structural_hash(strs)", ref_target=1.0),
+    Case("structural_equal(10^4-str Arrays)", _FLAT, "tvm_ffi.structural_equal(strs, strs2)"),
     Case("structural_hash(10^5-node DAG)", _DAG, "tvm_ffi.structural_hash(dag)", ref_target=0.5),
     Case("structural_equal(10^5-node DAGs)", _DAG, "tvm_ffi.structural_equal(dag, dag2)", ref_target=0.5),
     Case("structural_hash(13-object tree)", _TREE, "tvm_ffi.structural_hash(tree)", ref_target=0.5),

@@ -400,7 +400,7 @@ def test_conversion_errors() -> None:
         ffi_string("bad \udcff surrogate")
     with pytest.raises(TypeError, match="does not accept keyword arguments"):
         ffi_string(value="x")
-    with pytest.raises(TypeError, match=r"Expected `ffi.String` but got `int`"):
+    with pytest.raises(TypeError, match=r"`ffi.String\(0: str\) -> str`. Expected `str` but got `int`"):
         ffi_string(1)
 
 

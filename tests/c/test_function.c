@@ -138,11 +138,20 @@ static void test_set_global_from_method_info_keeps_metadata(void) {
   CHECK_EQ_INT(result.type_index, kTVMFFIStr);
   CHECK_BYTES_EQ(*TVMFFIBytesGetByteArrayPtr(result.v_obj), "{\"type_schema\":\"{}\"}");
   TVMFFIObjectDecRef(result.v_obj);
-  arg.v_c_str = "ffi.String"; /* registered without metadata */
+  arg.v_c_str = "ffi.LiveObjectCount"; /* a built-in of ours alone: no metadata */
   result.type_index = kTVMFFINone;
   CHECK_EQ_INT(TVMFFIFunctionCall(get_metadata, &arg, 1, &result), 0);
   CHECK_EQ_INT(result.type_index, kTVMFFISmallStr);
   CHECK_BYTES_EQ(TVMFFISmallBytesGetContentByteArray(&result), "{}");
+  arg.v_c_str = "ffi.String"; /* the reference's built-ins carry their type schema */
+  result.type_index = kTVMFFINone;
+  CHECK_EQ_INT(TVMFFIFunctionCall(get_metadata, &arg, 1, &result), 0);
+  CHECK_EQ_INT(result.type_index, kTVMFFIStr);
+  CHECK_BYTES_EQ(*TVMFFIBytesGetByteArrayPtr(result.v_obj),
+                 "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{"
+                 "\\\"return\\\":[{\\\"type\\\":\\\"ffi.String\\\"}],\\\"params\\\":[{"
+                 "\\\"type\\\":\\\"ffi.String\\\"}]}}\"}");
+  TVMFFIObjectDecRef(result.v_obj);
   arg.v_c_str = "test.no_such_function";
   CHECK_EQ_INT(TVMFFIFunctionCall(get_metadata, &arg, 1, &result), -1);
   CHECK_RAISED("RuntimeError", "Global Function is not found: test.no_such_function");
@@ -187,7 +196,8 @@ static void test_builtins_check_their_arguments(void) {
   TVMFFIAny arg = int_arg(1), result = {0};
   CHECK_EQ_INT(TVMFFIFunctionCall(remove, &arg, 1, &result), -1);
   CHECK_RAISED("TypeError",
-               "Mismatched type on argument #0 when calling: `ffi.FunctionRemoveGlobal`. Expected `ffi.String` but got `int`");
+               "Mismatched type on argument #0 when calling: `ffi.FunctionRemoveGlobal(0: str) -> bool`. "
+               "Expected `str` but got `int`");
   CHECK_EQ_INT(TVMFFIFunctionCall(remove, NULL, 0, &result), -1);
   CHECK_RAISED("TypeError", "Expected 1 but got 0 arguments");
   TVMFFIObjectDecRef(remove);

@@ -21,10 +21,52 @@ static inline bool ffi_structural_is_leaf(const TVMFFIAny* v) {
          t == kTVMFFITensor;
 }
 int ffi_leaf_structural_hash(const TVMFFIAny* v, bool skip_tensor_content, uint64_t* out);
+/* ffi_leaf_structural_hash of the commonest leaves (None, int, bool, float, small strings), inline
+ * for the loops over container items; false (nothing written) for every other value. A small
+ * string hashes as its bytes do (ffi_hash_bytes of at most 7 bytes: one zero-padded word). */
+static inline bool ffi_leaf_hash_quick(const TVMFFIAny* v, uint64_t* out) {
+  int32_t t = v->type_index;
+  if (t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFINone) {
+    *out = ffi_hash_combine((uint64_t)(int64_t)t, v->v_uint64);
+    return true;
+  }
+  if (t == kTVMFFIFloat) { /* ffi_float_hash_bits: every NaN hashes as the quiet NaN */
+    *out = ffi_hash_combine(kTVMFFIFloat, v->v_float64 != v->v_float64 ? 0x7ff8000000000000ULL
+                                                                        : v->v_uint64);
+    return true;
+  }
+  if (t == kTVMFFISmallStr && v->small_str_len < 8) {
+    uint64_t word = v->v_uint64 & ((1ULL << (8 * v->small_str_len)) - 1);
+    *out = ffi_hash_combine(kTVMFFIStr, word % 2147483647ULL);
+    return true;
+  }
+  return false;
+}
 /* Equality of two values of which one or both are leaves; *error set when comparing tensor
  * contents failed (an error is raised). */
 bool ffi_leaf_structural_equal(const TVMFFIAny* a, const TVMFFIAny* b, bool skip_tensor_content,
                                int* error);
+/* ffi_leaf_structural_equal of two values when both are None, ints, bools, floats or small strings,
+ * inline (*equal set, true); false for every other pair. */
+static inline bool ffi_leaf_equal_quick(const TVMFFIAny* a, const TVMFFIAny* b, bool* equal) {
+  int32_t t = a->type_index;
+  if (t != b->type_index) return false;
+  if (t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFINone) {
+    *equal = a->v_uint64 == b->v_uint64;
+    return true;
+  }
+  if (t == kTVMFFIFloat) { /* by bits, and NaN equals NaN */
+    bool a_nan = a->v_float64 != a->v_float64, b_nan = b->v_float64 != b->v_float64;
+    *equal = a_nan || b_nan ? a_nan && b_nan : a->v_uint64 == b->v_uint64;
+    return true;
+  }
+  if (t == kTVMFFISmallStr && a->small_str_len < 8) {
+    uint64_t mask = (1ULL << (8 * a->small_str_len)) - 1;
+    *equal = a->small_str_len == b->small_str_len && (a->v_uint64 & mask) == (b->v_uint64 & mask);
+    return true;
+  }
+  return false;
+}
 /* Float bits with every NaN mapped to the canonical quiet NaN. */
 uint64_t ffi_float_hash_bits(double v);
 /* Data and byte size of a CPU contiguous tensor; what = "hash" / "compare" for the error. */

@@ -89,9 +89,14 @@ static FfiDirectOutcome compare_items(Direct* d, TVMFFIObject* lo, TVMFFIObject*
                                       int depth) {
   const TVMFFISeqCell *a = ffi_seq_cell(lo), *b = ffi_seq_cell(ro);
   int64_t n = a->size < b->size ? a->size : b->size;
+  const TVMFFIAny *litems = ffi_seq_items(lo), *ritems = ffi_seq_items(ro);
   for (int64_t i = 0; i < n; ++i) {
-    FfiDirectOutcome o =
-        compare(d, &ffi_seq_items(lo)[i], &ffi_seq_items(ro)[i], false, region, depth);
+    bool equal;
+    if (ffi_leaf_equal_quick(&litems[i], &ritems[i], &equal)) {
+      if (!equal) return kFfiDirectUnequal;
+      continue;
+    }
+    FfiDirectOutcome o = compare(d, &litems[i], &ritems[i], false, region, depth);
     if (o != kFfiDirectEqual) return o;
   }
   return a->size == b->size ? kFfiDirectEqual : kFfiDirectUnequal;
@@ -199,9 +204,13 @@ static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int region, int
 static int hash_items(Direct* d, TVMFFIObject* obj, int region, int depth, uint64_t* out) {
   const TVMFFISeqCell* cell = ffi_seq_cell(obj);
   uint64_t hash = ffi_hash_combine(ffi_type_key_hash_of(obj->type_index), (uint64_t)cell->size);
+  const TVMFFIAny* items = ffi_seq_items(obj);
   for (int64_t i = 0; i < cell->size; ++i) {
     uint64_t item;
-    if (hash_value(d, &ffi_seq_items(obj)[i], false, region, depth, &item) != 0) return 1;
+    if (!ffi_leaf_hash_quick(&items[i], &item) &&
+        hash_value(d, &items[i], false, region, depth, &item) != 0) {
+      return 1;
+    }
     hash = ffi_hash_combine(hash, item);
   }
   *out = hash;
@@ -217,8 +226,9 @@ static int hash_sorted_entries(Direct* d, TVMFFIObject* obj, FfiMapEntry* entrie
   uint64_t cursor = 0;
   TVMFFIAny *k, *v;
   while (m < n && ffi_map_next(obj, &cursor, &k, &v)) {
-    if (!ffi_structural_is_leaf(k) ||
-        ffi_leaf_structural_hash(k, d->skip_tensor_content, &entries[m].keyhash) != 0) {
+    if (!ffi_leaf_hash_quick(k, &entries[m].keyhash) &&
+        (!ffi_structural_is_leaf(k) ||
+         ffi_leaf_structural_hash(k, d->skip_tensor_content, &entries[m].keyhash) != 0)) {
       return 1;
     }
     entries[m++].value = v;
@@ -276,6 +286,7 @@ static int hash_fields(Direct* d, const TVMFFITypeInfo* info, TVMFFIObject* obj,
 
 static int hash_value(Direct* d, const TVMFFIAny* v, bool owned, int region, int depth,
                       uint64_t* out) {
+  if (ffi_leaf_hash_quick(v, out)) return 0;
   if (ffi_structural_is_leaf(v)) {
     return ffi_leaf_structural_hash(v, d->skip_tensor_content, out) != 0;
   }
