@@ -53,6 +53,11 @@ HASH_VECTORS: list[tuple[Any, int]] = [
     ([{"a": 1, "b": [2, 3]}, {}], 2247256897067509629),
     (tvm_ffi.Dict({"x": tvm_ffi.Map({1: 2.5, 2: "s"}), "y": None}), 5017705995003572653),
     ({i: [i] for i in range(70)}, 16002749606020454754),
+    # leaves inside containers (hashed by the item loops' inline path)
+    ([0, -7, True, None], 4358203229368705808),
+    ([1.5, -0.0, float("nan")], 977334287352538868),
+    (["", "abc", "abcdefg", "abcdefgh", "x" * 20], 1261253057901406794),
+    ({"k": 1, "abcdefgh": 2.5}, 12997928791507781635),
 ]
 
 
