@@ -272,6 +272,19 @@ def test_dlpack_copy_true_refuses_what_it_cannot_copy() -> None:
     packed = tvm_ffi.from_dlpack(DeviceProducer((1, 0), (0, 4, 1)))
     with pytest.raises(BufferError, match="smaller than a byte"):
         packed.__dlpack__(copy=True, max_version=(1, 0))
+    claims_too_much = HugeProducer([1.0, 2.0], versioned=True)
+    with pytest.raises(MemoryError, match="too large to copy"):
+        tvm_ffi.from_dlpack(claims_too_much).__dlpack__(copy=True)
+
+
+class HugeProducer(VersionedProducer):
+    """Describes its two doubles as a 2^31 x 2^31 tensor: 2^65 bytes (a shape is not trusted)."""
+
+    def _fill(self, t: DLTensor) -> None:
+        super()._fill(t)
+        self.huge = (ctypes.c_int64 * 2)(1 << 31, 1 << 31)
+        self.huge_strides = (ctypes.c_int64 * 2)(1 << 31, 1)
+        t.ndim, t.shape, t.strides = 2, self.huge, self.huge_strides
 
 
 def test_dlpack_rejects_other_devices() -> None:

@@ -10,6 +10,7 @@
 #include "tensor_copy.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,15 @@ static CopyHeader* make_copy(const DLTensor* src, DLTensor* made) {
     return NULL;
   }
   size_t numel = 1;
-  for (int32_t i = 0; i < src->ndim; ++i) numel *= (size_t)src->shape[i];
+  for (int32_t i = 0; i < src->ndim; ++i) {
+    /* A producer's shape is not trusted: a product past memory would wrap the copy's size. */
+    int64_t extent = src->shape[i];
+    if (extent < 0 || (extent > 0 && numel > (SIZE_MAX / 2 / elem) / (size_t)extent)) {
+      PyErr_SetString(PyExc_MemoryError, "__dlpack__(copy=True): the tensor is too large to copy");
+      return NULL;
+    }
+    numel *= (size_t)extent;
+  }
   size_t shape_end = sizeof(CopyHeader) + (size_t)src->ndim * sizeof(int64_t);
   size_t data_at = (shape_end + kCopyAlign - 1) / kCopyAlign * kCopyAlign;
   void* memory = NULL;
