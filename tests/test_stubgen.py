@@ -94,6 +94,17 @@ def test_global_block_declares_each_testing_function(package: Path) -> None:
     assert '__all__ = [\n    # tvm-ffi-stubgen(begin): __all__\n    "TestIntPairSum",\n    "add_one",\n' in text
 
 
+def test_runtime_builtins_are_declared_from_their_type_schemas(tmp_path: Path) -> None:
+    api = tmp_path / "ffi_api.py"
+    api.write_text("# tvm-ffi-stubgen(begin): import-section\n# tvm-ffi-stubgen(end)\n"
+                   "# tvm-ffi-stubgen(begin): global/ffi\n# tvm-ffi-stubgen(end)\n")
+    assert main([str(api)]) == 0
+    text = api.read_text()
+    assert "    def ModuleGetFunction(_0: Module, _1: str, _2: bool, /) -> Callable[..., Any] | None: ...\n" in text
+    assert "    def ListAppend(_0: Sequence[Any], _1: Any, /) -> None: ...\n" in text
+    assert "    def Array(*args: Any) -> Any: ...\n" in text  # a packed constructor
+
+
 def test_object_blocks_declare_fields_constructors_and_methods(package: Path) -> None:
     text = (package / "objects.py").read_text()
     assert ("    a: int\n    b: int\n    if TYPE_CHECKING:\n"
