@@ -23,10 +23,6 @@ int ffi_raise_arg_mismatch(const char* fname, int32_t i, const char* expected,
                    (int)i, callee, expected, (int)actual.size, actual.data);
 }
 
-static int mismatch(const char* fname, int32_t i, const char* expected, int32_t actual_index) {
-  return ffi_raise_arg_mismatch(fname, i, expected, actual_index);
-}
-
 int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected) {
   if (num_args == expected) return 0;
   return ffi_raise("TypeError",
@@ -45,14 +41,14 @@ int ffi_check_num_args_range(const char* fname, int32_t num_args, int32_t lo, in
 
 int ffi_arg_int(const char* fname, const TVMFFIAny* args, int32_t i, int64_t* out) {
   int32_t t = args[i].type_index;
-  if (t != kTVMFFIInt && t != kTVMFFIBool) return mismatch(fname, i, "int", t);
+  if (t != kTVMFFIInt && t != kTVMFFIBool) return ffi_raise_arg_mismatch(fname, i, "int", t);
   *out = args[i].v_int64;
   return 0;
 }
 
 int ffi_arg_bool(const char* fname, const TVMFFIAny* args, int32_t i, bool* out) {
   int32_t t = args[i].type_index;
-  if (t != kTVMFFIInt && t != kTVMFFIBool) return mismatch(fname, i, "bool", t);
+  if (t != kTVMFFIInt && t != kTVMFFIBool) return ffi_raise_arg_mismatch(fname, i, "bool", t);
   *out = args[i].v_int64 != 0;
   return 0;
 }
@@ -62,7 +58,7 @@ int ffi_arg_str(const char* fname, const TVMFFIAny* args, int32_t i, TVMFFIByteA
   if (ffi_small_len_corrupt(&args[i])) return ffi_raise_small_len_corrupt(fname, i, &args[i]);
   if ((t != kTVMFFIRawStr && t != kTVMFFISmallStr && t != kTVMFFIStr) ||
       !ffi_string_view(&args[i], out)) {
-    return mismatch(fname, i, "ffi.String", t);
+    return ffi_raise_arg_mismatch(fname, i, "ffi.String", t);
   }
   return 0;
 }
@@ -79,7 +75,7 @@ int ffi_arg_ptr(const char* fname, const TVMFFIAny* args, int32_t i, void** out)
       *out = (void*)(intptr_t)args[i].v_int64;
       return 0;
     default:
-      return mismatch(fname, i, "void*", args[i].type_index);
+      return ffi_raise_arg_mismatch(fname, i, "void*", args[i].type_index);
   }
 }
 
@@ -92,7 +88,7 @@ int ffi_arg_object(const char* fname, const TVMFFIAny* args, int32_t i, int32_t 
     size_t n = expected.size < sizeof(expected_buf) - 1 ? expected.size : sizeof(expected_buf) - 1;
     memcpy(expected_buf, expected.data, n);
     expected_buf[n] = '\0';
-    return mismatch(fname, i, expected_buf, t);
+    return ffi_raise_arg_mismatch(fname, i, expected_buf, t);
   }
   *out = args[i].v_obj;
   return 0;

@@ -2,7 +2,7 @@
  * builtin_signatures.c -- the signature and type schema of each of the runtime's built-in
  * global functions, as the reference's typed C++ functions carry them.
  *
- * Two uses: registration gives each built-in its `{"type_schema": ...}` metadata (what
+ * Two uses: registration gives each built-in its `{"type_schema": "..."}` metadata (what
  * `get_global_func_metadata` and stub generators read), and argument errors render the
  * signature and the parameter's type text ("Mismatched type on argument #1 when calling:
  * `ffi.ModuleGetFunction(0: ffi.Module, 1: str, 2: bool) -> Optional<ffi.Function>`. Expected
@@ -16,11 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TY(name) "{\"type\":\"" name "\"}"
-#define TY_ARGS(name, args) "{\"type\":\"" name "\",\"args\":[" args "]}"
-#define FN(ret, params) \
-  "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" ret "],\"params\":[" params "]}}"
-#define PACKED "{\"type\":\"ffi.Function\"}"
+/* The metadata is JSON holding the schema as a JSON string, so the schema's own quotes are
+ * written escaped (Q is \" in the metadata text): the registration copies it as it stands. */
+#define Q "\\\""
+#define TY(name) "{" Q "type" Q ":" Q name Q "}"
+#define TY_ARGS(name, args) "{" Q "type" Q ":" Q name Q "," Q "args" Q ":[" args "]}"
+#define META(schema) "{\"type_schema\":\"" schema "\"}"
+#define FN(ret, params)                                                                   \
+  META("{" Q "type" Q ":" Q "ffi.Function" Q "," Q "named_args" Q ":{" Q "return" Q ":[" ret \
+       "]," Q "params" Q ":[" params "]}}")
+#define PACKED META("{" Q "type" Q ":" Q "ffi.Function" Q "}")
 
 static const FfiBuiltinSignature kSignatures[] = {
     {"ffi.Array", NULL, PACKED},

@@ -12,7 +12,7 @@
 typedef struct {
   const char* name;
   const char* signature; /* "name(0: T0, ...) -> R"; NULL for packed functions */
-  const char* schema;    /* type_schema JSON */
+  const char* metadata;  /* `{"type_schema":"<schema JSON as a string>"}` */
 } FfiBuiltinSignature;
 
 /* The entry of the built-in `name`, or NULL for functions without one. */

@@ -171,36 +171,16 @@ int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out
   return 0;
 }
 
-/* `{"type_schema":"<schema as a JSON string>"}` (malloc'ed), the metadata of a built-in. */
-static char* schema_metadata(const char* schema) {
-  static const char kHead[] = "{\"type_schema\":\"", kTail[] = "\"}";
-  size_t n = strlen(schema), quotes = 0;
-  for (size_t i = 0; i < n; ++i) quotes += schema[i] == '"' || schema[i] == '\\';
-  char* out = (char*)malloc(sizeof(kHead) + n + quotes + sizeof(kTail));
-  if (out == NULL) return NULL;
-  char* w = out;
-  memcpy(w, kHead, sizeof(kHead) - 1);
-  w += sizeof(kHead) - 1;
-  for (size_t i = 0; i < n; ++i) {
-    if (schema[i] == '"' || schema[i] == '\\') *w++ = '\\';
-    *w++ = schema[i];
-  }
-  memcpy(w, kTail, sizeof(kTail)); /* with its NUL */
-  return out;
-}
-
 void ffi_register_builtin(const char* name, TVMFFISafeCallType fn) {
   TVMFFIObject* f = builtin_new(fn);
   TVMFFIByteArray name_ba = {name, strlen(name)};
   TVMFFIByteArray empty = {"", 0};
   const FfiBuiltinSignature* sig = ffi_builtin_signature(name);
-  char* metadata = sig != NULL ? schema_metadata(sig->schema) : NULL;
-  TVMFFIByteArray meta = metadata != NULL ? (TVMFFIByteArray){metadata, strlen(metadata)} : empty;
-  if (f == NULL || (sig != NULL && metadata == NULL) ||
-      registry_set(name_ba, f, empty, meta, 0) != 0) {
+  TVMFFIByteArray meta = empty;
+  if (sig != NULL) meta = (TVMFFIByteArray){sig->metadata, strlen(sig->metadata)};
+  if (f == NULL || registry_set(name_ba, f, empty, meta, 0) != 0) {
     ffi_fatal("runtime start-up", "cannot register built-in global function %s", name);
   }
-  free(metadata);
   ffi_decref(f);
 }
 
