@@ -76,6 +76,19 @@ static void versioned_capsule_destructor(PyObject* capsule) {
 }
 
 /* A versioned export of the tensor, flagged read-only when its memory is. */
+/* A capsule owning `mt` (freed by its deleter if the capsule cannot be made). */
+static PyObject* legacy_capsule_of(DLManagedTensor* mt) {
+  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_LEGACY, legacy_capsule_destructor);
+  if (capsule == NULL) mt->deleter(mt);
+  return capsule;
+}
+
+static PyObject* versioned_capsule_of(DLManagedTensorVersioned* mt) {
+  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_VERSIONED, versioned_capsule_destructor);
+  if (capsule == NULL) mt->deleter(mt);
+  return capsule;
+}
+
 static int export_versioned(PyObject* self, DLManagedTensorVersioned** out) {
   TVMFFIObjectHandle handle = ((CoreObject*)self)->chandle;
   if (TVMFFITensorToDLPackVersioned(handle, out) != 0) return -1;
@@ -99,33 +112,23 @@ static PyObject* make_legacy_capsule(PyObject* self) {
   }
   DLManagedTensor* mt = NULL;
   if (TVMFFITensorToDLPack(((CoreObject*)self)->chandle, &mt) != 0) return core_raise_from_rc(-1);
-  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_LEGACY, legacy_capsule_destructor);
-  if (capsule == NULL) mt->deleter(mt);
-  return capsule;
+  return legacy_capsule_of(mt);
 }
 
 static PyObject* make_versioned_capsule(PyObject* self) {
   DLManagedTensorVersioned* mt = NULL;
   if (export_versioned(self, &mt) != 0) return core_raise_from_rc(-1);
-  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_VERSIONED, versioned_capsule_destructor);
-  if (capsule == NULL) mt->deleter(mt);
-  return capsule;
+  return versioned_capsule_of(mt);
 }
 
 /* __dlpack__(copy=True): a capsule of a fresh copy no one else holds (tensor_copy.c). */
 static PyObject* make_copy_capsule(const DLTensor* src, int versioned) {
   if (versioned) {
     DLManagedTensorVersioned* mt = core_tensor_copy_versioned(src);
-    if (mt == NULL) return NULL;
-    PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_VERSIONED, versioned_capsule_destructor);
-    if (capsule == NULL) mt->deleter(mt);
-    return capsule;
+    return mt != NULL ? versioned_capsule_of(mt) : NULL;
   }
   DLManagedTensor* mt = core_tensor_copy_legacy(src);
-  if (mt == NULL) return NULL;
-  PyObject* capsule = PyCapsule_New(mt, CORE_CAPSULE_LEGACY, legacy_capsule_destructor);
-  if (capsule == NULL) mt->deleter(mt);
-  return capsule;
+  return mt != NULL ? legacy_capsule_of(mt) : NULL;
 }
 
 static PyObject* tensor_to_dlpack(PyObject* self, PyObject* unused) {
