@@ -24,6 +24,19 @@ def test_type_info_of_a_registered_class() -> None:
     assert core._lookup_or_register_type_info_from_type_key("testing.TestObjectBase") is info
 
 
+def test_type_infos_of_runtime_types_name_their_python_classes() -> None:
+    type_info = core._lookup_or_register_type_info_from_type_key
+    expected = {"ffi.String": core.String, "ffi.Bytes": core.Bytes, "ffi.Error": core.Error,
+                "ffi.Function": tvm_ffi.Function, "ffi.Tensor": tvm_ffi.Tensor, "ffi.Shape": tvm_ffi.Shape,
+                "ffi.Array": tvm_ffi.Array, "ffi.Module": tvm_ffi.Module, "ffi.Object": tvm_ffi.Object}
+    assert {key: type_info(key).type_cls for key in expected} == expected
+    # Shape, a tuple subclass, carries its info as the container classes do.
+    assert tvm_ffi.Shape.__tvm_ffi_type_info__ is type_info("ffi.Shape")
+    # Strings, bytes and shapes are values, not object wrappers: no stand-in Object subclass.
+    for key in ("ffi.String", "ffi.Bytes", "ffi.Shape"):
+        assert core._class_for_type_index(type_info(key).type_index) is expected[key]
+
+
 def test_type_fields_describe_layout_flags_defaults_and_docs() -> None:
     v_i64, v_f64, v_str = t.TestObjectBase.__tvm_ffi_type_info__.fields
     assert isinstance(v_i64, core.TypeField)

@@ -369,7 +369,11 @@ def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
     return _type_info_of_index(int(index))
 
 
-_type_info_of_index(64).type_cls = _core.Object  # ffi.Object
+# The runtime's own types name the classes their values come to Python as (ffi.Tensor's and
+# ffi.Shape's are set where those classes are registered).
+_type_info_of_index(64).type_cls = _core.Object
+for _index in (65, 66, 67, 68):  # static indices of ffi.String, ffi.Bytes, ffi.Error, ffi.Function
+    _type_info_of_index(_index).type_cls = _core._class_for_type_index(_index)
 
 # Reachable under the reference's names: tvm_ffi.core.TypeInfo, ... (core is _core).
 for _name, _value in [("TypeInfo", TypeInfo), ("TypeField", TypeField), ("TypeMethod", TypeMethod),

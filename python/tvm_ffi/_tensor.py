@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _core
+from ._reflection import _type_info_of_index
 
 __all__ = ["Tensor", "from_dlpack"]
 
@@ -19,6 +20,7 @@ _TENSOR_TYPE_INDEX = 70
 
 Tensor = _core.Tensor
 _core._register_object_class(_TENSOR_TYPE_INDEX, Tensor)
+_type_info_of_index(_TENSOR_TYPE_INDEX).type_cls = Tensor
 
 
 # from_dlpack(ext_tensor, require_alignment=0, require_contiguous=False) -> Tensor, in C.

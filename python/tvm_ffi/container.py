@@ -43,6 +43,7 @@ from ._container_views import (  # noqa: F401  (the bases and helpers: importabl
     normalize_index,
 )
 from ._core_names import PyNativeObject
+from ._reflection import _lookup_or_register_type_info_from_type_key
 from .registry import register_object
 
 for _view in (KeysView, ValuesView, ItemsView):
@@ -533,4 +534,6 @@ class Shape(tuple):  # type: ignore[type-arg]
 # package loads the other's (tvm_ffi._tensor resolves the name to this class).
 Shape.__module__ = "tvm_ffi._tensor"
 _core._set_class_shape(Shape)
+Shape.__tvm_ffi_type_info__ = _lookup_or_register_type_info_from_type_key("ffi.Shape")  # type: ignore[attr-defined]
+Shape.__tvm_ffi_type_info__.type_cls = Shape  # type: ignore[attr-defined]
 PyNativeObject.register(Shape)  # a builtin value carrying an FFI object, as String and Bytes

@@ -22,7 +22,9 @@
 #include "error.h"
 #include "function.h"
 #include "object.h"
+#include "shape.h"
 #include "state.h"
+#include "string_types.h"
 #include "type_table.h"
 
 static PyObject* byte_array_str(TVMFFIByteArray b) {
@@ -461,11 +463,23 @@ static int field_property_ready(void) {
 
 /* ---- _class_for_type_index ---- */
 
+/* Strings, bytes and shapes come to Python as values (str, bytes and tuple subclasses), not as
+ * object wrappers, so their classes stand outside the type table, which makes the wrappers. */
+static PyTypeObject* value_class_for_index(int32_t index) {
+  switch (index) {
+    case kTVMFFIStr: return &CoreString_Type;
+    case kTVMFFIBytes: return core_bytes_type;
+    case kTVMFFIShape: return core_shape_class();
+    default: return NULL;
+  }
+}
+
 static PyObject* mod_class_for_type_index(PyObject* self, PyObject* arg) {
   (void)self;
   int32_t index;
   if (parse_type_index(arg, &index) != 0) return NULL;
-  PyTypeObject* cls = core_class_for_index(index);
+  PyTypeObject* cls = value_class_for_index(index);
+  if (cls == NULL) cls = core_class_for_index(index);
   if (cls == NULL) return NULL;
   Py_INCREF(cls);
   return (PyObject*)cls;
@@ -480,7 +494,7 @@ static PyMethodDef reflection_functions[] = {
      "num_fields << 32 | num_methods << 1 | has_metadata of each type index: changes whenever "
      "reflection is added."},
     {"_class_for_type_index", mod_class_for_type_index, METH_O,
-     "The Python class objects of a type index come back as (made on demand)."},
+     "The Python class values of a type index come back as (an object class made on demand)."},
     {"_lookup_type_attr", mod_lookup_type_attr, METH_VARARGS,
      "_lookup_type_attr(type_index, name): the type attribute value, or None."},
     {NULL, NULL, 0, NULL},

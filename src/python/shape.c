@@ -61,6 +61,8 @@ PyObject* core_shape_from_dims(const int64_t* dims, int32_t n) {
   return core_int64_tuple(cls, dims, n);
 }
 
+PyTypeObject* core_shape_class(void) { return (PyTypeObject*)shape_class; }
+
 PyObject* core_mod_set_class_shape(PyObject* self, PyObject* cls) {
   (void)self;
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &PyTuple_Type)) {

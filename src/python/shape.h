@@ -17,6 +17,8 @@ PyObject* core_int64_tuple(PyTypeObject* cls, const int64_t* values, Py_ssize_t 
 /* The runtime object an instance of the registered Shape class (exactly that class) already
  * holds, as a new reference; NULL (no error set) for anything else, or before it is made. */
 PyObject* core_shape_made_object(PyObject* value);
+/* The registered Shape class (borrowed), or NULL before registration. */
+PyTypeObject* core_shape_class(void);
 /* _set_class_shape(cls): the tuple subclass that ffi.Shape results come back as. */
 PyObject* core_mod_set_class_shape(PyObject* self, PyObject* cls);
 
