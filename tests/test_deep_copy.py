@@ -4,10 +4,12 @@ are kept, immutable leaves are shared, non-copyable types raise."""
 from __future__ import annotations
 
 import copy
+import inspect
 from typing import Any
 
 import pytest
 import tvm_ffi
+import tvm_ffi.testing
 from _structural_types import st_make_fixture  # noqa: F401 (the st_make fixture)
 from tvm_ffi import structural_equal
 
@@ -21,6 +23,15 @@ def test_sharing_is_kept() -> None:
     assert not y.same_as(x) and not y[0].same_as(a)
     assert y[0].same_as(y[1]) and y[0].same_as(y[2]["k"])
     assert structural_equal(DeepCopy([a, a]), [a, a])
+
+
+def test_deepcopy_method_takes_an_optional_memo() -> None:
+    pair = tvm_ffi.testing.TestIntPair(1, 2)
+    for copied in (pair.__deepcopy__(), pair.__deepcopy__({})):
+        assert (copied.a, copied.b) == (1, 2) and not copied.same_as(pair)
+    assert str(inspect.signature(type(pair).__deepcopy__)) == "(self, memo=None, /)"
+    with pytest.raises(TypeError, match="at most 1 argument"):
+        pair.__deepcopy__({}, {})
 
 
 def test_cycles_through_mutable_and_immutable_containers() -> None:

@@ -105,6 +105,9 @@ def test_dtype_from_dlpack_triples_and_lanes() -> None:
         tvm_ffi.dtype.from_dlpack_data_type((5, 64, 1))
     with pytest.raises(ValueError, match=r"\(10, 16, 1\) is not a valid DLPack data type"):
         tvm_ffi.dtype.from_dlpack_data_type((10, 16, 1))
+    for not_an_integer in ("4", 4.0, None):  # a TypeError, as the reference's
+        with pytest.raises(TypeError):
+            tvm_ffi.float32.with_lanes(not_an_integer)  # type: ignore[arg-type]
 
 
 def test_dtype_errors() -> None:

@@ -11,6 +11,7 @@ only recognised as theirs when that framework is already in ``sys.modules``.
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
@@ -245,13 +246,15 @@ class dtype(str):
         ------
         ValueError
             When the triple is not a valid DLPack data type.
+        TypeError
+            When an item is not an integer.
 
         Examples
         --------
         >>> tvm_ffi.dtype.from_dlpack_data_type((2, 32, 1))
         dtype('float32')
         """
-        code, bits, lanes = (int(x) for x in data_type)
+        code, bits, lanes = (operator.index(x) for x in data_type)  # TypeError for a non-integer
         result = cls(_text_of_triple(code, bits, lanes))
         if (result.type_code, result.bits, result.lanes) != (code, bits, lanes):
             raise ValueError(f"dtype: ({code}, {bits}, {lanes}) is not a valid DLPack data type")

@@ -83,8 +83,13 @@ static PyObject* object_reduce(PyObject* op, PyObject* unused) {
 }
 
 /* copy.deepcopy: the runtime's ffi.DeepCopy (sharing and cycles kept; the memo is not used). */
-static PyObject* object_deepcopy(PyObject* op, PyObject* memo) {
-  (void)memo;
+/* The memo is optional, as in the reference (copy.deepcopy passes one; the runtime's DeepCopy
+ * keeps its own, so it is not read). */
+static PyObject* object_deepcopy(PyObject* op, PyObject* const* args, Py_ssize_t nargs) {
+  (void)args;
+  if (nargs > 1) {
+    return PyErr_Format(PyExc_TypeError, "__deepcopy__() takes at most 1 argument (%zd given)", nargs);
+  }
   if (((CoreObject*)op)->chandle == NULL) return Py_NewRef(op);
   return object_call_json("ffi.DeepCopy", op);
 }
@@ -125,7 +130,8 @@ static PyMethodDef object_service_methods[] = {
  * with the JSON graph's TypeError), as in the reference. */
 static PyMethodDef object_copy_methods[] = {
     {"__copy__", object_copy, METH_NOARGS, "Shallow copy through __ffi_shallow_copy__."},
-    {"__deepcopy__", object_deepcopy, METH_O, "Deep copy through the runtime's ffi.DeepCopy."},
+    {"__deepcopy__", (PyCFunction)(void (*)(void))object_deepcopy, METH_FASTCALL,
+     "__deepcopy__($self, memo=None, /)\n--\n\nDeep copy through the runtime's ffi.DeepCopy."},
     {NULL, NULL, 0, NULL},
 };
 
