@@ -6,33 +6,10 @@
  */
 #include <stdlib.h>
 
+#include "../hash.h"
 #include "container_internal.h"
 
-#define HASH_PRIME 2147483647ULL
-#define HASH_FNV_MULT 1099511628211ULL
-
 void ffi_container_buffer_free(void* data) { free(data); }
-
-static uint64_t hash_combine(uint64_t key, uint64_t value) {
-  return key ^ (value + 0x9e3779b9ULL + (key << 6) + (key >> 2));
-}
-
-/* Little-endian 64-bit words, the trailing partial one zero-padded. */
-static uint64_t hash_bytes(const char* data, size_t size) {
-  uint64_t result = 0;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word;
-    memcpy(&word, data + i, 8);
-    result = (result * HASH_FNV_MULT + word) % HASH_PRIME;
-  }
-  if (i < size) {
-    uint64_t word = 0;
-    memcpy(&word, data + i, size - i);
-    result = (result * HASH_FNV_MULT + word) % HASH_PRIME;
-  }
-  return result;
-}
 
 static const TVMFFIByteArray* heap_bytes(const TVMFFIAny* value) {
   return (const TVMFFIByteArray*)((const char*)value->v_obj + sizeof(TVMFFIObject));
@@ -80,13 +57,13 @@ uint64_t ffi_any_hash(const TVMFFIAny* value) {
   int32_t index = value->type_index;
   switch (index) {
     case kTVMFFISmallStr:
-      return hash_combine(kTVMFFIStr, value->v_uint64 % HASH_PRIME);
+      return ffi_hash_combine(kTVMFFIStr, ffi_mod_mersenne31(value->v_uint64));
     case kTVMFFISmallBytes:
-      return hash_combine(kTVMFFIBytes, value->v_uint64 % HASH_PRIME);
+      return ffi_hash_combine(kTVMFFIBytes, ffi_mod_mersenne31(value->v_uint64));
     case kTVMFFIStr:
     case kTVMFFIBytes: {
       const TVMFFIByteArray* bytes = heap_bytes(value);
-      return hash_combine((uint64_t)index, hash_bytes(bytes->data, bytes->size));
+      return ffi_hash_combine((uint64_t)index, ffi_hash_bytes(bytes->data, bytes->size));
     }
     default:
       break;
@@ -95,10 +72,10 @@ uint64_t ffi_any_hash(const TVMFFIAny* value) {
     const TVMFFIAny* cb = custom_callback("__any_hash__", index);
     int64_t custom;
     if (cb != NULL && call_custom(cb, value, 1, &custom)) {
-      return hash_combine((uint64_t)(int64_t)index, (uint64_t)custom);
+      return ffi_hash_combine((uint64_t)(int64_t)index, (uint64_t)custom);
     }
   }
-  return hash_combine((uint64_t)(int64_t)index, value->v_uint64);
+  return ffi_hash_combine((uint64_t)(int64_t)index, value->v_uint64);
 }
 
 /* Content of a small or heap string/bytes value. */

@@ -147,22 +147,6 @@ void ffi_ptr_map_free(FfiPtrMap* m) {
 
 /* ---- hashing ---- */
 
-uint64_t ffi_hash_bytes(const char* data, size_t size) {
-  const uint64_t kMul = 1099511628211ULL, kMod = 2147483647ULL;
-  uint64_t result = 0, word;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) { /* whole words: a fixed-size copy is one load */
-    memcpy(&word, data + i, 8);
-    result = (result * kMul + word) % kMod;
-  }
-  if (i < size) { /* the zero-padded last word */
-    word = 0;
-    memcpy(&word, data + i, size - i);
-    result = (result * kMul + word) % kMod;
-  }
-  return result;
-}
-
 uint64_t ffi_type_key_hash_of(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   return info != NULL ? info->type_key_hash : 0;

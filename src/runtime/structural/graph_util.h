@@ -8,6 +8,7 @@
 #ifndef TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
 #define TVM_FFI_RUNTIME_STRUCTURAL_GRAPH_UTIL_H_
 
+#include "../hash.h"
 #include "../internal.h"
 
 /* Frames beyond this raise instead of growing further (the reference's limit). */
@@ -127,12 +128,7 @@ void ffi_ptr_map_free(FfiPtrMap* m);
 
 /* ---- hashing ---- */
 
-/* The reference's hash combiner. */
-static inline uint64_t ffi_hash_combine(uint64_t key, uint64_t value) {
-  return key ^ (value + 0x9e3779b9ULL + (key << 6) + (key >> 2));
-}
-/* Hash of bytes folded in 8-byte little-endian words modulo 2^31-1. */
-uint64_t ffi_hash_bytes(const char* data, size_t size);
+/* ffi_hash_combine, ffi_hash_bytes: ../hash.h. */
 /* The type's type_key_hash (0 when the type is unknown). */
 uint64_t ffi_type_key_hash_of(int32_t type_index);
 

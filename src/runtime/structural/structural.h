@@ -37,7 +37,7 @@ static inline bool ffi_leaf_hash_quick(const TVMFFIAny* v, uint64_t* out) {
   }
   if (t == kTVMFFISmallStr && v->small_str_len < 8) {
     uint64_t word = v->v_uint64 & ((1ULL << (8 * v->small_str_len)) - 1);
-    *out = ffi_hash_combine(kTVMFFIStr, word % 2147483647ULL);
+    *out = ffi_hash_combine(kTVMFFIStr, ffi_mod_mersenne31(word));
     return true;
   }
   return false;
