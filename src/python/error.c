@@ -196,6 +196,15 @@ static PyObject* class_for_kind(PyObject* kind) {
   return unknown_kind_class(kind);
 }
 
+PyObject* core_mod_error_class_for_kind(PyObject* self, PyObject* kind) {
+  (void)self;
+  if (!PyUnicode_Check(kind)) {
+    return PyErr_Format(PyExc_TypeError, "_error_class_for_kind() expects a str, got %s",
+                        Py_TYPE(kind)->tp_name);
+  }
+  return class_for_kind(kind);
+}
+
 /* Owned CoreError wrapper for a borrowed error handle. */
 static PyObject* wrap_error(TVMFFIObjectHandle handle) {
   TVMFFIObjectIncRef(handle);
@@ -476,6 +485,16 @@ PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args) {
   Py_RETURN_NONE;
 }
 
+/* The reference registers no class for these kinds, so they reach its users as RuntimeError,
+ * while the Python class of the same name is no RuntimeError. Their class here is both (a
+ * subclass of the builtin and of RuntimeError): `except RuntimeError` written for the reference
+ * and `except OverflowError` written for Python both catch them. */
+static PyObject* runtime_error_twin(const char* name, PyObject* builtin) {
+  return PyObject_CallFunction((PyObject*)&PyType_Type, "s(OO){s:s,s:s}", name, builtin,
+                               PyExc_RuntimeError, "__module__", "tvm_ffi.error", "__doc__",
+                               "An error of this kind from C: the builtin class and RuntimeError.");
+}
+
 int core_error_init(PyObject* module) {
   g_kind_classes = PyDict_New();
   g_class_kinds = PyDict_New();
@@ -488,30 +507,32 @@ int core_error_init(PyObject* module) {
   struct {
     const char* name;
     PyObject* cls;
+    int twin; /* raised as runtime_error_twin(cls); cls still maps to the kind */
   } defaults[] = {
-      {"RuntimeError", PyExc_RuntimeError},
-      {"ValueError", PyExc_ValueError},
-      {"TypeError", PyExc_TypeError},
-      {"AttributeError", PyExc_AttributeError},
-      {"KeyError", PyExc_KeyError},
-      {"IndexError", PyExc_IndexError},
-      {"AssertionError", PyExc_AssertionError},
-      {"MemoryError", PyExc_MemoryError},
-      {"NotImplementedError", PyExc_NotImplementedError},
-      {"OverflowError", PyExc_OverflowError},
-      {"ZeroDivisionError", PyExc_ZeroDivisionError},
-      {"OSError", PyExc_OSError},
-      {"RecursionError", PyExc_RecursionError},
+      {"RuntimeError", PyExc_RuntimeError, 0},
+      {"ValueError", PyExc_ValueError, 0},
+      {"TypeError", PyExc_TypeError, 0},
+      {"AttributeError", PyExc_AttributeError, 0},
+      {"KeyError", PyExc_KeyError, 0},
+      {"IndexError", PyExc_IndexError, 0},
+      {"AssertionError", PyExc_AssertionError, 0},
+      {"MemoryError", PyExc_MemoryError, 0},
+      {"NotImplementedError", PyExc_NotImplementedError, 0}, /* a RuntimeError already */
+      {"RecursionError", PyExc_RecursionError, 0},           /* a RuntimeError already */
+      {"OverflowError", PyExc_OverflowError, 1},
+      {"ZeroDivisionError", PyExc_ZeroDivisionError, 1},
+      {"OSError", PyExc_OSError, 1},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
-    PyObject* cls = defaults[i].cls;
-    PyObject* name = PyUnicode_FromString(defaults[i].name);
-    if (name == NULL || PyDict_SetItem(name_to_type, name, cls) != 0 ||
-        PyDict_SetItem(type_to_name, cls, name) != 0) {
-      Py_XDECREF(name);
-      goto fail;
-    }
-    Py_DECREF(name);
+    PyObject* cls = defaults[i].twin ? runtime_error_twin(defaults[i].name, defaults[i].cls)
+                                     : Py_NewRef(defaults[i].cls);
+    PyObject* name = cls != NULL ? PyUnicode_FromString(defaults[i].name) : NULL;
+    int ok = name != NULL && PyDict_SetItem(name_to_type, name, cls) == 0 &&
+             PyDict_SetItem(type_to_name, cls, name) == 0 &&
+             PyDict_SetItem(type_to_name, defaults[i].cls, name) == 0;
+    Py_XDECREF(cls);
+    Py_XDECREF(name);
+    if (!ok) goto fail;
   }
   CoreError_Type.tp_base = &CoreObject_Type;
   if (PyType_Ready(&CoreError_Type) < 0 || core_type_declare_empty_slots(&CoreError_Type) != 0 ||

@@ -43,6 +43,9 @@ PyObject* core_exception_backtrace_text(PyObject* exc);
 
 /* Module functions (listed in extension.c). */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);
+/* _error_class_for_kind(kind): the class errors of that kind raise as (registered, or made and
+ * cached for an unknown kind). */
+PyObject* core_mod_error_class_for_kind(PyObject* self, PyObject* kind);
 int core_error_init(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_ERROR_H_ */
