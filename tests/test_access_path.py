@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import tvm_ffi
+from leakcheck import no_ffi_leaks  # noqa: F401
 from tvm_ffi.access_path import AccessKind, AccessPath, AccessStep
 
 
@@ -49,3 +52,15 @@ def test_construction_errors() -> None:
         AccessStep()
     with pytest.raises(TypeError, match="argument #1"):
         AccessPath.root().array_item("x")  # type: ignore[arg-type]
+
+
+def test_paths_and_steps_copy() -> None:
+    path = AccessPath.root().attr("x").array_item(2)
+    shallow = copy.copy(path)  # a new path over the same parent and step objects
+    assert not shallow.same_as(path) and shallow == path and str(shallow) == "<root>.x[2]"
+    assert shallow.parent.same_as(path.parent) and shallow.step.same_as(path.step) and shallow.depth == 2
+    deep = copy.deepcopy(path)
+    assert deep == path and not deep.parent.same_as(path.parent)
+    step = copy.copy(path.step)
+    assert not step.same_as(path.step) and (step.kind, step.key) == (AccessKind.ARRAY_ITEM, 2)
+    assert copy.copy(AccessPath.root()).depth == 0

@@ -166,6 +166,35 @@ AP_FN(path_repr) {
   return ffi_buf_to_str(&b, result);
 }
 
+/* __ffi_shallow_copy__: a new step or path holding the same fields. The reference registers one
+ * for every copy-constructible type, so copy.copy and the structural mutator can copy these. */
+AP_FN(step_shallow_copy) {
+  (void)self;
+  TVMFFIObject* s;
+  if (ffi_check_num_args("ffi.reflection.AccessStep.__ffi_shallow_copy__", num_args, 1) != 0 ||
+      ffi_arg_object("ffi.reflection.AccessStep.__ffi_shallow_copy__", args, 0, g_step_index, &s) != 0) {
+    return -1;
+  }
+  TVMFFIObject* copy;
+  if (step_new(((StepObject*)s)->kind, &((StepObject*)s)->key, &copy) != 0) return -1;
+  ffi_ret_object(result, copy);
+  return 0;
+}
+
+AP_FN(path_shallow_copy) {
+  (void)self;
+  PathObject* p;
+  if (ffi_check_num_args("ffi.reflection.AccessPath.__ffi_shallow_copy__", num_args, 1) != 0 ||
+      path_arg("ffi.reflection.AccessPath.__ffi_shallow_copy__", args, 0, &p) != 0) {
+    return -1;
+  }
+  if (p->step != NULL) ffi_incref(p->step); /* path_new takes a reference of the step */
+  TVMFFIObject* copy;
+  if (path_new(p->parent, p->step, &copy) != 0) return -1;
+  ffi_ret_object(result, copy);
+  return 0;
+}
+
 AP_FN(path_root) {
   (void)self;
   (void)args;
@@ -351,12 +380,14 @@ void ffi_register_access_path_types(void) {
   ffi_define_field(g_step_index, "kind", offsetof(StepObject, kind), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
   ffi_define_field(g_step_index, "key", offsetof(StepObject, key), 16, ffi_field_get_any, ffi_field_set_any, kTVMFFIAny);
   ffi_define_attr_fn(g_step_index, "__ffi_repr__", step_repr);
+  ffi_define_attr_fn(g_step_index, "__ffi_shallow_copy__", step_shallow_copy);
 
   g_path_index = ffi_define_type("ffi.reflection.AccessPath", path_create, 48, kTVMFFISEqHashKindConstTreeNode);
   ffi_define_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj, kTVMFFIAny);
   ffi_define_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny);
   ffi_define_field(g_path_index, "depth", offsetof(PathObject, depth), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
   ffi_define_attr_fn(g_path_index, "__ffi_repr__", path_repr);
+  ffi_define_attr_fn(g_path_index, "__ffi_shallow_copy__", path_shallow_copy);
   add_method(g_path_index, "_root", path_root, true);
   add_method(g_path_index, "_extend", path_extend, false);
   add_method(g_path_index, "_attr", path_attr, false);
