@@ -20,6 +20,8 @@ VECTORS = [
     ([], 16435870007801073400), ([1, 2, 3], 17463811238088708892), (tvm_ffi.List([1, 2, 3]), 10148545479347175147),
     ({}, 11694236735499009312), ({"a": 1}, 1832523115044983095), (tvm_ffi.Dict({"a": 1}), 737077992245535816),
     (tvm_ffi.Shape((2, 3)), 284796581919864661),
+    # A BigInt hashes as its words' byte hash, uncombined (the reference's __ffi_hash__ hook).
+    (2**80, 65536), (2**64, 1), (-(2**70), 2147483587), ([2**80, -(2**70)], 2823322377515112446),
 ]
 
 
@@ -56,6 +58,18 @@ def test_ordering_rules() -> None:
     ]:
         with pytest.raises(TypeError, match=message):
             Lt(lhs, rhs)
+
+
+def test_ints_and_bigints_order_numerically() -> None:
+    big = 2**80
+    values = [-(2**200), -(2**128) - 1, -(2**127), -big, -(2**64), -(2**63) - 1, -(2**63), -5, 0, 7,
+              2**63 - 1, 2**63, 2**64, 2**64 + 1, big, 2**127 - 1, 2**128, 2**200]
+    for x in values:  # BigInt vs BigInt and int vs BigInt, as Python orders them
+        for y in values:
+            assert (Lt(x, y), Le(x, y), Eq(x, y), Gt(x, y), Ge(x, y)) == (x < y, x <= y, x == y, x > y, x >= y)
+    assert Lt([5, big], [5, 2 * big]) and not Eq(big, 5)
+    with pytest.raises(TypeError, match="Cannot compare values of different types: ffi.BigInt vs bool"):
+        Lt(big, True)
 
 
 def test_objects_compare_field_by_field(st_make: Any) -> None:

@@ -49,6 +49,39 @@ static bool is_bytes_kind(int32_t t) { return ffi_is_bytes(t); }
 static bool is_seq(int32_t t) { return t == kTVMFFIArray || t == kTVMFFIList; }
 static bool is_map(int32_t t) { return t == kTVMFFIMap || t == kTVMFFIDict; }
 
+/* The two's complement words of an int or BigInt, least significant first (minimal count). */
+static TVMFFIByteArray integer_words(const TVMFFIAny* v) {
+  if (v->type_index == kTVMFFIBigInt) return TVMFFIBigIntGetContentByteArray(v);
+  TVMFFIByteArray one = {(const char*)&v->v_int64, sizeof(int64_t)};
+  return one;
+}
+
+static int64_t word_at(TVMFFIByteArray words, size_t i) {
+  int64_t w;
+  memcpy(&w, words.data + i * sizeof(int64_t), sizeof(int64_t));
+  return w;
+}
+
+/* Numeric order of two ints/BigInts. Representations are minimal, so between numbers of one
+ * sign the one with more words has the larger magnitude; at equal length the top word compares
+ * signed and the words below it unsigned. */
+static int integer_order(const TVMFFIAny* a, const TVMFFIAny* b) {
+  TVMFFIByteArray x = integer_words(a), y = integer_words(b);
+  size_t nx = x.size / sizeof(int64_t), ny = y.size / sizeof(int64_t);
+  int64_t top_x = word_at(x, nx - 1), top_y = word_at(y, ny - 1);
+  bool negative = top_x < 0;
+  if (negative != (top_y < 0)) return negative ? -1 : 1;
+  if (nx != ny) return (nx > ny) == negative ? -1 : 1;
+  if (top_x != top_y) return top_x < top_y ? -1 : 1;
+  for (size_t i = nx - 1; i-- > 0;) {
+    uint64_t wx = (uint64_t)word_at(x, i), wy = (uint64_t)word_at(y, i);
+    if (wx != wy) return wx < wy ? -1 : 1;
+  }
+  return 0;
+}
+
+static bool is_integer(int32_t t) { return t == kTVMFFIInt || t == kTVMFFIBigInt; }
+
 /* Compares values that need no frame; *needs_frame for container/object pairs. */
 static int compare_now(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* out, bool* needs_frame) {
   *needs_frame = false;
@@ -63,6 +96,10 @@ static int compare_now(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* out,
     ffi_string_view(a, &sa);
     ffi_string_view(b, &sb);
     *out = bytes_order(sa, sb);
+    return 0;
+  }
+  if ((ta == kTVMFFIBigInt || tb == kTVMFFIBigInt) && is_integer(ta) && is_integer(tb)) {
+    *out = integer_order(a, b); /* int vs BigInt is ordered numerically too */
     return 0;
   }
   if (ta != tb) {
@@ -112,12 +149,6 @@ static int compare_now(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* out,
     return ffi_raise("TypeError", "Cannot order values of type %.*s", (int)k.size, k.data);
   }
   if (a->v_obj == b->v_obj) return 0;
-  if (ta == kTVMFFIBigInt) {
-    sa = TVMFFIBigIntGetContentByteArray(a);
-    sb = TVMFFIBigIntGetContentByteArray(b);
-    *out = (sa.size == sb.size && memcmp(sa.data, sb.data, sa.size) == 0) ? 0 : 1;
-    return 0;
-  }
   if (ta == kTVMFFIShape) {
     const TVMFFIShapeCell* x = (const TVMFFIShapeCell*)((char*)a->v_obj + sizeof(TVMFFIObject));
     const TVMFFIShapeCell* y = (const TVMFFIShapeCell*)((char*)b->v_obj + sizeof(TVMFFIObject));

@@ -62,7 +62,12 @@ static bool leaf_hash(const TVMFFIAny* v, uint64_t* out) {
     *out = ffi_hash_combine((uint64_t)(int64_t)t, v->v_uint64);
     return true;
   }
-  if (t == kTVMFFIShape || t == kTVMFFIBigInt) {
+  if (t == kTVMFFIBigInt) { /* its words' byte hash, as the reference's __ffi_hash__ hook */
+    s = TVMFFIBigIntGetContentByteArray(v);
+    *out = ffi_hash_bytes(s.data, s.size);
+    return true;
+  }
+  if (t == kTVMFFIShape) {
     ffi_leaf_structural_hash(v, true, out);
     return true;
   }
