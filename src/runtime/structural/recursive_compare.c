@@ -304,6 +304,13 @@ static int push_pair(Cmp* c, TVMFFIObject* lhs, TVMFFIObject* rhs, int* out, boo
     }
     uint64_t cursor = 0;
     TVMFFIAny *k, *v;
+    /* Ordering looks every key up first: a key missing on the right fails the ordering before
+     * any value is compared (whose type mismatch would otherwise be reported), as the
+     * reference's does. Equality needs no first pass: either way the maps are unequal. */
+    while (c->ordering && ffi_map_next(lhs, &cursor, &k, &v)) {
+      if (ffi_map_lookup(rhs, k) == NULL) return ffi_raise("TypeError", "Cannot order Map/Dict values");
+    }
+    cursor = 0;
     while (rc == 0 && ffi_map_next(lhs, &cursor, &k, &v)) rc = add_child(c, k, v, true);
   } else {
     bool handled;
