@@ -115,6 +115,13 @@ def is_small_layout(mapping: tvm_ffi.Map | tvm_ffi.Dict) -> bool:
     return bool(slots & SMALL_TAG)
 
 
+def overwrite_moves_to_end(small: bool, size: int) -> bool:
+    """Whether setting a key already in a map moves it to the end of the iteration order, by the
+    reference's insertion (inline in kernels too): a small map overwrites in place, but a full
+    one (4 entries) first turns dense, and a dense map moves the overwritten entry to the end."""
+    return not small or size == 4
+
+
 def random_value(rng: random.Random) -> object:
     """A scalar value; values are compared with model_key so 1 and True stay apart."""
     return rng.choice([rng.randrange(-5, 5), rng.random(), rng.choice([True, False]), None, f"v{rng.randrange(99)}",
@@ -209,9 +216,11 @@ class DictModel:
 
     def set(self) -> None:
         key, value = self.random_key(present=0.3), random_value(self.rng)
-        self.ffi[key] = value
         k = model_key(key)
-        self.model[k] = (self.model[k][0] if k in self.model else key, value)
+        moves = k in self.model and overwrite_moves_to_end(is_small_layout(self.ffi), len(self.model))
+        self.ffi[key] = value
+        first = self.model.pop(k)[0] if moves else self.model.get(k, (key,))[0]
+        self.model[k] = (first, value)
 
     def get(self) -> None:
         key = self.random_key()
@@ -308,13 +317,19 @@ def _random_pairs(rng: random.Random, keys: list[object]) -> list[tuple[object, 
     return [(rng.choice(keys), random_value(rng)) for _ in range(size)]
 
 
-def _expected_entries(pairs: list[tuple[object, object]]) -> dict[tuple[Any, ...], tuple[object, object]]:
-    """Like dict(pairs) under FFI key rules: a repeated key keeps its first place and last value."""
+def _expected_entries(pairs: list[tuple[object, object]]) -> tuple[dict[tuple[Any, ...], tuple[object, object]], bool]:
+    """The entries of Map(pairs) under FFI key rules, inserted one by one (a repeated key keeps
+    its first spelling and takes the last value; see overwrite_moves_to_end for its place), and
+    whether the map is still small (no insert ever met it full)."""
     entries: dict[tuple[Any, ...], tuple[object, object]] = {}
+    small = True
     for key, value in pairs:
         k = model_key(key)
-        entries[k] = (entries[k][0] if k in entries else key, value)
-    return entries
+        moves = k in entries and overwrite_moves_to_end(small, len(entries))
+        small = small and len(entries) < 4
+        first = entries.pop(k)[0] if moves else entries.get(k, (key,))[0]
+        entries[k] = (first, value)
+    return entries, small
 
 
 def _check_map(m: tvm_ffi.Map, expected: dict[tuple[Any, ...], tuple[object, object]], keys: list[object]) -> None:
@@ -337,8 +352,9 @@ def test_map_built_from_random_pairs_matches_the_model() -> None:
     for _ in range(400):
         pairs = _random_pairs(rng, keys)
         m = tvm_ffi.Map(pairs)
-        assert isinstance(m, tvm_ffi.Map) and is_small_layout(m) == (len(m) <= 4)
-        _check_map(m, _expected_entries(pairs), keys)
+        expected, small = _expected_entries(pairs)
+        assert isinstance(m, tvm_ffi.Map) and is_small_layout(m) == small
+        _check_map(m, expected, keys)
 
 
 def test_map_from_random_python_dicts_matches_the_dict() -> None:
@@ -347,7 +363,7 @@ def test_map_from_random_python_dicts_matches_the_dict() -> None:
     keys = [k for k in key_pool() if not isinstance(k, (bool, float))] + list(range(100, 140))
     for _ in range(300):
         source = dict(_random_pairs(rng, keys))  # Python dict: keys unique under ==
-        expected = _expected_entries(list(source.items()))
+        expected, _ = _expected_entries(list(source.items()))
         for m in (tvm_ffi.Map(source), make_array(source)[0]):  # the constructor and argument conversion
             assert isinstance(m, tvm_ffi.Map)
             _check_map(m, expected, keys)

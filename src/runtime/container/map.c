@@ -386,45 +386,65 @@ static int small_grow(MapObject* m, uint64_t capacity) {
   return 0;
 }
 
-/* Inserts or overwrites; steals key and value (released on failure too). */
+/* Inserts or overwrites; steals key and value (released on failure too). The reference's
+ * headers do the same inline in kernels, so the orders agree:
+ *  - a small map overwrites in place, appends, or grows its capacity 2 -> 4;
+ *  - a full small map of capacity 4 turns dense (sized for its 4 entries) on any insert, even
+ *    one that overwrites;
+ *  - a dense map overwrites by moving the entry to the end of the iteration order. */
 static int map_insert(MapObject* m, TVMFFIAny key, TVMFFIAny value) {
-  uint64_t pos = map_find(m, &key);
-  if (pos != NO_INDEX) {
-    TVMFFIAny old = *map_value_at(m, pos);
-    *map_value_at(m, pos) = value;
-    ffi_any_release(&old);
-    ffi_any_release(&key);
-    return 0;
-  }
   int rc = 0;
   if (map_is_small(m)) {
     uint64_t cap = small_capacity(m);
-    if (m->size < cap) {
-      small_pairs(m)[m->size].key = key;
-      small_pairs(m)[m->size].value = value;
-      m->size += 1;
-      return 0;
-    }
-    if (cap < SMALL_MAX_CAPACITY) {
+    if (cap < SMALL_MAX_CAPACITY || m->size < cap) {
+      uint64_t pos = map_find(m, &key);
+      if (pos != NO_INDEX) {
+        TVMFFIAny old = small_pairs(m)[pos].value;
+        small_pairs(m)[pos].value = value;
+        ffi_any_release(&old);
+        ffi_any_release(&key);
+        return 0;
+      }
+      if (m->size < cap) {
+        small_pairs(m)[m->size].key = key;
+        small_pairs(m)[m->size].value = value;
+        m->size += 1;
+        return 0;
+      }
       uint64_t grown = cap * 2 < SMALL_INIT_CAPACITY ? SMALL_INIT_CAPACITY : cap * 2;
       rc = small_grow(m, grown > SMALL_MAX_CAPACITY ? SMALL_MAX_CAPACITY : grown);
       if (rc == 0) return map_insert(m, key, value);
     } else {
       uint32_t shift;
       uint64_t slots;
-      table_size(m->size * 2 > SMALL_MAX_CAPACITY * 2 ? m->size * 2 : SMALL_MAX_CAPACITY * 2,
-                 &shift, &slots);
+      table_size(m->size, &shift, &slots);
       rc = dense_rebuild(m, slots, shift);
     }
   }
-  while (rc == 0 && !dense_place(m, key, value)) {
+  uint64_t slot;
+  bool fresh = false;
+  while (rc == 0 && !dense_try_insert(m, &key, &slot, &fresh)) {
     rc = dense_rebuild(m, m->slots * 2, m->fib_shift - 1);
   }
   if (rc != 0) {
     ffi_any_release(&key);
     ffi_any_release(&value);
+    return rc;
   }
-  return rc;
+  MapItem* item = slot_item(m, slot);
+  if (fresh) {
+    item->key = key;
+    item->value = value;
+    m->size += 1;
+  } else {
+    TVMFFIAny old = item->value;
+    item->value = value;
+    ffi_any_release(&old);
+    ffi_any_release(&key);
+    iter_remove(m, slot);
+  }
+  iter_push_back(m, slot);
+  return 0;
 }
 
 /* Removes the entry at pos (found by map_find). */
