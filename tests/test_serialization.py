@@ -225,6 +225,33 @@ def test_json_reader_rejects_broken_tokens(text: str) -> None:
         tvm_ffi.get_global_func("ffi.json.Parse")(text)
 
 
+# The whole run of number characters must be one number, and a float must be in double's normal
+# range (the reference's reader): otherwise "Expecting value" where the run starts.
+@pytest.mark.parametrize(("text", "at"), [
+    ("1e", 0), ("1e+", 0), ("1-2", 0), ("1.5.5", 0), ("1e5e5", 0), ("[1e,2]", 1), ("[1.2.3]", 1),
+    ("1e400", 0), ("-1e400", 0), ("1e-400", 0), ("4e-320", 0),
+])
+def test_json_reader_refuses_malformed_number_runs(text: str, at: int) -> None:
+    with pytest.raises(ValueError, match=rf"^Expecting value: line 1 column {at + 1} \(char {at}\)$"):
+        tvm_ffi.get_global_func("ffi.json.Parse")(text)
+
+
+# Escape errors point at the letter after the backslash, or at the hex digits of a surrogate
+# pair's second half (the reference's positions).
+@pytest.mark.parametrize(("text", "message"), [
+    ('"ab\\q"', r"Invalid \\escape: line 1 column 5 \(char 4\)"),
+    ('"\\', r"Invalid \\escape: line 1 column 3 \(char 2\)"),
+    ('"\\u12"', r"Invalid \\uXXXX escape: line 1 column 3 \(char 2\)"),
+    ('"a\\uD800"', r"Invalid surrogate pair of \\uXXXX escapes: line 1 column 4 \(char 3\)"),
+    ('"\\uDC00"', r"Invalid surrogate pair of \\uXXXX escapes: line 1 column 3 \(char 2\)"),
+    ('"\\uD800\\u0041"', r"Invalid surrogate pair of \\uXXXX escapes: line 1 column 10 \(char 9\)"),
+    ('"\\uD800\\u12"', r"Invalid \\uXXXX escape: line 1 column 10 \(char 9\)"),
+])
+def test_json_reader_escape_errors(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tvm_ffi.get_global_func("ffi.json.Parse")(text)
+
+
 def test_object_field_errors(st_make: Any) -> None:
     with pytest.raises(TypeError, match="Required field `value` not set in type `st.Int`"):
         from_json_graph_str('{"root_index":0,"nodes":[{"type":"st.Int","data":{}}]}')

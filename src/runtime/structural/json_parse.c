@@ -112,8 +112,12 @@ static int parse_string(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* out) {
       return ffi_string_make(tmp->data != NULL ? tmp->data : "", tmp->size, 0, out);
     }
     if (c != '\\') return parse_error(r, "Invalid control character at", r->pos);
-    if (r->pos + 1 >= r->n) return parse_error(r, "Unterminated string starting at", start);
-    char e = r->s[r->pos + 1];
+    /* Escape errors point where the reference's parser stands: at the letter after the
+     * backslash (also when the input ends there), and for the second half of a surrogate pair
+     * at its hex digits. */
+    size_t letter = r->pos + 1;
+    if (letter >= r->n) return parse_error(r, "Invalid \\escape", letter);
+    char e = r->s[letter];
     const char* simple = NULL;
     switch (e) {
       case '"': simple = "\""; break;
@@ -131,32 +135,41 @@ static int parse_string(FfiJsonCursor* r, FfiBuf* tmp, TVMFFIAny* out) {
       r->pos += 2;
       continue;
     }
-    if (e != 'u') return parse_error(r, "Invalid \\escape", r->pos);
+    if (e != 'u') return parse_error(r, "Invalid \\escape", letter);
     uint32_t cp;
-    if (hex4(r, r->pos + 2, &cp) != 0) return parse_error(r, "Invalid \\uXXXX escape", r->pos);
-    size_t esc_at = r->pos;
+    if (hex4(r, letter + 1, &cp) != 0) return parse_error(r, "Invalid \\uXXXX escape", letter);
     r->pos += 6;
     if (cp >= 0xD800 && cp <= 0xDBFF) {
-      uint32_t low;
-      if (r->pos + 1 < r->n && r->s[r->pos] == '\\' && r->s[r->pos + 1] == 'u' &&
-          hex4(r, r->pos + 2, &low) == 0 && low >= 0xDC00 && low <= 0xDFFF) {
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        r->pos += 6;
-      } else {
-        return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", esc_at);
+      if (r->pos + 1 >= r->n || r->s[r->pos] != '\\' || r->s[r->pos + 1] != 'u') {
+        return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", letter);
       }
+      size_t low_digits = r->pos + 2;
+      uint32_t low;
+      if (hex4(r, low_digits, &low) != 0) return parse_error(r, "Invalid \\uXXXX escape", low_digits);
+      if (low < 0xDC00 || low > 0xDFFF) {
+        return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", low_digits);
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      r->pos += 6;
     } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-      return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", esc_at);
+      return parse_error(r, "Invalid surrogate pair of \\uXXXX escapes", letter);
     }
     if (put_utf8(tmp, cp) != 0) return -1;
   }
 }
 
-/* Numbers (lenient like the reference: leading +, leading zeros, `.5`, `1.`); the general case,
- * out of line so the common one below keeps a small frame. */
+static bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* Numbers, read as the reference reads them: the whole run of number characters
+ * ([0-9+-.eE]) must be one number, else "Expecting value" at its start. So leading `+`, leading
+ * zeros, `.5` and `1.` are accepted, while `1e`, `1-2` and `1.5.5` are refused whole (not read
+ * as `1` followed by extra data), as is a float out of double's normal range (strtod's ERANGE:
+ * `1e400`, `4e-320`). Digits alone make an int when they fit int64. Out of line, so that the
+ * common case below keeps a small frame. */
 static __attribute__((noinline)) int parse_number_general(FfiJsonCursor* r, TVMFFIAny* out) {
   size_t start = r->pos, i = r->pos;
-  bool is_float = false;
   if (i < r->n && (r->s[i] == '-' || r->s[i] == '+')) ++i;
   if (i < r->n && r->s[i] == 'I' && r->n - i >= 8 && memcmp(r->s + i, "Infinity", 8) == 0) {
     r->pos = i + 8;
@@ -165,34 +178,19 @@ static __attribute__((noinline)) int parse_number_general(FfiJsonCursor* r, TVMF
     out->v_float64 = r->s[start] == '-' ? -INFINITY : INFINITY;
     return 0;
   }
-  size_t digits = 0;
-  while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i, ++digits;
-  if (i < r->n && r->s[i] == '.') {
-    is_float = true;
-    ++i;
-    while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i, ++digits;
-  }
-  if (digits == 0) return parse_error(r, "Expecting value", start);
-  if (i < r->n && (r->s[i] == 'e' || r->s[i] == 'E')) {
-    size_t j = i + 1;
-    if (j < r->n && (r->s[j] == '-' || r->s[j] == '+')) ++j;
-    if (j < r->n && r->s[j] >= '0' && r->s[j] <= '9') {
-      is_float = true;
-      i = j;
-      while (i < r->n && r->s[i] >= '0' && r->s[i] <= '9') ++i;
-    }
-  }
-  size_t len = i - start;
-  if (!is_float && digits <= 18) { /* fits int64 exactly: no copy, no strtoll */
-    size_t d = start;
-    bool negative = r->s[d] == '-';
-    if (negative || r->s[d] == '+') ++d;
+  size_t digits_end = i;
+  while (digits_end < r->n && r->s[digits_end] >= '0' && r->s[digits_end] <= '9') ++digits_end;
+  size_t end = digits_end;
+  while (end < r->n && is_number_char(r->s[end])) ++end;
+  bool integral = end == digits_end && digits_end > i;
+  size_t len = end - start;
+  if (integral && digits_end - i <= 18) { /* fits int64 exactly: no copy, no strtoll */
     int64_t v = 0;
-    for (; d < i; ++d) v = v * 10 + (r->s[d] - '0');
+    for (size_t d = i; d < end; ++d) v = v * 10 + (r->s[d] - '0');
     *out = ffi_any_none();
     out->type_index = kTVMFFIInt;
-    out->v_int64 = negative ? -v : v;
-    r->pos = i;
+    out->v_int64 = r->s[start] == '-' ? -v : v;
+    r->pos = end;
     return 0;
   }
   char small[64];
@@ -201,22 +199,22 @@ static __attribute__((noinline)) int parse_number_general(FfiJsonCursor* r, TVMF
   memcpy(tok, r->s + start, len);
   tok[len] = '\0';
   *out = ffi_any_none();
-  if (!is_float) {
+  bool ok = true;
+  errno = 0;
+  long long whole = integral ? strtoll(tok, NULL, 10) : 0;
+  if (integral && errno != ERANGE) {
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = (int64_t)whole;
+  } else { /* a float, or an integer past int64 */
+    char* stop = NULL;
     errno = 0;
-    long long v = strtoll(tok, NULL, 10);
-    if (errno != ERANGE) {
-      out->type_index = kTVMFFIInt;
-      out->v_int64 = (int64_t)v;
-    } else {
-      is_float = true;
-    }
-  }
-  if (is_float) {
     out->type_index = kTVMFFIFloat;
-    out->v_float64 = strtod(tok, NULL);
+    out->v_float64 = strtod(tok, &stop);
+    ok = len > 0 && stop == tok + len && errno != ERANGE;
   }
   if (tok != small) free(tok);
-  r->pos = i;
+  if (!ok) return parse_error(r, "Expecting value", start);
+  r->pos = end;
   return 0;
 }
 
@@ -233,7 +231,8 @@ static inline int parse_number(FfiJsonCursor* r, TVMFFIAny* out) {
   size_t first = i, limit = n - i > 18 ? i + 18 : n;
   int64_t v = 0;
   while (i < limit && is_digit(s[i])) v = v * 10 + (s[i++] - '0');
-  bool more = i < n && (is_digit(s[i]) || s[i] == '.' || s[i] == 'e' || s[i] == 'E');
+  bool more = i < n && (is_digit(s[i]) || s[i] == '.' || s[i] == 'e' || s[i] == 'E' ||
+                        s[i] == '+' || s[i] == '-');
   if (i == first || more) return parse_number_general(r, out);
   *out = ffi_any_none();
   out->type_index = kTVMFFIInt;
