@@ -185,7 +185,7 @@ def test_device() -> None:
     assert pickle.loads(pickle.dumps(dev)) == dev
     with pytest.raises(ValueError, match="Unknown device: nope"):
         _core.Device("nope:1")
-    for bad in ("cuda:x", "cuda:", "cuda:-1"):
+    for bad in ("cuda:x", "cuda:", "cuda:--1", "cuda:1.5"):  # ("cuda:-1" is index -1)
         with pytest.raises(ValueError, match="Invalid device index"):
             _core.Device(bad)
     with pytest.raises(TypeError):

@@ -267,7 +267,18 @@ def test_device_index_outside_int32_is_an_overflow_and_a_value_error() -> None:
         with pytest.raises(OverflowError, match=f"Invalid device index: {index} is out of range") as caught:
             tvm_ffi.device("cuda", index)
         assert isinstance(caught.value, ValueError)
+        with pytest.raises(OverflowError, match=f"Invalid device index: {index} is out of range"):
+            tvm_ffi.device(f"cuda:{index}")  # written in the text, the same
     assert tvm_ffi.device("cuda", 2**31 - 1).index == 2**31 - 1
+
+
+def test_device_text_takes_a_signed_index() -> None:
+    # As an int index may be negative, so may one written in the text (the reference reads both).
+    assert tvm_ffi.device("cuda:-1") == tvm_ffi.device("cuda", -1)
+    assert tvm_ffi.device("cuda:+2").index == 2 and tvm_ffi.device(f"cpu:{-(2**31)}").index == -(2**31)
+    for bad in ("cuda:-", "cuda:--1", "cuda: 1", "cuda:1.0"):
+        with pytest.raises(ValueError, match="Invalid device index"):
+            tvm_ffi.device(bad)
 
 
 def test_device_hash_is_the_hash_of_its_type_and_index() -> None:

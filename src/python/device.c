@@ -112,7 +112,7 @@ static int parse_name(PyObject* text, int32_t* type, int32_t* index, int* has_in
   if (colon == NULL) return 0;
   const char* digits = colon + 1;
   size_t ndigits = len - name_len - 1;
-  char buf[16];
+  char buf[32];
   char* end = NULL;
   long v = 0;
   if (ndigits > 0 && ndigits < sizeof(buf)) {
@@ -120,8 +120,10 @@ static int parse_name(PyObject* text, int32_t* type, int32_t* index, int* has_in
     buf[ndigits] = '\0';
     v = strtol(buf, &end, 10);
   }
-  if (end == NULL || *end != '\0' || v < 0 || v > INT32_MAX) {
-    return raise_bad_text("Invalid device index: ", digits, ndigits);
+  if (end == NULL || *end != '\0') return raise_bad_text("Invalid device index: ", digits, ndigits);
+  if (v < INT32_MIN || v > INT32_MAX) { /* as for an int index (negative ones are kept) */
+    PyErr_Format(g_index_out_of_range, "Invalid device index: %s is out of range (int32)", buf);
+    return -1;
   }
   *index = (int32_t)v;
   *has_index = 1;
