@@ -184,6 +184,17 @@ def test_dtype_from_numpy_complex_is_rejected() -> None:
         tvm_ffi.dtype(np.complex64)
 
 
+def test_dtype_from_numpy_of_the_other_byte_order_is_rejected() -> None:
+    # DLPack data types have no byte order: a big-endian int32 is no int32 (NumPy names both "int32").
+    swapped = np.dtype("int32").newbyteorder()
+    with pytest.raises(ValueError, match=r"unknown dtype `.i4`: not in the native byte order"):
+        tvm_ffi.dtype(swapped)
+    with pytest.raises(ValueError, match="native byte order"):
+        tvm_ffi.get_global_func("testing.echo")(swapped)
+    assert swapped not in tvm_ffi.dtype._NUMPY_DTYPE_TO_STR and np.dtype("int32") in tvm_ffi.dtype._NUMPY_DTYPE_TO_STR
+    assert tvm_ffi.dtype(np.dtype("|i1")) == "int8"  # one byte: no order
+
+
 def test_dtype_from_torch() -> None:
     torch = pytest.importorskip("torch", reason="PyTorch is not installed: torch dtype conversion not tested")
     pairs = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.int8: "int8",

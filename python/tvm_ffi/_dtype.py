@@ -84,6 +84,8 @@ def _numpy_text(value: Any) -> str | None:
         if not (isinstance(value, type) and issubclass(value, np.generic)):
             return None
         value = np.dtype(value)
+    if not value.isnative:  # DLPack data types have no byte order: ">i4" is no int32
+        raise DTypeArgumentError(f"unknown dtype `{value.str}`: not in the native byte order")
     # NumPy's names ("float32", "int8", "bool") and those of ml_dtypes' extension types
     # ("bfloat16", "float8_e5m2", ...) are already dtype strings of ours.
     return str(value.name)
@@ -138,7 +140,7 @@ class _NumpyDtypeNames(Mapping[Any, str]):
 
     def __getitem__(self, key: Any) -> str:
         np = sys.modules.get("numpy")
-        if np is None or not isinstance(key, np.dtype):
+        if np is None or not isinstance(key, np.dtype) or not key.isnative:
             raise KeyError(key)
         text = str(key.name)
         if not dtype.is_dtype(text):
