@@ -184,6 +184,19 @@ def test_dtype_from_numpy_complex_is_rejected() -> None:
         tvm_ffi.dtype(np.complex64)
 
 
+def test_scalable_vector_lanes_read_as_negative_int16() -> None:
+    # Lanes are an int16, as the reference reads them: a scalable vector's are -(its multiple).
+    sve = tvm_ffi.dtype("float32xvscalex4")
+    assert (sve.type_code, sve.bits, sve.lanes) == (2, 32, -4)
+    assert tvm_ffi.dtype.from_dlpack_data_type((2, 32, -4)) == sve == tvm_ffi.float32.with_lanes(-4)
+    assert tvm_ffi.dtype.from_dlpack_data_type((0, 8, -16)) == "int8xvscalex16"
+    assert tvm_ffi.dtype("float32x40000").lanes == 40000 - 2**16  # the same 16 bits
+    with pytest.raises(ValueError, match="scalable"):
+        sve.itemsize  # noqa: B018
+    with pytest.raises(OverflowError, match="do not fit int16"):
+        tvm_ffi.dtype.from_dlpack_data_type((2, 32, 2**15))
+
+
 def test_dtype_from_numpy_of_the_other_byte_order_is_rejected() -> None:
     # DLPack data types have no byte order: a big-endian int32 is no int32 (NumPy names both "int32").
     swapped = np.dtype("int32").newbyteorder()

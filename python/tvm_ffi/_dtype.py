@@ -70,8 +70,12 @@ def _text_of_triple(code: int, bits: int, lanes: int) -> str:
         text = "handle" if (bits, lanes) != (0, 0) else ""
     else:
         raise ValueError(f"dtype: unsupported DLPack type code {code} in ({code}, {bits}, {lanes})")
+    if not -(2**15) <= lanes < 2**15:  # lanes are an int16, as the reference reads them
+        raise OverflowError(f"dtype: lanes {lanes} in ({code}, {bits}, {lanes}) do not fit int16")
     if lanes > 1:
         text += f"x{lanes}"
+    elif lanes < -1:  # a scalable vector: -lanes times vscale
+        text += f"xvscalex{-lanes}"
     return text
 
 
@@ -237,7 +241,8 @@ class dtype(str):
         Parameters
         ----------
         data_type : tuple of (int, int, int)
-            The DLPack type code (``DLDataTypeCode``), bit width and lane count.
+            The DLPack type code (``DLDataTypeCode``), bit width and lane count (an int16;
+            below -1 a scalable vector, ``(2, 32, -4)`` is ``float32xvscalex4``).
 
         Returns
         -------
@@ -250,6 +255,8 @@ class dtype(str):
             When the triple is not a valid DLPack data type.
         TypeError
             When an item is not an integer.
+        OverflowError
+            When the lanes do not fit int16.
 
         Examples
         --------
@@ -300,7 +307,7 @@ class dtype(str):
 
     @property
     def lanes(self) -> int:
-        """Number of lanes (1 for scalars)."""
+        """Number of lanes (1 for scalars; negative for a scalable vector: -4 for ``xvscalex4``)."""
         return self._tvm_ffi_dtype.lanes
 
     @property

@@ -116,9 +116,11 @@ static PyObject* datatype_get_bits(PyObject* op, void* closure) {
   return PyLong_FromLong(dtype_of(op).bits);
 }
 
+/* Lanes read as int16, as the reference reads them: below -1 they are a scalable vector's
+ * multiple of vscale, negated ("float32xvscalex4" has -4). */
 static PyObject* datatype_get_lanes(PyObject* op, void* closure) {
   (void)closure;
-  return PyLong_FromLong(dtype_of(op).lanes);
+  return PyLong_FromLong((int16_t)dtype_of(op).lanes);
 }
 
 static PyObject* datatype_get_itemsize(PyObject* op, void* closure) {
