@@ -49,13 +49,17 @@ static int call_entry(StructuralEntry* entry, PyObject* const* args, Py_ssize_t 
                            entry->num_values, args, nargs, kwnames, bound) != 0) {
       return -1;
     }
+    /* Ints become bools; any other value goes to the runtime as it is, whose argument check
+     * refuses what is no bool with the reference's message. */
     int any_flag = 0;
     for (int f = 0; f < NUM_FLAGS; ++f) {
       PyObject** flag = &bound[entry->num_values + f];
-      int set = *flag != NULL ? PyObject_IsTrue(*flag) : 0;
-      if (set < 0) return -1;
-      *flag = set ? Py_True : Py_False;
-      any_flag |= set;
+      if (*flag == NULL) {
+        *flag = Py_False;
+      } else if (PyLong_Check(*flag)) {
+        *flag = PyObject_IsTrue(*flag) ? Py_True : Py_False;
+      }
+      any_flag |= *flag != Py_False;
     }
     if (any_flag) num_args += NUM_FLAGS;
   }
