@@ -82,9 +82,8 @@ static PyObject* object_reduce(PyObject* op, PyObject* unused) {
   return Py_BuildValue("(N(O)N)", new_object, (PyObject*)Py_TYPE(op), state);
 }
 
-/* copy.deepcopy: the runtime's ffi.DeepCopy (sharing and cycles kept; the memo is not used). */
-/* The memo is optional, as in the reference (copy.deepcopy passes one; the runtime's DeepCopy
- * keeps its own, so it is not read). */
+/* copy.deepcopy: the runtime's ffi.DeepCopy (sharing and cycles kept). The memo is optional, as
+ * in the reference; copy.deepcopy passes one, which is not read (DeepCopy keeps its own). */
 static PyObject* object_deepcopy(PyObject* op, PyObject* const* args, Py_ssize_t nargs) {
   (void)args;
   if (nargs > 1) {

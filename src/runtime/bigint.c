@@ -22,18 +22,11 @@ _Static_assert(offsetof(BigIntObject, words) == 32, "BigInt words start at +32")
 static void bigint_destroy(void* self) { (void)self; /* words live in the same block */ }
 FFI_DEFINE_DELETER(bigint_deleter, bigint_destroy)
 
-/* Word i of an input that may not be 8-byte aligned. */
-static int64_t load_word(const char* data, size_t i) {
-  int64_t w;
-  memcpy(&w, data + i * sizeof(int64_t), sizeof(int64_t));
-  return w;
-}
-
 /* Drops top words that only repeat the sign of the word below them. */
 static size_t minimal_word_count(const char* data, size_t n) {
   while (n > 1) {
-    int64_t top = load_word(data, n - 1);
-    int64_t sign = load_word(data, n - 2) < 0 ? -1 : 0;
+    int64_t top = ffi_bigint_word(data, n - 1);
+    int64_t sign = ffi_bigint_word(data, n - 2) < 0 ? -1 : 0;
     if (top != sign) break;
     --n;
   }
@@ -58,7 +51,7 @@ int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   size_t n = minimal_word_count(input->data, input->size / sizeof(int64_t));
   if (n <= 1) {
     out->type_index = kTVMFFIInt;
-    out->v_int64 = n == 0 ? 0 : load_word(input->data, 0);
+    out->v_int64 = n == 0 ? 0 : ffi_bigint_word(input->data, 0);
     return 0;
   }
   if (n > (SIZE_MAX - sizeof(BigIntObject)) / sizeof(int64_t)) {

@@ -47,6 +47,13 @@ void ffi_register_convert_attr(int32_t type_index);
 int ffi_array_new(const TVMFFIAny* items, int64_t n, TVMFFIObject** out);
 /* tensor.c: a new Shape object copying n extents. */
 int ffi_shape_new(const int64_t* data, size_t n, TVMFFIObject** out);
+/* Word i of a BigInt payload (int64 words, least significant first), which a foreign producer
+ * need not have 8-byte aligned. */
+static inline int64_t ffi_bigint_word(const char* words, size_t i) {
+  int64_t w;
+  memcpy(&w, words + i * sizeof(int64_t), sizeof(int64_t));
+  return w;
+}
 
 
 /* Sequence cells (Array, List) sit right after the header; only the cell is ABI. */

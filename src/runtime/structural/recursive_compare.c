@@ -56,25 +56,19 @@ static TVMFFIByteArray integer_words(const TVMFFIAny* v) {
   return one;
 }
 
-static int64_t word_at(TVMFFIByteArray words, size_t i) {
-  int64_t w;
-  memcpy(&w, words.data + i * sizeof(int64_t), sizeof(int64_t));
-  return w;
-}
-
 /* Numeric order of two ints/BigInts. Representations are minimal, so between numbers of one
  * sign the one with more words has the larger magnitude; at equal length the top word compares
  * signed and the words below it unsigned. */
 static int integer_order(const TVMFFIAny* a, const TVMFFIAny* b) {
   TVMFFIByteArray x = integer_words(a), y = integer_words(b);
   size_t nx = x.size / sizeof(int64_t), ny = y.size / sizeof(int64_t);
-  int64_t top_x = word_at(x, nx - 1), top_y = word_at(y, ny - 1);
+  int64_t top_x = ffi_bigint_word(x.data, nx - 1), top_y = ffi_bigint_word(y.data, ny - 1);
   bool negative = top_x < 0;
   if (negative != (top_y < 0)) return negative ? -1 : 1;
   if (nx != ny) return (nx > ny) == negative ? -1 : 1;
   if (top_x != top_y) return top_x < top_y ? -1 : 1;
   for (size_t i = nx - 1; i-- > 0;) {
-    uint64_t wx = (uint64_t)word_at(x, i), wy = (uint64_t)word_at(y, i);
+    uint64_t wx = (uint64_t)ffi_bigint_word(x.data, i), wy = (uint64_t)ffi_bigint_word(y.data, i);
     if (wx != wy) return wx < wy ? -1 : 1;
   }
   return 0;
