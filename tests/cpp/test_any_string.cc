@@ -217,6 +217,10 @@ void test_views_convert_to_owned() {
   int value = 7;
   ffi::AnyView ptr_view = static_cast<void*>(&value);
   CHECK_EQ(ptr_view.cast<void*>(), static_cast<void*>(&value));
+  ffi::Any null_ptr = static_cast<void*>(nullptr);  // a null pointer stays a pointer, not None
+  CHECK_EQ(null_ptr.type_index(), ffi::TypeIndex::kTVMFFIOpaquePtr);
+  CHECK(!(null_ptr == nullptr));
+  CHECK_EQ(null_ptr.cast<void*>(), nullptr);
 }
 
 void test_optional() {

@@ -234,12 +234,12 @@ struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>> : Ty
   static std::string TypeSchema() { return detail::QuoteTypeSchema(StaticTypeKey::kTVMFFIFloat); }
 };
 
-/*! \brief void*: stored as kTVMFFIOpaquePtr; None reads as nullptr. */
+/*! \brief void*: stored as kTVMFFIOpaquePtr, a null pointer too (Python sees
+ *  `ctypes.c_void_p(None)`, as from the reference's headers); None reads as nullptr. */
 template <>
 struct TypeTraits<void*> : TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIOpaquePtr;
   static void CopyToAnyView(void* v, TVMFFIAny* r) {
-    if (v == nullptr) return detail::ClearAny(r);
     r->type_index = TypeIndex::kTVMFFIOpaquePtr;
     r->zero_padding = 0;
     r->v_ptr = v;
