@@ -11,7 +11,10 @@ an annotation that fails that way is evaluated again with each ``a | b`` read as
 from __future__ import annotations
 
 import ast
+import functools
+import operator
 import sys
+import types
 import typing
 from typing import Any
 
@@ -70,3 +73,34 @@ def _evaluated(ann: Any, globalns: dict[str, Any], localns: dict[str, Any] | Non
     while isinstance(ann, str):
         ann = eval_annotation(ann, globalns, localns)
     return type(None) if ann is None else ann
+
+
+def _has_nested_reference(ann: Any) -> bool:
+    """Whether a generic annotation holds a quoted name (``Optional["Node"]``, ``list["Node"]``)."""
+    if isinstance(ann, typing.ForwardRef):
+        return True
+    args = getattr(ann, "__args__", None)
+    if not isinstance(args, tuple):
+        return False
+    # Plain-text arguments are names only in builtin generics (``list["Node"]``); in typing's
+    # Literal they are values.
+    quoted = isinstance(ann, types.GenericAlias) and any(isinstance(a, str) for a in args)
+    return quoted or any(_has_nested_reference(a) for a in args if not isinstance(a, str))
+
+
+def resolve_nested(ann: Any, globalns: dict[str, Any], localns: dict[str, Any] | None = None) -> Any:
+    """``ann`` with the quoted names inside it evaluated: ``Optional["Node"]`` -> ``Optional[Node]``.
+
+    A self-referencing field (``next: Optional["Node"]``) is the common case. Raises NameError
+    while a name is not defined yet, as evaluating a whole quoted annotation does.
+    """
+    if not _has_nested_reference(ann):
+        return ann
+    if isinstance(ann, types.GenericAlias):  # list["Node"]: get_type_hints leaves the text on 3.9
+        args = tuple(resolve_nested(_evaluated(a, globalns, localns), globalns, localns) for a in ann.__args__)
+        return types.GenericAlias(typing.get_origin(ann), args)
+    if _HAS_PEP604 and isinstance(ann, types.UnionType):  # list["Node"] | None
+        members = [resolve_nested(a, globalns, localns) for a in ann.__args__]
+        return functools.reduce(operator.or_, members)
+    holder = types.SimpleNamespace(__annotations__={"ann": ann})
+    return typing.get_type_hints(holder, globalns, localns, include_extras=True)["ann"]

@@ -14,7 +14,7 @@ import typing
 from typing import Any, Callable
 
 from .. import _core
-from .._annotations import eval_annotation
+from .._annotations import eval_annotation, resolve_nested
 from .._class_binding import bind_reflection, forget_fallback, rebuild_fallbacks_under
 from .._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 from . import _c_registry
@@ -151,6 +151,7 @@ def _resolve_annotations(cls: type) -> dict[str, Any]:
         try:
             while isinstance(ann, str):  # a quoted annotation under `from __future__ import annotations`
                 ann = eval_annotation(ann, globalns, localns)
+            ann = resolve_nested(ann, globalns, localns)
         except Exception as err:  # noqa: BLE001 -- a name defined later, or an annotation that fails: both reported
             unresolved.append(f"{name}: {own[name]} ({err})")
             continue
@@ -262,9 +263,11 @@ def _resolve_return(cls: type, func: Any) -> Any:
     ann = getattr(func, "__annotations__", {}).get("return", Any)
     module = sys.modules.get(cls.__module__)
     globalns = {**_DEFINED_BY_NAME, **(vars(module) if module is not None else {})}
+    localns = {cls.__name__: cls, **dict(vars(cls))}
     try:
         while isinstance(ann, str):
-            ann = eval_annotation(ann, globalns, {cls.__name__: cls, **dict(vars(cls))})
+            ann = eval_annotation(ann, globalns, localns)
+        ann = resolve_nested(ann, globalns, localns)
     except NameError as err:
         raise _Unresolved([f"{func.__name__}: {ann} ({err})"]) from None
     return ann
