@@ -54,6 +54,28 @@ def test_construction_errors() -> None:
         AccessPath.root().array_item("x")  # type: ignore[arg-type]
 
 
+def test_argument_errors_name_the_typed_method() -> None:
+    # The reference's text: its AccessPath methods are typed C++ functions.
+    with pytest.raises(TypeError) as err:
+        AccessPath.root().attr(None)  # type: ignore[arg-type]
+    assert str(err.value) == (
+        "Mismatched type on argument #1 when calling: `ffi.reflection.AccessPath._attr(0: "
+        "ffi.reflection.AccessPath, 1: str) -> ffi.reflection.AccessPath`. Expected `str` but got `None`")
+
+
+def test_reflection_carries_the_type_schemas() -> None:
+    info = AccessPath.__tvm_ffi_type_info__
+    assert [(f.name, str(f.ty)) for f in info.fields] == [
+        ("parent", "Object | None"), ("step", "ffi.reflection.AccessStep | None"), ("depth", "int")]
+    methods = {m.name: m for m in info.methods}
+    schema = tvm_ffi.core.TypeSchema.from_json_str(methods["_to_steps"].metadata["type_schema"])
+    assert str(schema) == "Callable[[ffi.reflection.AccessPath], Array[ffi.reflection.AccessStep]]"
+    assert methods["_root"].is_static
+    # Type methods only: the reference registers no global functions for them.
+    assert not [name for name in tvm_ffi.registry.list_global_func_names() if "AccessPath" in name
+                and name != "ffi.VisitErrorContext.FindAccessPaths"]
+
+
 def test_paths_and_steps_copy() -> None:
     path = AccessPath.root().attr("x").array_item(2)
     shallow = copy.copy(path)  # a new path over the same parent and step objects

@@ -369,6 +369,20 @@ def test_structural_key_as_dict_and_map_key(st_make: Any) -> None:
     assert tvm_ffi.serialization.from_json_graph_str(text) == k0
 
 
+def test_structural_key_reflection_is_the_reference_s() -> None:
+    info = tvm_ffi.StructuralKey.__tvm_ffi_type_info__
+    assert [(f.name, str(f.ty)) for f in info.fields] == [("key", "Any"), ("hash_i64", "int")]
+    (init,) = info.methods
+    assert init.name == "__ffi_init__" and init.is_static
+    assert init.doc == "Constructor that takes any key and computes its structural hash"
+    assert init.func([1]) == tvm_ffi.StructuralKey([1])
+    with pytest.raises(TypeError, match=r"`ffi.StructuralKey.__ffi_init__\(0: Any\) -> ffi.Object`. "
+                                        r"Expected 1 but got 0 arguments"):
+        init.func()
+    (value,) = tvm_ffi.structural.VisitInterrupt.__tvm_ffi_type_info__.fields
+    assert str(value.ty) == "Any" and value.c_has_default and value.c_default is None
+
+
 def test_custom_structural_hooks(st_make: Any) -> None:
     # st.SEq's __s_equal__/__s_hash__ look at `key` only (the field walk would see `b` too).
     a1, b1, a2 = st_make("st.SEq", 1, "a"), st_make("st.SEq", 1, "b"), st_make("st.SEq", 2, "a")

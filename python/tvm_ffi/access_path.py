@@ -17,7 +17,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from .registry import get_global_func, register_object
+from .registry import register_object
 
 __all__ = ["AccessKind", "AccessPath", "AccessStep"]
 
@@ -34,8 +34,10 @@ class AccessKind(IntEnum):
 
 
 def _method(name: str) -> Callable[..., Any]:
-    # The runtime registers each AccessPath type method also as a global of this name.
-    return get_global_func(f"ffi.reflection.AccessPath{name}")
+    """The runtime's type method ``name`` of ffi.reflection.AccessPath (no global holds it)."""
+    info = _core._lookup_or_register_type_info_from_type_key("ffi.reflection.AccessPath")
+    func: Callable[..., Any] = next(m.func for m in info.methods if m.name == name)
+    return func
 
 
 # Looked up once: a registry lookup per call cost more than the call itself.

@@ -344,24 +344,6 @@ static int step_create(TVMFFIObjectHandle* out) {
 }
 static int path_create(TVMFFIObjectHandle* out) { return path_new(NULL, NULL, (TVMFFIObject**)out); }
 
-static void add_method(int32_t type_index, const char* name, TVMFFISafeCallType fn, bool is_static) {
-  TVMFFIObjectHandle f;
-  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("access_path", "method %s", name);
-  TVMFFIMethodInfo m;
-  memset(&m, 0, sizeof(m));
-  m.name.data = name;
-  m.name.size = strlen(name);
-  m.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
-  m.method = ffi_any_from_object((TVMFFIObject*)f);
-  if (TVMFFITypeRegisterMethod(type_index, &m) != 0) ffi_fatal("access_path", "method %s", name);
-  /* Also reachable as a global, for frontends that do not bind type methods. */
-  char global[96];
-  snprintf(global, sizeof(global), "ffi.reflection.AccessPath%s", name);
-  TVMFFIByteArray gname = {global, strlen(global)};
-  if (TVMFFIFunctionSetGlobal(&gname, f, 1) != 0) ffi_fatal("access_path", "global %s", global);
-  ffi_decref((TVMFFIObject*)f);
-}
-
 static int32_t alloc_index(const char* key, int32_t depth, int32_t parent) {
   TVMFFIByteArray k = {key, strlen(key)};
   return TVMFFITypeGetOrAllocIndex(&k, -1, depth, 0, 1, parent);
@@ -377,26 +359,31 @@ void ffi_register_access_path_types(void) {
   alloc_index("ffi.IntEnum", 2, enum_base);
   alloc_index("ffi.StrEnum", 2, enum_base);
   g_step_index = ffi_define_type("ffi.reflection.AccessStep", step_create, 48, kTVMFFISEqHashKindConstTreeNode);
-  ffi_define_field(g_step_index, "kind", offsetof(StepObject, kind), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
-  ffi_define_field(g_step_index, "key", offsetof(StepObject, key), 16, ffi_field_get_any, ffi_field_set_any, kTVMFFIAny);
+  ffi_define_field(g_step_index, "kind", offsetof(StepObject, kind), 4, ffi_field_get_i32,
+                   ffi_field_set_i32, kTVMFFIInt, "{\"type\":\"int\"}", 0);
+  ffi_define_field(g_step_index, "key", offsetof(StepObject, key), 16, ffi_field_get_any,
+                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", 0);
   ffi_define_attr_fn(g_step_index, "__ffi_repr__", step_repr);
   ffi_define_attr_fn(g_step_index, "__ffi_shallow_copy__", step_shallow_copy);
 
   g_path_index = ffi_define_type("ffi.reflection.AccessPath", path_create, 48, kTVMFFISEqHashKindConstTreeNode);
-  ffi_define_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj, kTVMFFIAny);
-  ffi_define_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny);
-  ffi_define_field(g_path_index, "depth", offsetof(PathObject, depth), 4, ffi_field_get_i32, ffi_field_set_i32, kTVMFFIInt);
+  ffi_define_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj,
+                   kTVMFFIAny, "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}", 0);
+  ffi_define_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny,
+                   "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.reflection.AccessStep\"}]}", 0);
+  ffi_define_field(g_path_index, "depth", offsetof(PathObject, depth), 4, ffi_field_get_i32,
+                   ffi_field_set_i32, kTVMFFIInt, "{\"type\":\"int\"}", 0);
   ffi_define_attr_fn(g_path_index, "__ffi_repr__", path_repr);
   ffi_define_attr_fn(g_path_index, "__ffi_shallow_copy__", path_shallow_copy);
-  add_method(g_path_index, "_root", path_root, true);
-  add_method(g_path_index, "_extend", path_extend, false);
-  add_method(g_path_index, "_attr", path_attr, false);
-  add_method(g_path_index, "_array_item", path_array_item, false);
-  add_method(g_path_index, "_map_item", path_map_item, false);
-  add_method(g_path_index, "_attr_missing", path_attr_missing, false);
-  add_method(g_path_index, "_array_item_missing", path_array_item_missing, false);
-  add_method(g_path_index, "_map_item_missing", path_map_item_missing, false);
-  add_method(g_path_index, "_is_prefix_of", path_is_prefix_of, false);
-  add_method(g_path_index, "_to_steps", path_to_steps, false);
-  add_method(g_path_index, "_path_equal", path_path_equal, false);
+  ffi_define_method(g_path_index, "_root", path_root, true, NULL);
+  ffi_define_method(g_path_index, "_extend", path_extend, false, NULL);
+  ffi_define_method(g_path_index, "_attr", path_attr, false, NULL);
+  ffi_define_method(g_path_index, "_array_item", path_array_item, false, NULL);
+  ffi_define_method(g_path_index, "_map_item", path_map_item, false, NULL);
+  ffi_define_method(g_path_index, "_attr_missing", path_attr_missing, false, NULL);
+  ffi_define_method(g_path_index, "_array_item_missing", path_array_item_missing, false, NULL);
+  ffi_define_method(g_path_index, "_map_item_missing", path_map_item_missing, false, NULL);
+  ffi_define_method(g_path_index, "_is_prefix_of", path_is_prefix_of, false, NULL);
+  ffi_define_method(g_path_index, "_to_steps", path_to_steps, false, NULL);
+  ffi_define_method(g_path_index, "_path_equal", path_path_equal, false, NULL);
 }

@@ -308,8 +308,24 @@ int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t to
   return index;
 }
 
+/* `{"type_schema":"<schema with its quotes escaped>"}` into buf: the metadata is JSON holding the
+ * schema as a JSON string. */
+static void schema_metadata(const char* schema, char* buf, size_t cap) {
+  static const char kHead[] = "{\"type_schema\":\"";
+  size_t n = 0;
+  memcpy(buf, kHead, sizeof(kHead) - 1);
+  n = sizeof(kHead) - 1;
+  for (const char* c = schema; *c != '\0'; ++c) {
+    if (n + 4 >= cap) ffi_fatal("ffi_define_field", "schema %s too long", schema);
+    if (*c == '"' || *c == '\\') buf[n++] = '\\';
+    buf[n++] = *c;
+  }
+  memcpy(buf + n, "\"}", 3);
+}
+
 void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
-                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index) {
+                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index,
+                      const char* schema, int options) {
   TVMFFIFieldInfo f;
   memset(&f, 0, sizeof(f));
   f.name.data = name;
@@ -320,8 +336,32 @@ void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int6
   f.getter = get;
   f.setter = (void*)set;
   f.default_value_or_factory = ffi_any_none();
+  if (options & FFI_FIELD_DEFAULT_NONE) f.flags |= kTVMFFIFieldFlagBitMaskHasDefault;
   f.field_static_type_index = static_index;
+  char metadata[256];
+  schema_metadata(schema, metadata, sizeof(metadata));
+  f.metadata.data = metadata;
+  f.metadata.size = strlen(metadata);
   if (TVMFFITypeRegisterField(type_index, &f) != 0) ffi_fatal("ffi_define_field", "field %s", name);
+}
+
+void ffi_define_method(int32_t type_index, const char* name, TVMFFISafeCallType fn, bool is_static,
+                       const char* doc) {
+  TVMFFIObjectHandle f;
+  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("ffi_define_method", "%s", name);
+  TVMFFIMethodInfo m;
+  memset(&m, 0, sizeof(m));
+  m.name = (TVMFFIByteArray){name, strlen(name)};
+  if (doc != NULL) m.doc = (TVMFFIByteArray){doc, strlen(doc)};
+  m.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  m.method = ffi_any_from_object((TVMFFIObject*)f);
+  TVMFFIByteArray key = ffi_type_key_of(type_index);
+  char qualified[128];
+  snprintf(qualified, sizeof(qualified), "%.*s.%s", (int)key.size, key.data, name);
+  const FfiBuiltinSignature* sig = ffi_builtin_signature(qualified);
+  if (sig != NULL) m.metadata = (TVMFFIByteArray){sig->metadata, strlen(sig->metadata)};
+  if (TVMFFITypeRegisterMethod(type_index, &m) != 0) ffi_fatal("ffi_define_method", "%s", name);
+  ffi_decref((TVMFFIObject*)f);
 }
 
 void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn) {

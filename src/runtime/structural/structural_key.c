@@ -28,10 +28,9 @@ static int key_alloc(TVMFFIObject** out) {
 
 static int key_create(TVMFFIObjectHandle* out) { return key_alloc((TVMFFIObject**)out); }
 
-/* ffi.StructuralKey(key) */
-static int global_make_key(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  (void)self;
-  if (ffi_check_num_args("ffi.StructuralKey", num_args, 1) != 0) return -1;
+/* A key of args[0]; argument errors name `fname`. */
+static int make_key(const char* fname, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (ffi_check_num_args(fname, num_args, 1) != 0) return -1;
   TVMFFIAny value;
   if (TVMFFIAnyViewToOwnedAny(&args[0], &value) != 0) return -1;
   uint64_t hash;
@@ -44,6 +43,18 @@ static int global_make_key(void* self, const TVMFFIAny* args, int32_t num_args, 
   ((KeyObject*)obj)->hash_i64 = (int64_t)hash;
   ffi_ret_object(result, obj);
   return 0;
+}
+
+/* ffi.StructuralKey(key) */
+static int global_make_key(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self;
+  return make_key("ffi.StructuralKey", args, num_args, result);
+}
+
+/* The type's static `__ffi_init__` method (and attribute), as the reference's `refl::init`. */
+static int init_key(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self;
+  return make_key("ffi.StructuralKey.__ffi_init__", args, num_args, result);
 }
 
 static bool keys_equal(const KeyObject* a, const KeyObject* b, int* error) {
@@ -120,12 +131,15 @@ void ffi_register_structural_key(void) {
   g_key_index = ffi_define_type("ffi.StructuralKey", key_create, (int32_t)sizeof(KeyObject),
                                 kTVMFFISEqHashKindUnsupported);
   ffi_define_field(g_key_index, "key", offsetof(KeyObject, key), 16, ffi_field_get_any,
-                   ffi_field_set_any, kTVMFFIAny);
+                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", 0);
   ffi_define_field(g_key_index, "hash_i64", offsetof(KeyObject, hash_i64), 8, ffi_field_get_i64,
-                   ffi_field_set_i64, kTVMFFIInt);
+                   ffi_field_set_i64, kTVMFFIInt, "{\"type\":\"int\"}", 0);
   set_ptr_attr("__any_hash__", (void*)key_any_hash);
   set_ptr_attr("__any_equal__", (void*)key_any_equal);
   ffi_define_attr_fn(g_key_index, "__ffi_shallow_copy__", key_shallow_copy);
+  ffi_define_method(g_key_index, "__ffi_init__", init_key, true,
+                    "Constructor that takes any key and computes its structural hash");
+  ffi_define_attr_fn(g_key_index, "__ffi_init__", init_key);
   ffi_register_builtin("ffi.StructuralKey", global_make_key);
   ffi_register_builtin("ffi.StructuralKeyEqual", global_key_equal);
 }

@@ -134,7 +134,7 @@ void ffi_register_visit_types(void) {
                                   (int32_t)sizeof(InterruptObject), kTVMFFISEqHashKindUnsupported);
   if (index != kTVMFFIVisitInterrupt) ffi_fatal("visit_types", "ffi.VisitInterrupt index %d", index);
   ffi_define_field(index, "value", offsetof(InterruptObject, value), 16, ffi_field_get_any,
-                   ffi_field_set_any, kTVMFFIAny);
+                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", FFI_FIELD_DEFAULT_NONE);
   ffi_register_builtin("ffi.VisitInterrupt", global_interrupt);
 
   /* The C++ headers declare ffi.StructuralVisitor as a mutable child of ffi.Object; asking for
