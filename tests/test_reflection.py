@@ -197,7 +197,8 @@ def test_methods_are_bound_and_check_arity() -> None:
     pair = t.TestIntPair(3, 4)
     assert pair.sum() == 7 and t.TestIntPair.sum(pair) == 7
     assert t.TestIntPair.sum.__doc__ == "Method to compute sum of a and b"
-    with pytest.raises(TypeError, match=r"Mismatched number of arguments when calling: `testing.TestIntPair.sum`"):
+    with pytest.raises(TypeError, match=r"Mismatched number of arguments when calling: `testing.TestIntPair"
+                                        r".sum\(0: testing.TestIntPair\) -> int`. Expected 1 but got 2 arguments"):
         pair.sum(1)
     with pytest.raises(TypeError, match="Expected `testing.TestIntPair` but got `testing.TestObjectBase`"):
         t.TestIntPair.sum(t.TestObjectBase())

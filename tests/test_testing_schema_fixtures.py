@@ -174,6 +174,24 @@ def test_schema_all_types_fields_and_methods() -> None:
         "Callable[[int, float, str], testing.SchemaAllTypes]")
 
 
+def test_method_errors_show_the_signature_and_the_last_bad_argument() -> None:
+    # As from the reference's typed C++ methods (GCC converts arguments right to left).
+    obj = _SchemaAllTypes.make_with(1, 2.0, "s")
+    with pytest.raises(TypeError) as err:
+        _SchemaAllTypes.append_int(None, None, None)
+    assert str(err.value) == (
+        "Mismatched type on argument #2 when calling: `testing.SchemaAllTypes.append_int(0: "
+        "testing.SchemaAllTypes, 1: Array<int>, 2: int) -> Array<int>`. Expected `int` but got `None`")
+    with pytest.raises(TypeError, match=r"`testing.SchemaAllTypes.add_int\(0: testing.SchemaAllTypes, "
+                                        r"1: int\) -> int`. Expected 2 but got 1 arguments"):
+        obj.add_int()
+    with pytest.raises(TypeError, match=r"argument #2 .*make_with\(0: int, 1: float, 2: str\) -> "
+                                        r"testing.SchemaAllTypes`. Expected `str` but got `None`"):
+        _SchemaAllTypes.make_with(None, None, None)
+    with pytest.raises(TypeError, match=r"argument #2 when calling: `testing.TestCompare.__ffi_init__"):
+        tvm_ffi.testing.TestCompare(None, None, None)
+
+
 def test_schema_all_types_typed_fields_convert_and_refuse() -> None:
     obj = _SchemaAllTypes.make_with(3, 1.5, "abc")
     obj.v_opt_int, obj.v_opt_str, obj.v_variant = True, None, [True, 2]

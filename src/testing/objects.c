@@ -75,23 +75,45 @@ TVMFFIObject* testing_object_new(const TestingTypeDef* def) {
   return obj;
 }
 
-int testing_method_self(const TestingTypeDef* def, const char* method, const TVMFFIAny* args,
-                        int32_t num_args, int32_t expected_args, TVMFFIObject** self) {
-  if (num_args != expected_args) {
-    return testing_raise("TypeError",
-                         "Mismatched number of arguments when calling: `%s.%s`. Expected %d but "
-                         "got %d arguments",
-                         def->key, method, (int)expected_args, (int)num_args);
+const char* testing_method_display(const TestingTypeDef* def, const char* method, char* buf,
+                                   size_t cap) {
+  const char* signature = "";
+  for (int i = 0; i < def->num_methods; ++i) {
+    if (strcmp(def->methods[i].name, method) == 0 && def->methods[i].signature != NULL) {
+      signature = def->methods[i].signature;
+    }
   }
+  snprintf(buf, cap, "%s.%s%s", def->key, method, signature);
+  return buf;
+}
+
+int testing_method_arg_error(const TestingTypeDef* def, const char* method, int index,
+                             const char* expected, const TVMFFIAny* actual) {
+  char name[512];
+  TVMFFIByteArray key = testing_type_key(actual->type_index);
+  return testing_raise("TypeError",
+                       "Mismatched type on argument #%d when calling: `%s`. Expected `%s` but got "
+                       "`%.*s`",
+                       index, testing_method_display(def, method, name, sizeof(name)), expected,
+                       (int)key.size, key.data);
+}
+
+int testing_method_arity(const TestingTypeDef* def, const char* method, int32_t num_args,
+                         int32_t expected_args) {
+  if (num_args == expected_args) return 0;
+  char name[512];
+  return testing_raise("TypeError",
+                       "Mismatched number of arguments when calling: `%s`. Expected %d but got %d "
+                       "arguments",
+                       testing_method_display(def, method, name, sizeof(name)), (int)expected_args,
+                       (int)num_args);
+}
+
+int testing_method_self(const TestingTypeDef* def, const char* method, const TVMFFIAny* args,
+                        TVMFFIObject** self) {
   bool accepted = def->final ? args[0].type_index == def->type_index
                              : testing_is_instance(args[0].type_index, def->type_index);
-  if (!accepted) {
-    TVMFFIByteArray actual = testing_type_key(args[0].type_index);
-    return testing_raise("TypeError",
-                         "Mismatched type on argument #0 when calling: `%s.%s`. Expected `%s` "
-                         "but got `%.*s`",
-                         def->key, method, def->key, (int)actual.size, actual.data);
-  }
+  if (!accepted) return testing_method_arg_error(def, method, 0, def->key, &args[0]);
   *self = args[0].v_obj;
   return 0;
 }
@@ -484,7 +506,10 @@ static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args
                              TVMFFIAny* result) {
   const TestingTypeDef* def = (const TestingTypeDef*)self;
   TVMFFIObject* src = NULL;
-  if (testing_method_self(def, "__ffi_shallow_copy__", args, num_args, 1, &src) != 0) return -1;
+  if (testing_method_arity(def, "__ffi_shallow_copy__", num_args, 1) != 0 ||
+      testing_method_self(def, "__ffi_shallow_copy__", args, &src) != 0) {
+    return -1;
+  }
   const TestingTypeDef* actual = def_of(src->type_index);
   if (actual == NULL) actual = def;
   TVMFFIObject* copy = testing_object_new(actual);

@@ -28,11 +28,7 @@ static int int_arg(const TestingTypeDef* def, const char* method, const TVMFFIAn
     *out = args[i].v_int64;
     return 0;
   }
-  TVMFFIByteArray actual = testing_type_key(args[i].type_index);
-  return testing_raise("TypeError",
-                       "Mismatched type on argument #%d when calling: `%s.%s`. Expected `int` but "
-                       "got `%.*s`",
-                       i, def->key, method, (int)actual.size, actual.data);
+  return testing_method_arg_error(def, method, i, "int", &args[i]);
 }
 
 /* ---- TestObjectBase / TestObjectDerived / TestObjectPtrHolder ---- */
@@ -42,8 +38,9 @@ static TestingTypeDef kObjectBase;
 static int object_base_add_i64(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   int64_t other = 0;
-  if (testing_method_self(&kObjectBase, "add_i64", args, n, 2, &obj) != 0) return -1;
+  if (testing_method_arity(&kObjectBase, "add_i64", n, 2) != 0) return -1;
   if (int_arg(&kObjectBase, "add_i64", args, 1, &other) != 0) return -1;
+  if (testing_method_self(&kObjectBase, "add_i64", args, &obj) != 0) return -1;
   (void)self;
   return ret_int(r, *TESTING_FIELD(obj, int64_t, 24) + other);
 }
@@ -58,6 +55,7 @@ static const TestingFieldDef kObjectBaseFields[] = {
 };
 static const TestingMethodDef kObjectBaseMethods[] = {
     {.name = "add_i64", .doc = "add_i64 method",
+     .signature = "(0: testing.TestObjectBase, 1: int) -> int",
      .schema = SCHEMA_FN(T_INT, T_TYPE("testing.TestObjectBase") "," T_INT),
      .call = object_base_add_i64},
 };
@@ -95,7 +93,10 @@ static TestingTypeDef kIntPair;
 static int int_pair_sum(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kIntPair, "sum", args, n, 1, &obj) != 0) return -1;
+  if (testing_method_arity(&kIntPair, "sum", n, 1) != 0 ||
+      testing_method_self(&kIntPair, "sum", args, &obj) != 0) {
+    return -1;
+  }
   return ret_int(r, *TESTING_FIELD(obj, int64_t, 24) + *TESTING_FIELD(obj, int64_t, 32));
 }
 
@@ -117,6 +118,7 @@ static const TestingFieldDef kIntPairFields[] = {
 };
 static const TestingMethodDef kIntPairMethods[] = {
     {.name = "sum", .doc = "Method to compute sum of a and b",
+     .signature = "(0: testing.TestIntPair) -> int",
      .schema = SCHEMA_FN(T_INT, T_TYPE("testing.TestIntPair")), .call = int_pair_sum},
 };
 static TestingTypeDef kIntPair = {
@@ -212,13 +214,19 @@ static TestingTypeDef kUnregistered;
 static int get_v1_plus_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kUnregisteredBase, "get_v1_plus_one", args, n, 1, &obj) != 0) return -1;
+  if (testing_method_arity(&kUnregisteredBase, "get_v1_plus_one", n, 1) != 0 ||
+      testing_method_self(&kUnregisteredBase, "get_v1_plus_one", args, &obj) != 0) {
+    return -1;
+  }
   return ret_int(r, *TESTING_FIELD(obj, int64_t, 24) + 1);
 }
 static int get_v2_plus_two(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kUnregistered, "get_v2_plus_two", args, n, 1, &obj) != 0) return -1;
+  if (testing_method_arity(&kUnregistered, "get_v2_plus_two", n, 1) != 0 ||
+      testing_method_self(&kUnregistered, "get_v2_plus_two", args, &obj) != 0) {
+    return -1;
+  }
   return ret_int(r, *TESTING_FIELD(obj, int64_t, 32) + 2);
 }
 
@@ -226,6 +234,7 @@ static const TestingFieldDef kUnregisteredBaseFields[] = {
     {.name = "v1", .kind = TF_I64, .offset = 24, .schema = T_INT}};
 static const TestingMethodDef kUnregisteredBaseMethods[] = {
     {.name = "get_v1_plus_one", .doc = "Get (v1 + 1) from TestUnregisteredBaseObject",
+     .signature = "(0: testing.TestUnregisteredBaseObject) -> int",
      .schema = SCHEMA_FN(T_INT, T_TYPE("testing.TestUnregisteredBaseObject")),
      .call = get_v1_plus_one}};
 static TestingTypeDef kUnregisteredBase = {
@@ -239,6 +248,7 @@ static const TestingFieldDef kUnregisteredFields[] = {
     {.name = "v2", .kind = TF_I64, .offset = 32, .schema = T_INT}};
 static const TestingMethodDef kUnregisteredMethods[] = {
     {.name = "get_v2_plus_two", .doc = "Get (v2 + 2) from TestUnregisteredObject",
+     .signature = "(0: testing.TestUnregisteredObject) -> int",
      .schema = SCHEMA_FN(T_INT, T_TYPE("testing.TestUnregisteredObject")),
      .call = get_v2_plus_two}};
 static TestingTypeDef kUnregistered = {

@@ -63,7 +63,8 @@ int testing_explicit_init_call(void* self, const TVMFFIAny* args, int32_t num_ar
   }
   TVMFFIObject* obj = testing_object_new(def);
   if (obj == NULL) return -1;
-  for (int i = 0; i < all.size; ++i) {
+  /* Right to left, as GCC converts a C++ constructor's arguments: the last bad one is named. */
+  for (int i = all.size - 1; i >= 0; --i) {
     if (testing_field_set(all.items[i], obj, &args[i]) != 0) {
       TVMFFIErrorMoveFromRaised(NULL);
       TVMFFIObjectDecRef(obj);

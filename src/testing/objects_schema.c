@@ -47,21 +47,24 @@ static const TVMFFISeqCell* seq_cell(const TVMFFIAny* v) {
 }
 
 static int arg_error(const char* method, int index, const char* expected, const TVMFFIAny* v) {
-  TVMFFIByteArray actual = testing_type_key(v->type_index);
-  return testing_raise("TypeError",
-                       "Mismatched type on argument #%d when calling: `testing.SchemaAllTypes.%s`. "
-                       "Expected `%s` but got `%.*s`",
-                       index, method, expected, (int)actual.size, actual.data);
+  return testing_method_arg_error(&kSchemaAllTypes, method, index, expected, v);
+}
+
+/* C++ (GCC) converts a typed method's arguments right to left: the last bad one is reported, the
+ * self argument (#0) last of all, after the arity. */
+static int arity(const char* method, int32_t n, int32_t expected) {
+  return testing_method_arity(&kSchemaAllTypes, method, n, expected);
 }
 
 /* add_int(self, x) -> v_int + x */
 static int add_int(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kSchemaAllTypes, "add_int", args, n, 2, &obj) != 0) return -1;
+  if (arity("add_int", n, 2) != 0) return -1;
   if (args[1].type_index != kTVMFFIInt && args[1].type_index != kTVMFFIBool) {
     return arg_error("add_int", 1, "int", &args[1]);
   }
+  if (testing_method_self(&kSchemaAllTypes, "add_int", args, &obj) != 0) return -1;
   testing_ret_int(r, *TESTING_FIELD(obj, int64_t, 32) + args[1].v_int64);
   return 0;
 }
@@ -70,11 +73,12 @@ static int add_int(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
 static int append_int(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kSchemaAllTypes, "append_int", args, n, 3, &obj) != 0) return -1;
+  if (arity("append_int", n, 3) != 0) return -1;
+  if (args[2].type_index != kTVMFFIInt) return arg_error("append_int", 2, "int", &args[2]);
   if (args[1].type_index != kTVMFFIArray && args[1].type_index != kTVMFFIList) {
     return arg_error("append_int", 1, "Array<int>", &args[1]);
   }
-  if (args[2].type_index != kTVMFFIInt) return arg_error("append_int", 2, "int", &args[2]);
+  if (testing_method_self(&kSchemaAllTypes, "append_int", args, &obj) != 0) return -1;
   const TVMFFISeqCell* cell = seq_cell(&args[1]);
   TVMFFIAny* items = (TVMFFIAny*)calloc((size_t)cell->size + 1, sizeof(TVMFFIAny));
   if (items == NULL) return testing_raise("MemoryError", "out of memory");
@@ -89,15 +93,16 @@ static int append_int(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r
 static int maybe_concat(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kSchemaAllTypes, "maybe_concat", args, n, 3, &obj) != 0) return -1;
+  if (arity("maybe_concat", n, 3) != 0) return -1;
   TVMFFIByteArray parts[2];
   bool present[2];
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 1; i >= 0; --i) {
     present[i] = args[i + 1].type_index != kTVMFFINone;
     if (present[i] && !view_str(&args[i + 1], &parts[i])) {
       return arg_error("maybe_concat", i + 1, "Optional<str>", &args[i + 1]);
     }
   }
+  if (testing_method_self(&kSchemaAllTypes, "maybe_concat", args, &obj) != 0) return -1;
   if (!present[0] && !present[1]) return 0; /* None */
   if (present[0] != present[1]) return TVMFFIAnyViewToOwnedAny(&args[present[0] ? 1 : 2], r);
   char* joined = (char*)malloc(parts[0].size + parts[1].size + 1);
@@ -142,12 +147,13 @@ static int concat_arrays(const TVMFFIAny* a, const TVMFFIAny* b, TVMFFIAny* out)
 static int merge_map(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   TVMFFIObject* obj;
   (void)self;
-  if (testing_method_self(&kSchemaAllTypes, "merge_map", args, n, 3, &obj) != 0) return -1;
-  for (int i = 1; i < 3; ++i) {
+  if (arity("merge_map", n, 3) != 0) return -1;
+  for (int i = 2; i >= 1; --i) {
     if (args[i].type_index != kTVMFFIMap && args[i].type_index != kTVMFFIDict) {
       return arg_error("merge_map", i, "Map<str, Array<int>>", &args[i]);
     }
   }
+  if (testing_method_self(&kSchemaAllTypes, "merge_map", args, &obj) != 0) return -1;
   TVMFFIAny *lhs = NULL, *rhs = NULL;
   int64_t nl = 0, nr = 0;
   if (testing_map_items(&args[1], &lhs, &nl) != 0) return -1;
@@ -185,12 +191,14 @@ static int merge_map(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r)
 /* make_with(vi, vf, s) (static): the listed fields set, every other one default-constructed. */
 static int make_with(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* r) {
   (void)self;
-  if (n != 3) {
-    return testing_raise("TypeError",
-                         "Mismatched number of arguments when calling: "
-                         "`testing.SchemaAllTypes.make_with`. Expected 3 but got %d arguments",
-                         (int)n);
+  if (arity("make_with", n, 3) != 0) return -1;
+  TVMFFIByteArray text;
+  if (!view_str(&args[2], &text)) return arg_error("make_with", 2, "str", &args[2]);
+  int32_t t1 = args[1].type_index, t0 = args[0].type_index;
+  if (t1 != kTVMFFIFloat && t1 != kTVMFFIInt && t1 != kTVMFFIBool) {
+    return arg_error("make_with", 1, "float", &args[1]);
   }
+  if (t0 != kTVMFFIInt && t0 != kTVMFFIBool) return arg_error("make_with", 0, "int", &args[0]);
   TVMFFIObject* obj = testing_object_new(&kSchemaAllTypes);
   if (obj == NULL) return -1;
   TVMFFIAny variant = testing_view_cstr("v"), empty_array = {0}, empty_map = {0};
@@ -261,18 +269,25 @@ static const TestingFieldDef kFields[] = {
 };
 
 static const TestingMethodDef kMethods[] = {
-    {.name = "add_int", .doc = "add int method", .schema = SCHEMA_FN(T_INT, T_SELF "," T_INT),
+    {.name = "add_int",
+     .signature = "(0: testing.SchemaAllTypes, 1: int) -> int", .doc = "add int method", .schema = SCHEMA_FN(T_INT, T_SELF "," T_INT),
      .call = add_int, .extra_metadata = EXTRA_ATTRS},
-    {.name = "append_int", .doc = "append int to array",
+    {.name = "append_int",
+     .signature = "(0: testing.SchemaAllTypes, 1: Array<int>, 2: int) -> Array<int>", .doc = "append int to array",
      .schema = SCHEMA_FN(T_ARR(T_INT), T_SELF "," T_ARR(T_INT) "," T_INT), .call = append_int},
-    {.name = "maybe_concat", .doc = "optional concat",
+    {.name = "maybe_concat",
+     .signature = "(0: testing.SchemaAllTypes, 1: Optional<str>, 2: "
+     "Optional<str>) -> Optional<str>", .doc = "optional concat",
      .schema = SCHEMA_FN(T_OPT(T_STR), T_SELF "," T_OPT(T_STR) "," T_OPT(T_STR)),
      .call = maybe_concat},
-    {.name = "merge_map", .doc = "merge maps",
+    {.name = "merge_map",
+     .signature = "(0: testing.SchemaAllTypes, 1: Map<str, Array<int>>, 2: "
+     "Map<str, Array<int>>) -> Map<str, Array<int>>", .doc = "merge maps",
      .schema = SCHEMA_FN(T_MAP(T_STR, T_ARR(T_INT)),
                          T_SELF "," T_MAP(T_STR, T_ARR(T_INT)) "," T_MAP(T_STR, T_ARR(T_INT))),
      .call = merge_map},
-    {.name = "make_with", .doc = "Constructor with subset of fields", .is_static = true,
+    {.name = "make_with",
+     .signature = "(0: int, 1: float, 2: str) -> testing.SchemaAllTypes", .doc = "Constructor with subset of fields", .is_static = true,
      .schema = SCHEMA_FN(T_SELF, T_INT "," T_FLOAT "," T_STR), .call = make_with},
 };
 

@@ -72,6 +72,8 @@ typedef struct {
   bool is_static;
   TVMFFISafeCallType call; /* self of the call is the owning TestingTypeDef */
   const char* extra_metadata;
+  /* "(0: T, ...) -> R" as the reference's typed C++ method shows it in argument errors. */
+  const char* signature;
 } TestingMethodDef;
 
 typedef enum { TI_NONE, TI_AUTO, TI_EXPLICIT } TestingInitKind;
@@ -106,9 +108,22 @@ typedef struct TestingTypeDef {
 /* Fresh zeroed instance of `def` with one strong reference; NULL with an error raised. */
 TVMFFIObject* testing_object_new(const TestingTypeDef* def);
 
-/* Self object of a method call: args[0] must be an instance of `def`. */
+/* How argument errors name a method: "<key>.<method><signature>" into buf (returned). */
+const char* testing_method_display(const TestingTypeDef* def, const char* method, char* buf,
+                                   size_t cap);
+
+/* A method argument of the wrong type: the reference's typed-function TypeError. */
+int testing_method_arg_error(const TestingTypeDef* def, const char* method, int index,
+                             const char* expected, const TVMFFIAny* actual);
+
+/* Argument count of a method call (checked first, as by the reference's typed functions). */
+int testing_method_arity(const TestingTypeDef* def, const char* method, int32_t num_args,
+                         int32_t expected_args);
+
+/* Self object of a method call: args[0] must be an instance of `def` (checked after the other
+ * arguments: C++ converts them right to left). */
 int testing_method_self(const TestingTypeDef* def, const char* method, const TVMFFIAny* args,
-                        int32_t num_args, int32_t expected_args, TVMFFIObject** self);
+                        TVMFFIObject** self);
 
 /* Writes a field through its reflected setter semantics (conversion + type check). */
 int testing_field_set(const TestingFieldDef* field, TVMFFIObject* obj, const TVMFFIAny* value);
