@@ -71,6 +71,9 @@ def test_reflection_carries_the_type_schemas() -> None:
     schema = tvm_ffi.core.TypeSchema.from_json_str(methods["_to_steps"].metadata["type_schema"])
     assert str(schema) == "Callable[[ffi.reflection.AccessPath], Array[ffi.reflection.AccessStep]]"
     assert methods["_root"].is_static
+    # An empty instance from the native creator, as the reference registers for such types.
+    empty = tvm_ffi.core._lookup_type_attr(info.type_index, "__ffi_new__")()
+    assert type(empty) is AccessPath and empty.depth == 0
     # Type methods only: the reference registers no global functions for them.
     assert not [name for name in tvm_ffi.registry.list_global_func_names() if "AccessPath" in name
                 and name != "ffi.VisitErrorContext.FindAccessPaths"]

@@ -296,6 +296,22 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
 
 /* ---- defining runtime object types ---- */
 
+/* `__ffi_new__`: an empty instance from the type's native creator (`self` is the type index). */
+static int creator_new_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)args;
+  int32_t type_index = (int32_t)(intptr_t)self;
+  if (num_args != 0) {
+    TVMFFIByteArray key = ffi_type_key_of(type_index);
+    char name[160];
+    snprintf(name, sizeof(name), "%.*s.__ffi_new__() -> ffi.Object", (int)key.size, key.data);
+    return ffi_check_num_args(name, num_args, 0);
+  }
+  TVMFFIObjectHandle out;
+  if (TVMFFIGetTypeInfo(type_index)->metadata->creator(&out) != 0) return -1;
+  ffi_ret_object(result, (TVMFFIObject*)out);
+  return 0;
+}
+
 int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind) {
   TVMFFIByteArray k = {key, strlen(key)};
   int32_t index = TVMFFITypeGetOrAllocIndex(&k, -1, 1, 0, 1, kTVMFFIObject);
@@ -305,6 +321,15 @@ int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t to
   md.total_size = total_size;
   md.structural_eq_hash_kind = (TVMFFISEqHashKind)kind;
   if (TVMFFITypeRegisterMetadata(index, &md) != 0) ffi_fatal("ffi_define_type", "metadata of %s", key);
+  /* As the reference's headers do for a type with a native creator. */
+  TVMFFIObjectHandle f;
+  TVMFFIByteArray attr = {"__ffi_new__", 11};
+  if (TVMFFIFunctionCreate((void*)(intptr_t)index, creator_new_call, NULL, &f) != 0) {
+    ffi_fatal("ffi_define_type", "__ffi_new__ of %s", key);
+  }
+  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+  if (TVMFFITypeRegisterAttr(index, &attr, &v) != 0) ffi_fatal("ffi_define_type", "__ffi_new__ of %s", key);
+  ffi_decref((TVMFFIObject*)f);
   return index;
 }
 
