@@ -12,11 +12,14 @@ as the top-level module `conftest`, which the C runtime tests import helpers fro
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SANITIZER_FLAGS, c_compiler, cxx_compiler, run_checked
@@ -100,6 +103,14 @@ def run_behaviour_script(script: Path, lib: Path, env: dict[str, str], cwd: Path
 def our_package_env() -> dict[str, str]:
     """This process's environment without the paths that would select the reference package."""
     return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+
+
+def run_json_script(script: Path, args: list[str], env: dict[str, str]) -> Any:
+    """Runs an observation script that prints one JSON document; returns the document."""
+    proc = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads(proc.stdout)
 
 
 def observe_on_both_runtimes(script: Path, lib: Path, reference: Reference, cwd: Path,

@@ -6,14 +6,12 @@ our package and under the reference (scripts/reflect_lib_observations.py)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import INCLUDE_DIR, Runtime
 
-from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel, our_package_env
+from .conftest import COMPAT_DIR, KERNELS_DIR, Reference, build_kernel, our_package_env, run_json_script
 
 SCRIPT = COMPAT_DIR / "scripts" / "reflect_lib_observations.py"
 
@@ -32,10 +30,8 @@ def lib_dirs(reference: Reference, plain_runtime: Runtime, tmp_path_factory: pyt
 
 
 def observe(lib_dir: Path, env: dict[str, str]) -> dict[str, object]:
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(lib_dir)], capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+    observed: dict[str, object] = run_json_script(SCRIPT, [str(lib_dir)], env)
+    return observed
 
 
 @pytest.mark.parametrize("runtime", ["ours", "reference"])
