@@ -62,6 +62,7 @@ def test_metadata_is_written_and_ignored_on_load() -> None:
     assert text == ('{"root_index":1,"nodes":[{"type":"int","data":1},{"type":"ffi.Array","data":[0]}],'
                     '"metadata":{"version":"1.0","n":3}}')
     assert list(from_json_graph_str(text)) == [1]
+    assert type(text) is tvm_ffi.core.String  # the runtime's string, not a copy: as the reference's
     with pytest.raises(ValueError, match="Expect key to be string, got `int`"):
         to_json_graph_str(1, metadata={1: 2})  # type: ignore[dict-item]
     with pytest.raises(ValueError, match="Unsupported type: `ffi.SmallBytes`"):

@@ -66,7 +66,9 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
     >>> from_json_graph_str(text)
     (1, "two", {"k": 2.5})
     """
-    return str(_ffi_api.ToJSONGraphString(obj, metadata))
+    # As the runtime returns it: a `String` (a str) for all but the shortest documents, as there.
+    text: str = _ffi_api.ToJSONGraphString(obj, metadata)
+    return text
 
 
 def from_json_graph_str(json_str: str) -> Any:

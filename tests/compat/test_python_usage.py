@@ -25,7 +25,6 @@ KNOWN_DIFFERENCES = {
     "error tables": _KEEPS_KIND,
     "dtype from torch": "tvm_ffi.dtype() also accepts torch and NumPy dtypes",
     "function kwargs": "our TypeError names the function and the keyword arguments it got",
-    "json graph": "to_json_graph_str returns a plain str (the reference: tvm_ffi.core.String, a str subclass)",
     "load missing file": "the reference prefixes its text with 'Check failed: (lib_handle_ != nullptr) is false: '",
     "load no suffix": _MORE_DETAIL,
     "object dir": "Object also exposes type_index and type_key",
