@@ -26,6 +26,10 @@
   META("{" Q "type" Q ":" Q "ffi.Function" Q "," Q "named_args" Q ":{" Q "return" Q ":[" ret \
        "]," Q "params" Q ":[" params "]}}")
 #define PACKED META("{" Q "type" Q ":" Q "ffi.Function" Q "}")
+#define AP "ffi.reflection.AccessPath"
+/* A method of AccessPath taking self and one parameter of type text `param` (schema `ps`). */
+#define AP_METHOD(name, param, ps, ret, rs) \
+  {AP "." name, AP "." name "(0: " AP ", 1: " param ") -> " ret, FN(rs, TY(AP) "," ps)}
 
 static const FfiBuiltinSignature kSignatures[] = {
     {"ffi.Array", NULL, PACKED},
@@ -263,41 +267,19 @@ static const FfiBuiltinSignature kSignatures[] = {
      FN(TY("Any"), TY("ffi.String"))},
     {"ffi.json.Stringify", "ffi.json.Stringify(0: Any, 1: Optional<int>) -> str",
      FN(TY("ffi.String"), TY("Any") "," TY_ARGS("Optional", TY("int")))},
-    /* Methods of ffi.reflection.AccessPath (also globals of these names). */
-    {"ffi.reflection.AccessPath._array_item",
-     "ffi.reflection.AccessPath._array_item(0: ffi.reflection.AccessPath, 1: int) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("int"))},
-    {"ffi.reflection.AccessPath._array_item_missing",
-     "ffi.reflection.AccessPath._array_item_missing(0: ffi.reflection.AccessPath, 1: int) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("int"))},
-    {"ffi.reflection.AccessPath._attr",
-     "ffi.reflection.AccessPath._attr(0: ffi.reflection.AccessPath, 1: str) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("ffi.String"))},
-    {"ffi.reflection.AccessPath._attr_missing",
-     "ffi.reflection.AccessPath._attr_missing(0: ffi.reflection.AccessPath, 1: str) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("ffi.String"))},
-    {"ffi.reflection.AccessPath._extend",
-     "ffi.reflection.AccessPath._extend(0: ffi.reflection.AccessPath, 1: ffi.reflection.AccessStep) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("ffi.reflection.AccessStep"))},
-    {"ffi.reflection.AccessPath._is_prefix_of",
-     "ffi.reflection.AccessPath._is_prefix_of(0: ffi.reflection.AccessPath, 1: ffi.reflection.AccessPath) -> bool",
-     FN(TY("bool"), TY("ffi.reflection.AccessPath") "," TY("ffi.reflection.AccessPath"))},
-    {"ffi.reflection.AccessPath._map_item",
-     "ffi.reflection.AccessPath._map_item(0: ffi.reflection.AccessPath, 1: Any) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("Any"))},
-    {"ffi.reflection.AccessPath._map_item_missing",
-     "ffi.reflection.AccessPath._map_item_missing(0: ffi.reflection.AccessPath, 1: Any) -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), TY("ffi.reflection.AccessPath") "," TY("Any"))},
-    {"ffi.reflection.AccessPath._path_equal",
-     "ffi.reflection.AccessPath._path_equal(0: ffi.reflection.AccessPath, 1: ffi.reflection.AccessPath) -> bool",
-     FN(TY("bool"), TY("ffi.reflection.AccessPath") "," TY("ffi.reflection.AccessPath"))},
-    {"ffi.reflection.AccessPath._root",
-     "ffi.reflection.AccessPath._root() -> ffi.reflection.AccessPath",
-     FN(TY("ffi.reflection.AccessPath"), "")},
-    {"ffi.reflection.AccessPath._to_steps",
-     "ffi.reflection.AccessPath._to_steps(0: ffi.reflection.AccessPath) -> "
-     "Array<ffi.reflection.AccessStep>",
-     FN(TY_ARGS("ffi.Array", TY("ffi.reflection.AccessStep")), TY("ffi.reflection.AccessPath"))},
+    /* Type methods of ffi.reflection.AccessPath: self and one parameter (AP_METHOD), or none. */
+    AP_METHOD("_array_item", "int", TY("int"), AP, TY(AP)),
+    AP_METHOD("_array_item_missing", "int", TY("int"), AP, TY(AP)),
+    AP_METHOD("_attr", "str", TY("ffi.String"), AP, TY(AP)),
+    AP_METHOD("_attr_missing", "str", TY("ffi.String"), AP, TY(AP)),
+    AP_METHOD("_extend", "ffi.reflection.AccessStep", TY("ffi.reflection.AccessStep"), AP, TY(AP)),
+    AP_METHOD("_is_prefix_of", AP, TY(AP), "bool", TY("bool")),
+    AP_METHOD("_map_item", "Any", TY("Any"), AP, TY(AP)),
+    AP_METHOD("_map_item_missing", "Any", TY("Any"), AP, TY(AP)),
+    AP_METHOD("_path_equal", AP, TY(AP), "bool", TY("bool")),
+    {AP "._root", AP "._root() -> " AP, FN(TY(AP), "")},
+    {AP "._to_steps", AP "._to_steps(0: " AP ") -> Array<ffi.reflection.AccessStep>",
+     FN(TY_ARGS("ffi.Array", TY("ffi.reflection.AccessStep")), TY(AP))},
 };
 
 static int compare_name(const void* key, const void* entry) {
