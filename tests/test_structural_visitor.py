@@ -4,6 +4,7 @@ and the runtime's ffi.StructuralVisitor* functions."""
 
 from __future__ import annotations
 
+import copy
 import threading
 from typing import Any
 
@@ -83,6 +84,13 @@ def test_visit_interrupt_carries_a_read_only_payload() -> None:
         VisitInterrupt(1, 2)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"Expected 1 but got 0 arguments"):
         tvm_ffi.get_global_func("ffi.VisitInterrupt")()
+
+
+def test_visit_interrupt_copies() -> None:
+    interrupt = VisitInterrupt([1, "x"])
+    shallow, deep = copy.copy(interrupt), copy.deepcopy(interrupt)
+    assert shallow.value.same_as(interrupt.value) and not deep.value.same_as(interrupt.value)
+    assert list(deep.value) == [1, "x"] and not shallow.same_as(interrupt)
 
 
 def test_visitors_cannot_be_constructed() -> None:

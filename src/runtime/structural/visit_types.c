@@ -65,6 +65,22 @@ static int global_interrupt(void* self, const TVMFFIAny* args, int32_t num_args,
   return 0;
 }
 
+/* __ffi_shallow_copy__(interrupt) -> a new interrupt holding the same value (copy.copy). */
+static int interrupt_shallow_copy(void* self, const TVMFFIAny* args, int32_t num_args,
+                                  TVMFFIAny* result) {
+  (void)self;
+  static const char kName[] = "ffi.VisitInterrupt.__ffi_shallow_copy__";
+  TVMFFIObject* src;
+  TVMFFIObject* obj;
+  if (ffi_check_num_args(kName, num_args, 1) != 0 ||
+      ffi_arg_object(kName, args, 0, kTVMFFIVisitInterrupt, &src) != 0 ||
+      ffi_visit_interrupt_new(&((InterruptObject*)src)->value, &obj) != 0) {
+    return -1;
+  }
+  ffi_ret_object(result, obj);
+  return 0;
+}
+
 /* ---- container hooks with the native hook ABI ---- */
 
 static TVMFFIAny raised_as_any(void) {
@@ -135,6 +151,7 @@ void ffi_register_visit_types(void) {
   if (index != kTVMFFIVisitInterrupt) ffi_fatal("visit_types", "ffi.VisitInterrupt index %d", index);
   ffi_define_field(index, "value", offsetof(InterruptObject, value), 16, ffi_field_get_any,
                    ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", FFI_FIELD_DEFAULT_NONE);
+  ffi_define_attr_fn(index, "__ffi_shallow_copy__", interrupt_shallow_copy);
   ffi_register_builtin("ffi.VisitInterrupt", global_interrupt);
 
   /* The C++ headers declare ffi.StructuralVisitor as a mutable child of ffi.Object; asking for
