@@ -2,7 +2,7 @@
 // dtype, device, Optional, containers, Variant, Tuple, Shape, tensor, function, Any, ObjectRef),
 // registered with refl::ObjectDef and a default constructor. Assigning Python values to its
 // fields runs the header-generated field setters: they convert, or refuse with a TypeError.
-// Built against the reference's headers and against ours (tests/compat/test_field_setter_grid.py).
+// Built against the reference's headers and against ours (tests/compat/test_header_grids.py).
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/shape.h>

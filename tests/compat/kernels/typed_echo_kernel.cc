@@ -3,7 +3,7 @@
 // extra/stl.h), plus views (TensorView, DLTensor*) and a two-parameter function. Each returns
 // its argument, so a call shows both directions of the header's conversion: Python value ->
 // parameter type (or the TypeError text) and the C++ value -> Python.
-// Built against the reference's headers and against ours (tests/compat/test_typed_echo_grid.py).
+// Built against the reference's headers and against ours (tests/compat/test_header_grids.py).
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/shape.h>

@@ -4,7 +4,7 @@ schemas, and for each "<field> <value>" the value read back or the exception's t
 
 Usage: python field_setter_observations.py <field_setter_kernel.so>
 
-tests/compat/test_field_setter_grid.py compares the kernel built against either header set.
+tests/compat/test_header_grids.py compares the kernel built against either header set.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ whichever `tvm_ffi` this interpreter imports, and prints one JSON object: for ea
 
 Usage: python typed_echo_observations.py <typed_echo_kernel.so>
 
-tests/compat/test_typed_echo_grid.py compares the kernel built against either header set.
+tests/compat/test_header_grids.py compares the kernel built against either header set.
 """
 
 from __future__ import annotations
