@@ -296,6 +296,16 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
 
 /* ---- defining runtime object types ---- */
 
+/* Registers a safe-call function with resource handle `self` as the type attribute `attr`. */
+static void define_attr_call(int32_t type_index, const char* attr, void* self, TVMFFISafeCallType fn) {
+  TVMFFIObjectHandle f;
+  if (TVMFFIFunctionCreate(self, fn, NULL, &f) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
+  TVMFFIByteArray name = {attr, strlen(attr)};
+  if (TVMFFITypeRegisterAttr(type_index, &name, &v) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
+  ffi_decref((TVMFFIObject*)f);
+}
+
 /* `__ffi_new__`: an empty instance from the type's native creator (`self` is the type index). */
 static int creator_new_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)args;
@@ -322,14 +332,7 @@ int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t to
   md.structural_eq_hash_kind = (TVMFFISEqHashKind)kind;
   if (TVMFFITypeRegisterMetadata(index, &md) != 0) ffi_fatal("ffi_define_type", "metadata of %s", key);
   /* As the reference's headers do for a type with a native creator. */
-  TVMFFIObjectHandle f;
-  TVMFFIByteArray attr = {"__ffi_new__", 11};
-  if (TVMFFIFunctionCreate((void*)(intptr_t)index, creator_new_call, NULL, &f) != 0) {
-    ffi_fatal("ffi_define_type", "__ffi_new__ of %s", key);
-  }
-  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
-  if (TVMFFITypeRegisterAttr(index, &attr, &v) != 0) ffi_fatal("ffi_define_type", "__ffi_new__ of %s", key);
-  ffi_decref((TVMFFIObject*)f);
+  define_attr_call(index, "__ffi_new__", (void*)(intptr_t)index, creator_new_call);
   return index;
 }
 
@@ -390,12 +393,7 @@ void ffi_define_method(int32_t type_index, const char* name, TVMFFISafeCallType 
 }
 
 void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn) {
-  TVMFFIObjectHandle f;
-  if (TVMFFIFunctionCreate(NULL, fn, NULL, &f) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
-  TVMFFIAny v = ffi_any_from_object((TVMFFIObject*)f);
-  TVMFFIByteArray name = {attr, strlen(attr)};
-  if (TVMFFITypeRegisterAttr(type_index, &name, &v) != 0) ffi_fatal("ffi_define_attr_fn", "%s", attr);
-  ffi_decref((TVMFFIObject*)f);
+  define_attr_call(type_index, attr, NULL, fn);
 }
 
 /* Field accessors for the common layouts. */
