@@ -62,6 +62,8 @@ static const FfiBuiltinSignature kSignatures[] = {
      FN(TY("None"), TY_ARGS("ffi.Dict", TY("Any") "," TY("Any")) "," TY("Any") "," TY("Any"))},
     {"ffi.DictSize", "ffi.DictSize(0: ffi.Dict) -> int",
      FN(TY("int"), TY("ffi.Dict"))},
+    {"ffi.EnumState.__ffi_init__", "ffi.EnumState.__ffi_init__() -> ffi.Object",
+     FN(TY("ffi.Object"), "")},
     {"ffi.FromJSONGraph", "ffi.FromJSONGraph(0: Any) -> Any",
      FN(TY("Any"), TY("Any"))},
     {"ffi.FromJSONGraphString", "ffi.FromJSONGraphString(0: str) -> Any",

@@ -10,9 +10,8 @@
  */
 #include "enum_internal.h"
 
-#include <stdio.h>
-
 #include "structural/graph_util.h"
+#include "type_define_internal.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -38,11 +37,11 @@ static int32_t g_enum_index = -1;
 static int32_t g_int_enum_index = -1;
 static int32_t g_str_enum_index = -1;
 
-#define SCHEMA_ATTR(s) "{\"type_schema\":\"" s "\"}"
-#define J_OBJECT "{\\\"type\\\":\\\"ffi.Object\\\"}"
-#define J_ANY "{\\\"type\\\":\\\"Any\\\"}"
-#define J_STR "{\\\"type\\\":\\\"ffi.String\\\"}"
-#define J_INT "{\\\"type\\\":\\\"int\\\"}"
+/* Field type schemas (JSON). */
+#define J_OBJECT "{\"type\":\"ffi.Object\"}"
+#define J_ANY "{\"type\":\"Any\"}"
+#define J_STR "{\"type\":\"ffi.String\"}"
+#define J_INT "{\"type\":\"int\"}"
 
 /* ---- objects ---- */
 
@@ -153,31 +152,7 @@ static int set_str(void* addr, const TVMFFIAny* v) {
   return 0;
 }
 
-static void define_field(int32_t t, const char* name, const char* doc, const char* metadata,
-                         int64_t flags, int64_t offset, int64_t size, TVMFFIFieldGetter get,
-                         TVMFFIFieldSetter set, int32_t static_index) {
-  TVMFFIFieldInfo f;
-  memset(&f, 0, sizeof(f));
-  f.name.data = name;
-  f.name.size = strlen(name);
-  f.doc.data = doc;
-  f.doc.size = strlen(doc);
-  f.metadata.data = metadata;
-  f.metadata.size = strlen(metadata);
-  f.flags = flags;
-  f.size = size;
-  f.alignment = 8;
-  f.offset = offset;
-  f.getter = get;
-  f.setter = (void*)set;
-  f.default_value_or_factory = ffi_any_none();
-  f.field_static_type_index = static_index;
-  if (TVMFFITypeRegisterField(t, &f) != 0) ffi_fatal("ffi_register_enum_types", "field %s", name);
-}
-
 /* ---- type attributes and methods (self = the type index they belong to) ---- */
-
-static int32_t self_type(void* self) { return (int32_t)(intptr_t)self; }
 
 static int arity_error(int32_t t, const char* what, int32_t expected, int32_t got) {
   TVMFFIByteArray k = ffi_type_key_of(t);
@@ -187,23 +162,19 @@ static int arity_error(int32_t t, const char* what, int32_t expected, int32_t go
                    (int)k.size, k.data, what, (int)expected, (int)got);
 }
 
-static int new_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  (void)args;
-  int32_t t = self_type(self);
-  if (num_args != 0) {
-    return arity_error(t, t == g_state_index ? "__ffi_init__() -> ffi.Object"
-                                             : "__ffi_new__() -> ffi.Object", 0, num_args);
-  }
+/* ffi.EnumState's `__ffi_init__()`: an empty state. */
+static int state_init_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  (void)self, (void)args;
+  if (ffi_check_num_args("ffi.EnumState.__ffi_init__", num_args, 0) != 0) return -1;
   TVMFFIObject* obj;
-  int rc = t == g_state_index ? state_new(NULL, NULL, NULL, &obj) : enum_new(t, 0, NULL, &obj);
-  if (rc != 0) return -1;
+  if (state_new(NULL, NULL, NULL, &obj) != 0) return -1;
   ffi_ret_object(result, obj);
   return 0;
 }
 
 static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args,
                              TVMFFIAny* result) {
-  int32_t t = self_type(self);
+  int32_t t = ffi_defined_type_of(self);
   TVMFFIObject* src;
   if (num_args != 1) return arity_error(t, "__ffi_shallow_copy__", 1, num_args);
   if (ffi_arg_object("__ffi_shallow_copy__", args, 0, t, &src) != 0) return -1;
@@ -221,92 +192,59 @@ static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args
   return 0;
 }
 
-static TVMFFIObject* new_function(int32_t t, TVMFFISafeCallType fn) {
-  TVMFFIObjectHandle f;
-  if (TVMFFIFunctionCreate((void*)(intptr_t)t, fn, NULL, &f) != 0) {
-    ffi_fatal("ffi_register_enum_types", "function of type %d", (int)t);
-  }
-  return (TVMFFIObject*)f;
-}
-
-static void define_attr(int32_t t, const char* attr, TVMFFISafeCallType fn) {
-  TVMFFIObject* f = new_function(t, fn);
-  TVMFFIAny v = ffi_any_from_object(f);
-  TVMFFIByteArray name = {attr, strlen(attr)};
-  if (TVMFFITypeRegisterAttr(t, &name, &v) != 0) ffi_fatal("ffi_register_enum_types", "%s", attr);
-  ffi_decref(f);
-}
-
-static void define_state_init(void) {
-  static const char kSchema[] = SCHEMA_ATTR(
-      "{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{\\\"return\\\":[" J_OBJECT
-      "],\\\"params\\\":[]}}");
-  TVMFFIObject* f = new_function(g_state_index, new_call);
-  TVMFFIMethodInfo m;
-  memset(&m, 0, sizeof(m));
-  m.name.data = "__ffi_init__";
-  m.name.size = 12;
-  m.metadata.data = kSchema;
-  m.metadata.size = sizeof(kSchema) - 1;
-  m.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
-  m.method = ffi_any_from_object(f);
-  TVMFFIByteArray name = {"__ffi_init__", 12};
-  if (TVMFFITypeRegisterMethod(g_state_index, &m) != 0 ||
-      TVMFFITypeRegisterAttr(g_state_index, &name, &m.method) != 0) {
-    ffi_fatal("ffi_register_enum_types", "ffi.EnumState.__ffi_init__");
-  }
-  ffi_decref(f);
-}
-
-static int32_t define_type(const char* key, int32_t depth, int32_t parent, TVMFFIObjectCreator creator,
-                           int kind) {
-  TVMFFIByteArray k = {key, strlen(key)};
-  int32_t t = TVMFFITypeGetOrAllocIndex(&k, -1, depth, 0, 1, parent);
-  TVMFFITypeMetadata md;
-  memset(&md, 0, sizeof(md));
-  md.creator = creator;
-  md.total_size = 48;
-  md.structural_eq_hash_kind = (TVMFFISEqHashKind)kind;
-  if (TVMFFITypeRegisterMetadata(t, &md) != 0) ffi_fatal("ffi_register_enum_types", "%s", key);
-  define_attr(t, "__ffi_new__", new_call);
-  define_attr(t, "__ffi_shallow_copy__", shallow_copy_call);
+/* An enum type: 48-byte objects (both layouts) with a shallow copy. */
+static int32_t define_type(const char* key, int32_t parent, TVMFFIObjectCreator creator, int kind) {
+  int32_t t = ffi_define_type(key, parent, creator, 48, kind);
+  ffi_define_attr_fn(t, "__ffi_shallow_copy__", shallow_copy_call);
   return t;
 }
 
 void ffi_register_enum_types(void) {
   const int unique = kTVMFFISEqHashKindUniqueInstance;
-  const int64_t ro_ignored = kTVMFFIFieldFlagBitMaskSEqHashIgnore;
-  const int64_t alias = kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore;
   const int64_t no_init = kTVMFFIFieldFlagBitMaskInitOff;
+  const int64_t alias = no_init | kTVMFFIFieldFlagBitMaskSEqHashIgnore;
 
-  g_state_index = define_type("ffi.EnumState", 1, kTVMFFIObject, state_create, 0);
-  define_field(g_state_index, "entries", "The members in registration order.",
-               SCHEMA_ATTR("{\\\"type\\\":\\\"ffi.List\\\",\\\"args\\\":[" J_OBJECT "]}"), no_init,
-               offsetof(EnumStateObject, entries), 8, get_object, set_list, kTVMFFIList);
-  define_field(g_state_index, "indexes", "Each member under its int and its str index.",
-               SCHEMA_ATTR("{\\\"type\\\":\\\"ffi.Dict\\\",\\\"args\\\":[" J_ANY "," J_OBJECT "]}"),
-               no_init, offsetof(EnumStateObject, indexes), 8, get_object, set_dict, kTVMFFIObject);
-  define_field(g_state_index, "attrs", "Per-member attribute columns, by attribute name.",
-               SCHEMA_ATTR("{\\\"type\\\":\\\"ffi.Dict\\\",\\\"args\\\":[" J_STR
-                           ",{\\\"type\\\":\\\"ffi.Dict\\\",\\\"args\\\":[" J_OBJECT "," J_ANY "]}]}"),
-               no_init, offsetof(EnumStateObject, attrs), 8, get_object, set_dict, kTVMFFIObject);
-  define_state_init();
+  g_state_index = define_type("ffi.EnumState", kTVMFFIObject, state_create, 0);
+  ffi_define_field(g_state_index, &(FfiFieldDef){
+      .name = "entries", .doc = "The members in registration order.",
+      .schema = "{\"type\":\"ffi.List\",\"args\":[" J_OBJECT "]}", .flags = no_init,
+      .offset = offsetof(EnumStateObject, entries), .size = 8, .get = get_object,
+      .set = set_list, .static_index = kTVMFFIList});
+  ffi_define_field(g_state_index, &(FfiFieldDef){
+      .name = "indexes", .doc = "Each member under its int and its str index.",
+      .schema = "{\"type\":\"ffi.Dict\",\"args\":[" J_ANY "," J_OBJECT "]}", .flags = no_init,
+      .offset = offsetof(EnumStateObject, indexes), .size = 8, .get = get_object,
+      .set = set_dict, .static_index = kTVMFFIObject});
+  ffi_define_field(g_state_index, &(FfiFieldDef){
+      .name = "attrs", .doc = "Per-member attribute columns, by attribute name.",
+      .schema = "{\"type\":\"ffi.Dict\",\"args\":[" J_STR ",{\"type\":\"ffi.Dict\",\"args\":["
+                J_OBJECT "," J_ANY "]}]}",
+      .flags = no_init, .offset = offsetof(EnumStateObject, attrs), .size = 8, .get = get_object,
+      .set = set_dict, .static_index = kTVMFFIObject});
+  ffi_define_init(g_state_index, state_init_call, NULL);
 
-  g_enum_index = define_type("ffi.Enum", 1, kTVMFFIObject, enum_create, unique);
-  define_field(g_enum_index, "_int_index", "Canonical integer index.", SCHEMA_ATTR(J_INT),
-               ro_ignored, offsetof(EnumObject, int_index), 8, ffi_field_get_i64, ffi_field_set_i64,
-               kTVMFFIInt);
-  define_field(g_enum_index, "_str_index", "Canonical string index.", SCHEMA_ATTR(J_STR), 0,
-               offsetof(EnumObject, str_index), 16, get_str, set_str, -1);
+  g_enum_index = define_type("ffi.Enum", kTVMFFIObject, enum_create, unique);
+  ffi_define_field(g_enum_index, &(FfiFieldDef){
+      .name = "_int_index", .doc = "Canonical integer index.", .schema = J_INT,
+      .flags = kTVMFFIFieldFlagBitMaskSEqHashIgnore, .offset = offsetof(EnumObject, int_index),
+      .size = 8, .get = ffi_field_get_i64, .set = ffi_field_set_i64, .static_index = kTVMFFIInt});
+  ffi_define_field(g_enum_index, &(FfiFieldDef){
+      .name = "_str_index", .doc = "Canonical string index.", .schema = J_STR,
+      .offset = offsetof(EnumObject, str_index), .size = 16, .get = get_str, .set = set_str,
+      .static_index = -1});
 
-  g_int_enum_index = define_type("ffi.IntEnum", 2, g_enum_index, int_enum_create, unique);
-  define_field(g_int_enum_index, "value", "Canonical integer index.", SCHEMA_ATTR(J_INT), alias,
-               offsetof(EnumObject, int_index), 8, ffi_field_get_i64, ffi_field_set_i64, kTVMFFIInt);
+  g_int_enum_index = define_type("ffi.IntEnum", g_enum_index, int_enum_create, unique);
+  ffi_define_field(g_int_enum_index, &(FfiFieldDef){
+      .name = "value", .doc = "Canonical integer index.", .schema = J_INT, .flags = alias,
+      .offset = offsetof(EnumObject, int_index), .size = 8, .get = ffi_field_get_i64,
+      .set = ffi_field_set_i64, .static_index = kTVMFFIInt});
   ffi_register_convert_attr(g_int_enum_index);
 
-  g_str_enum_index = define_type("ffi.StrEnum", 2, g_enum_index, str_enum_create, unique);
-  define_field(g_str_enum_index, "value", "Canonical string index.", SCHEMA_ATTR(J_STR), alias,
-               offsetof(EnumObject, str_index), 16, get_str, set_str, -1);
+  g_str_enum_index = define_type("ffi.StrEnum", g_enum_index, str_enum_create, unique);
+  ffi_define_field(g_str_enum_index, &(FfiFieldDef){
+      .name = "value", .doc = "Canonical string index.", .schema = J_STR, .flags = alias,
+      .offset = offsetof(EnumObject, str_index), .size = 16, .get = get_str, .set = set_str,
+      .static_index = -1});
   ffi_register_convert_attr(g_str_enum_index);
 }
 

@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "structural/graph_util.h"
+#include "type_define_internal.h"
 
 enum { kAny = -1, kInt = 1, kBool = 2, kFloat = 3, kPtr = 4, kDType = 5, kDevice = 6, kObj = 64 };
 

@@ -9,6 +9,7 @@
 #include "../container/container_internal.h"
 #include "access_steps.h"
 #include "structural.h"
+#include "../type_define_internal.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -358,21 +359,36 @@ void ffi_register_access_path_types(void) {
   enum_base = alloc_index("ffi.Enum", 1, kTVMFFIObject);
   alloc_index("ffi.IntEnum", 2, enum_base);
   alloc_index("ffi.StrEnum", 2, enum_base);
-  g_step_index = ffi_define_type("ffi.reflection.AccessStep", step_create, 48, kTVMFFISEqHashKindConstTreeNode);
-  ffi_define_field(g_step_index, "kind", offsetof(StepObject, kind), 4, ffi_field_get_i32,
-                   ffi_field_set_i32, kTVMFFIInt, "{\"type\":\"int\"}", 0);
-  ffi_define_field(g_step_index, "key", offsetof(StepObject, key), 16, ffi_field_get_any,
-                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", 0);
+  g_step_index = ffi_define_type("ffi.reflection.AccessStep", kTVMFFIObject, step_create, 48,
+                                 kTVMFFISEqHashKindConstTreeNode);
+  ffi_define_field(g_step_index, &(FfiFieldDef){.name = "kind", .schema = "{\"type\":\"int\"}",
+                                                .offset = offsetof(StepObject, kind), .size = 4,
+                                                .get = ffi_field_get_i32, .set = ffi_field_set_i32,
+                                                .static_index = kTVMFFIInt});
+  ffi_define_field(g_step_index, &(FfiFieldDef){.name = "key", .schema = "{\"type\":\"Any\"}",
+                                                .offset = offsetof(StepObject, key), .size = 16,
+                                                .get = ffi_field_get_any, .set = ffi_field_set_any,
+                                                .static_index = kTVMFFIAny});
   ffi_define_attr_fn(g_step_index, "__ffi_repr__", step_repr);
   ffi_define_attr_fn(g_step_index, "__ffi_shallow_copy__", step_shallow_copy);
 
-  g_path_index = ffi_define_type("ffi.reflection.AccessPath", path_create, 48, kTVMFFISEqHashKindConstTreeNode);
-  ffi_define_field(g_path_index, "parent", offsetof(PathObject, parent), 8, get_obj, set_obj,
-                   kTVMFFIAny, "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}", 0);
-  ffi_define_field(g_path_index, "step", offsetof(PathObject, step), 8, get_obj, set_obj, kTVMFFIAny,
-                   "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.reflection.AccessStep\"}]}", 0);
-  ffi_define_field(g_path_index, "depth", offsetof(PathObject, depth), 4, ffi_field_get_i32,
-                   ffi_field_set_i32, kTVMFFIInt, "{\"type\":\"int\"}", 0);
+  g_path_index = ffi_define_type("ffi.reflection.AccessPath", kTVMFFIObject, path_create, 48,
+                                 kTVMFFISEqHashKindConstTreeNode);
+  ffi_define_field(g_path_index,
+                   &(FfiFieldDef){.name = "parent",
+                                  .schema = "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}",
+                                  .offset = offsetof(PathObject, parent), .size = 8, .get = get_obj,
+                                  .set = set_obj, .static_index = kTVMFFIAny});
+  ffi_define_field(
+      g_path_index,
+      &(FfiFieldDef){.name = "step",
+                     .schema = "{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.reflection.AccessStep\"}]}",
+                     .offset = offsetof(PathObject, step), .size = 8, .get = get_obj, .set = set_obj,
+                     .static_index = kTVMFFIAny});
+  ffi_define_field(g_path_index, &(FfiFieldDef){.name = "depth", .schema = "{\"type\":\"int\"}",
+                                                .offset = offsetof(PathObject, depth), .size = 4,
+                                                .get = ffi_field_get_i32, .set = ffi_field_set_i32,
+                                                .static_index = kTVMFFIInt});
   ffi_define_attr_fn(g_path_index, "__ffi_repr__", path_repr);
   ffi_define_attr_fn(g_path_index, "__ffi_shallow_copy__", path_shallow_copy);
   ffi_define_method(g_path_index, "_root", path_root, true, NULL);

@@ -203,31 +203,6 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
 static inline bool ffi_is_str(int32_t t) { return t == kTVMFFISmallStr || t == kTVMFFIStr; }
 static inline bool ffi_is_bytes(int32_t t) { return t == kTVMFFISmallBytes || t == kTVMFFIBytes; }
 
-/* Defining runtime object types (start-up only: failures are fatal). A type of depth 1 under
- * ffi.Object with a creator, total size and structural kind. */
-int32_t ffi_define_type(const char* key, TVMFFIObjectCreator creator, int32_t total_size, int kind);
-/* A read-only field. `schema` is its type schema JSON (`{"type":"int"}`), which becomes the
- * field's `{"type_schema": ...}` metadata as the reference's typed C++ fields carry it; fields
- * with FFI_FIELD_DEFAULT_NONE default to None. */
-#define FFI_FIELD_DEFAULT_NONE 1
-void ffi_define_field(int32_t type_index, const char* name, int64_t offset, int64_t size,
-                      TVMFFIFieldGetter get, TVMFFIFieldSetter set, int32_t static_index,
-                      const char* schema, int options);
-/* Registers a C safe-call function as a type attribute. */
-void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType fn);
-/* Registers a C safe-call function as a (static) method with `doc` (or NULL); its metadata is
- * the signature table's entry "<type key>.<name>" when there is one. */
-void ffi_define_method(int32_t type_index, const char* name, TVMFFISafeCallType fn, bool is_static,
-                       const char* doc);
-/* Getters/setters of int32, int64 and Any fields. */
-int ffi_field_get_i32(void* addr, TVMFFIAny* out);
-int ffi_field_set_i32(void* addr, const TVMFFIAny* v);
-int ffi_field_get_i64(void* addr, TVMFFIAny* out);
-int ffi_field_set_i64(void* addr, const TVMFFIAny* v);
-int ffi_field_get_any(void* addr, TVMFFIAny* out);
-/* An object pointer field (NULL = None), as Python-defined classes store object fields. */
-int ffi_field_get_obj(void* addr, TVMFFIAny* out);
-int ffi_field_set_any(void* addr, const TVMFFIAny* v);
 
 /* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */
 const char* ffi_sentinel_repr(const TVMFFIObject* obj);

@@ -5,6 +5,7 @@
  * (signed structural hash, stored as is through JSON/pickle).
  */
 #include "structural.h"
+#include "../type_define_internal.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -128,18 +129,21 @@ static int key_shallow_copy(void* self, const TVMFFIAny* args, int32_t num_args,
 }
 
 void ffi_register_structural_key(void) {
-  g_key_index = ffi_define_type("ffi.StructuralKey", key_create, (int32_t)sizeof(KeyObject),
-                                kTVMFFISEqHashKindUnsupported);
-  ffi_define_field(g_key_index, "key", offsetof(KeyObject, key), 16, ffi_field_get_any,
-                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", 0);
-  ffi_define_field(g_key_index, "hash_i64", offsetof(KeyObject, hash_i64), 8, ffi_field_get_i64,
-                   ffi_field_set_i64, kTVMFFIInt, "{\"type\":\"int\"}", 0);
+  g_key_index = ffi_define_type("ffi.StructuralKey", kTVMFFIObject, key_create,
+                                (int32_t)sizeof(KeyObject), kTVMFFISEqHashKindUnsupported);
+  ffi_define_field(g_key_index, &(FfiFieldDef){.name = "key", .schema = "{\"type\":\"Any\"}",
+                                               .offset = offsetof(KeyObject, key), .size = 16,
+                                               .get = ffi_field_get_any, .set = ffi_field_set_any,
+                                               .static_index = kTVMFFIAny});
+  ffi_define_field(g_key_index, &(FfiFieldDef){.name = "hash_i64", .schema = "{\"type\":\"int\"}",
+                                               .offset = offsetof(KeyObject, hash_i64), .size = 8,
+                                               .get = ffi_field_get_i64, .set = ffi_field_set_i64,
+                                               .static_index = kTVMFFIInt});
   set_ptr_attr("__any_hash__", (void*)key_any_hash);
   set_ptr_attr("__any_equal__", (void*)key_any_equal);
   ffi_define_attr_fn(g_key_index, "__ffi_shallow_copy__", key_shallow_copy);
-  ffi_define_method(g_key_index, "__ffi_init__", init_key, true,
-                    "Constructor that takes any key and computes its structural hash");
-  ffi_define_attr_fn(g_key_index, "__ffi_init__", init_key);
+  ffi_define_init(g_key_index, init_key,
+                  "Constructor that takes any key and computes its structural hash");
   ffi_register_builtin("ffi.StructuralKey", global_make_key);
   ffi_register_builtin("ffi.StructuralKeyEqual", global_key_equal);
 }

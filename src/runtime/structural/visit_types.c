@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "visit.h"
+#include "../type_define_internal.h"
 
 typedef struct {
   TVMFFIObject header;
@@ -146,11 +147,14 @@ bool ffi_visit_hook_is_builtin(const TVMFFIAny* hook) {
 /* ---- registration ---- */
 
 void ffi_register_visit_types(void) {
-  int32_t index = ffi_define_type("ffi.VisitInterrupt", interrupt_create,
+  int32_t index = ffi_define_type("ffi.VisitInterrupt", kTVMFFIObject, interrupt_create,
                                   (int32_t)sizeof(InterruptObject), kTVMFFISEqHashKindUnsupported);
   if (index != kTVMFFIVisitInterrupt) ffi_fatal("visit_types", "ffi.VisitInterrupt index %d", index);
-  ffi_define_field(index, "value", offsetof(InterruptObject, value), 16, ffi_field_get_any,
-                   ffi_field_set_any, kTVMFFIAny, "{\"type\":\"Any\"}", FFI_FIELD_DEFAULT_NONE);
+  ffi_define_field(index, &(FfiFieldDef){.name = "value", .schema = "{\"type\":\"Any\"}",
+                                         .flags = kTVMFFIFieldFlagBitMaskHasDefault,
+                                         .offset = offsetof(InterruptObject, value), .size = 16,
+                                         .get = ffi_field_get_any, .set = ffi_field_set_any,
+                                         .static_index = kTVMFFIAny});
   ffi_define_attr_fn(index, "__ffi_shallow_copy__", interrupt_shallow_copy);
   ffi_register_builtin("ffi.VisitInterrupt", global_interrupt);
 
