@@ -97,6 +97,30 @@ def test_cycles() -> None:
     b.clear()
 
 
+@pytest.mark.parametrize("make", [tvm_ffi.List, tvm_ffi.Dict])
+def test_a_self_loop_equals_every_cycle_it_unrolls_into(make: Any) -> None:
+    # One node whose two edges point at itself, against two nodes whose edges go either way:
+    # unrolled, both are the same infinite binary tree, so they compare equal (as in the
+    # reference), in both argument orders, and the comparison ends at the first repeated pair.
+    def node_with_edges(node: Any, targets: list[Any]) -> None:
+        for key, target in zip("xy", targets):
+            if make is tvm_ffi.List:
+                node.append(target)
+            else:
+                node[key] = target
+
+    loop = make()
+    node_with_edges(loop, [loop, loop])
+    for edges in [(0, 1, 0, 0), (1, 0, 1, 1), (1, 1, 0, 1), (0, 1, 1, 0)]:
+        a, b = make(), make()
+        node_with_edges(a, [(a, b)[i] for i in edges[:2]])
+        node_with_edges(b, [(a, b)[i] for i in edges[2:]])
+        assert Eq(loop, a) and Eq(a, loop)
+        a.clear()
+        b.clear()
+    loop.clear()
+
+
 def test_deep_values() -> None:
     x: Any = 0
     y: Any = 0

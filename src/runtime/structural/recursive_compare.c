@@ -3,7 +3,9 @@
  * 3.10): the value comparison behind container `==` and dataclass eq/order. Containers compare
  * element-wise, objects field by field (skipping CompareOff fields) unless their type defines
  * `__ffi_eq__` / `__ffi_compare__`. Explicit stack; a cycle back to a pair being compared counts
- * as equal, and is an error when ordering.
+ * as equal, and is an error when ordering. The pairs on the stack are told apart as pairs: one
+ * object compared against two others in turn (a self-loop against a two-node cycle) opens two
+ * pairs, and as pairs are finite every cycle closes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,11 +20,12 @@ typedef struct {
 typedef struct {
   TVMFFIObject *lhs, *rhs;
   size_t begin, count, next;
+  size_t older_same_lhs; /* index + 1 of the next older frame on the same lhs; 0: none */
 } Frame;
 
 typedef struct {
   bool ordering;
-  FfiPtrMap active; /* lhs -> rhs of the pairs on the stack */
+  FfiPtrMap active; /* lhs -> index + 1 of the newest frame comparing it */
   FfiVec frames;
   FfiVec children;
 } Cmp;
@@ -75,6 +78,17 @@ static int integer_order(const TVMFFIAny* a, const TVMFFIAny* b) {
 }
 
 static bool is_integer(int32_t t) { return t == kTVMFFIInt || t == kTVMFFIBigInt; }
+
+/* Whether (lhs, rhs) is a pair on the stack: the frames on lhs, newest first. */
+static bool pair_is_open(Cmp* c, TVMFFIObject* lhs, TVMFFIObject* rhs) {
+  uint64_t* newest = ffi_ptr_map_find(&c->active, (uint64_t)(uintptr_t)lhs);
+  for (size_t at = newest != NULL ? (size_t)*newest : 0; at != 0;) {
+    const Frame* f = (const Frame*)ffi_vec_at(&c->frames, at - 1);
+    if (f->rhs == rhs) return true;
+    at = f->older_same_lhs;
+  }
+  return false;
+}
 
 /* Compares values that need no frame; *needs_frame for container/object pairs. */
 static int compare_now(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* out, bool* needs_frame) {
@@ -156,8 +170,7 @@ static int compare_now(Cmp* c, const TVMFFIAny* a, const TVMFFIAny* b, int* out,
     *out = sign((int64_t)x->size - (int64_t)y->size);
     return 0;
   }
-  uint64_t* open = ffi_ptr_map_find(&c->active, (uint64_t)(uintptr_t)a->v_obj);
-  if (open != NULL && *open == (uint64_t)(uintptr_t)b->v_obj) {
+  if (pair_is_open(c, a->v_obj, b->v_obj)) {
     if (c->ordering) return ffi_raise("ValueError", "RecursiveCompare: cyclic reference detected in ordering");
     return 0; /* a back-edge on the same pair: isomorphic so far */
   }
@@ -206,7 +219,11 @@ static void drop_children(Cmp* c, size_t begin) {
 static void pop_frame(Cmp* c) {
   Frame* f = (Frame*)ffi_vec_top(&c->frames);
   drop_children(c, f->begin);
-  ffi_ptr_map_erase(&c->active, (uint64_t)(uintptr_t)f->lhs);
+  if (f->older_same_lhs != 0) { /* lhs is still open: an older frame is now its newest */
+    *ffi_ptr_map_find(&c->active, (uint64_t)(uintptr_t)f->lhs) = f->older_same_lhs;
+  } else {
+    ffi_ptr_map_erase(&c->active, (uint64_t)(uintptr_t)f->lhs);
+  }
   c->frames.size -= 1;
 }
 
@@ -312,8 +329,13 @@ static int push_pair(Cmp* c, TVMFFIObject* lhs, TVMFFIObject* rhs, int* out, boo
     FieldCtx ctx = {c, lhs, rhs};
     rc = ffi_for_each_field(t, add_field_child, &ctx);
   }
-  if (rc == 0) rc = ffi_ptr_map_put(&c->active, (uint64_t)(uintptr_t)lhs, (uint64_t)(uintptr_t)rhs);
+  uint64_t* newest = ffi_ptr_map_find(&c->active, (uint64_t)(uintptr_t)lhs);
+  size_t older = newest != NULL ? (size_t)*newest : 0;
   Frame* f = rc == 0 ? (Frame*)ffi_vec_push(&c->frames) : NULL;
+  if (f != NULL && ffi_ptr_map_put(&c->active, (uint64_t)(uintptr_t)lhs, c->frames.size) != 0) {
+    c->frames.size -= 1;
+    f = NULL;
+  }
   if (f == NULL) {
     drop_children(c, begin);
     return -1;
@@ -323,6 +345,7 @@ static int push_pair(Cmp* c, TVMFFIObject* lhs, TVMFFIObject* rhs, int* out, boo
   f->begin = begin;
   f->count = c->children.size - begin;
   f->next = 0;
+  f->older_same_lhs = older;
   *pushed = true;
   return 0;
 }
