@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import pickle
 import weakref
+from typing import Any
 
 import pytest
 import tvm_ffi
@@ -166,6 +167,16 @@ def test_string_and_bytes_types() -> None:
 
     mine = MyString("long enough to be an object")
     assert echo(mine) == "long enough to be an object"
+
+
+@pytest.mark.parametrize("make", [lambda: _core.String("text"), lambda: _core.Bytes(b"data"),
+                                  lambda: _core.ObjectRValueRef(make_array(1))])
+def test_python_messages_name_the_value_types_as_the_reference_does(make: Any) -> None:
+    value = make()
+    name = type(value).__name__
+    assert type(value).__module__ == "tvm_ffi.core" and repr(type(value)) == f"<class 'tvm_ffi.core.{name}'>"
+    with pytest.raises(AttributeError, match=f"^'{name}' object has no attribute 'missing'$"):
+        value.missing  # noqa: B018
 
 
 def test_device() -> None:

@@ -186,7 +186,7 @@ def _member_function(cls: type, name: str, raw: Any) -> Callable[..., Any] | Non
 def _is_reflected_member(raw: Any) -> bool:
     """Fields and methods that reflection installs document themselves from the library's metadata."""
     if type(raw).__module__ in ("tvm_ffi._core", "tvm_ffi.core") and type(raw).__name__ in (
-            "FieldProperty", "InstanceMethod"):
+            "FFIProperty", "InstanceMethod"):
         return True
     func = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
     return getattr(func, "_tvm_ffi_generated", False) is True

@@ -153,6 +153,7 @@ def test_frozen_fields_are_read_only_but_settable_through_the_property() -> None
 def test_reflected_fields_are_properties() -> None:
     prop = t.TestIntPair.__dict__["a"]
     assert isinstance(prop, property) and isinstance(prop, core.FieldProperty)
+    assert type(prop) is core.FFIProperty and type(prop).__name__ == "FFIProperty"
     assert prop.fget is prop and prop.fdel is None and prop.name == "a" and prop.offset == 24
 
 

@@ -95,7 +95,7 @@ static PyObject* mod_to_py_class_value(PyObject* self, PyObject* arg) {
   int32_t index = copy.type_index;
   PyObject* out = core_any_to_py(&copy);
   if (out == NULL || (index != kTVMFFISmallStr && index != kTVMFFISmallBytes)) return out;
-  PyObject* cls = index == kTVMFFISmallStr ? (PyObject*)&CoreString_Type : (PyObject*)core_bytes_type;
+  PyObject* cls = index == kTVMFFISmallStr ? (PyObject*)core_string_type : (PyObject*)core_bytes_type;
   PyObject* promoted = PyObject_CallOneArg(cls, out);
   Py_DECREF(out);
   return promoted;

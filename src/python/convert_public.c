@@ -62,7 +62,7 @@ static PyObject* convert_value(PyObject* value) {
     Py_INCREF(value);
     return value;
   }
-  if (t == &PyUnicode_Type) return PyObject_CallOneArg((PyObject*)&CoreString_Type, value);
+  if (t == &PyUnicode_Type) return PyObject_CallOneArg((PyObject*)core_string_type, value);
   if (t == &PyBytes_Type && core_bytes_type != NULL) {
     return PyObject_CallOneArg((PyObject*)core_bytes_type, value);
   }

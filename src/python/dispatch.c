@@ -60,7 +60,7 @@ static CoreArgKind classify_kind(PyTypeObject* t) {
   if (PyType_IsSubtype(t, &CoreObject_Type)) {
     return core_is_container_type(t) ? kCoreArgContainer : kCoreArgObject;
   }
-  if (t == &CoreRValueRef_Type) return kCoreArgRValueRef;
+  if (t == core_rvalue_ref_type) return kCoreArgRValueRef;
   if (type_has(t, "__tvm_ffi_object__")) return kCoreArgObjectProtocol;
   if (type_has(t, "__dlpack__") || type_has(t, "__dlpack_c_exchange_api__") ||
       type_has(t, "__c_dlpack_exchange_api__")) {
@@ -77,7 +77,7 @@ static CoreArgKind classify_kind(PyTypeObject* t) {
   }
   if (core_dtype_class != NULL && is_framework_dtype(t)) return kCoreArgFrameworkDType;
   if (PyType_IsSubtype(t, &CoreDevice_Type)) return kCoreArgDevice;
-  if (PyType_IsSubtype(t, &CoreString_Type)) return kCoreArgNativeStr;
+  if (PyType_IsSubtype(t, core_string_type)) return kCoreArgNativeStr;
   if (PyType_IsSubtype(t, core_bytes_type)) return kCoreArgNativeBytes;
   if (PyType_IsSubtype(t, &PyUnicode_Type)) return kCoreArgStr;
   if (PyType_IsSubtype(t, &PyBytes_Type) || PyType_IsSubtype(t, &PyByteArray_Type)) {

@@ -185,7 +185,7 @@ static PyObject* object_move_handle_from(PyObject* op, PyObject* other) {
 
 static PyObject* object_move(PyObject* op, PyObject* unused) {
   (void)unused;
-  return PyObject_CallOneArg((PyObject*)&CoreRValueRef_Type, op);
+  return PyObject_CallOneArg((PyObject*)core_rvalue_ref_type, op);
 }
 
 static int object_require_handle(CoreObject* self) {
@@ -305,8 +305,10 @@ static PyObject* rvalue_new(PyTypeObject* type, PyObject* args, PyObject* kwds) 
 }
 
 static void rvalue_dealloc(PyObject* op) {
+  PyTypeObject* type = Py_TYPE(op); /* a heap type: each instance holds a reference to it */
   Py_CLEAR(((CoreRValueRef*)op)->obj);
-  Py_TYPE(op)->tp_free(op);
+  type->tp_free(op);
+  Py_DECREF(type);
 }
 
 static PyMemberDef rvalue_members[] = {
@@ -314,15 +316,20 @@ static PyMemberDef rvalue_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-PyTypeObject CoreRValueRef_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.ObjectRValueRef",
-    .tp_basicsize = sizeof(CoreRValueRef),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "ObjectRValueRef(obj)\n--\n\nMarks an Object as movable: the callee may take over its reference.",
-    .tp_new = rvalue_new,
-    .tp_dealloc = rvalue_dealloc,
-    .tp_members = rvalue_members,
+/* A heap type, as the reference's is, so Python's own messages name it `ObjectRValueRef`. */
+static PyType_Slot rvalue_slots[] = {
+    {Py_tp_doc, "ObjectRValueRef(obj)\n--\n\nMarks an Object as movable: the callee may take "
+                "over its reference."},
+    {Py_tp_new, rvalue_new},
+    {Py_tp_dealloc, rvalue_dealloc},
+    {Py_tp_members, rvalue_members},
+    {0, NULL},
 };
+
+static PyType_Spec rvalue_spec = {"tvm_ffi.core.ObjectRValueRef", sizeof(CoreRValueRef), 0,
+                                  Py_TPFLAGS_DEFAULT, rvalue_slots};
+
+PyTypeObject* core_rvalue_ref_type = NULL;
 
 /* ---- OpaquePyObject ---- */
 
@@ -365,18 +372,21 @@ int core_object_init_types(PyObject* module) {
   Py_SET_TYPE(&CoreObject_Type, meta);
   CoreOpaque_Type.tp_base = &CoreObject_Type;
   CoreRegisteredObject_Type.tp_base = &CoreObject_Type;
-  PyTypeObject* types[] = {&CoreObject_Type, &CoreRegisteredObject_Type, &CoreRValueRef_Type,
-                           &CoreOpaque_Type};
-  const char* names[] = {"CObject", "Object", "ObjectRValueRef", "OpaquePyObject"};
+  PyTypeObject* types[] = {&CoreObject_Type, &CoreRegisteredObject_Type, &CoreOpaque_Type};
+  const char* names[] = {"CObject", "Object", "OpaquePyObject"};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     if (PyType_Ready(types[i]) < 0) return -1;
-    if (types[i] != &CoreRValueRef_Type && core_type_declare_empty_slots(types[i]) != 0) return -1;
+    if (core_type_declare_empty_slots(types[i]) != 0) return -1;
     Py_INCREF(types[i]);
     if (PyModule_AddObject(module, names[i], (PyObject*)types[i]) < 0) {
       Py_DECREF(types[i]);
       return -1;
     }
   }
+  PyObject* rvalue_ref = core_type_from_spec(&rvalue_spec, NULL);
+  if (rvalue_ref == NULL) return -1;
+  core_rvalue_ref_type = (PyTypeObject*)rvalue_ref; /* kept for good, like the module's reference */
+  if (PyModule_AddObjectRef(module, "ObjectRValueRef", rvalue_ref) < 0) return -1;
   return 0;
 }
 
@@ -387,6 +397,20 @@ int core_type_declare_empty_slots(PyTypeObject* type) {
   Py_DECREF(empty);
   if (rc == 0) PyType_Modified(type);
   return rc;
+}
+
+PyObject* core_type_from_spec(PyType_Spec* spec, PyObject* bases) {
+  PyObject* type = PyType_FromSpecWithBases(spec, bases);
+  if (type == NULL) return NULL;
+  /* What type.__name__'s setter and class statements do: tp_name is the UTF-8 of the short
+   * name, which the type owns (__module__ and __qualname__ are kept apart). */
+  const char* name = PyUnicode_AsUTF8(((PyHeapTypeObject*)type)->ht_name);
+  if (name == NULL) {
+    Py_DECREF(type);
+    return NULL;
+  }
+  ((PyTypeObject*)type)->tp_name = name;
+  return type;
 }
 
 int core_type_add_methods(PyTypeObject* type, PyMethodDef* defs) {

@@ -22,7 +22,7 @@ typedef struct {
 
 extern PyTypeObject CoreObject_Type;           /* CObject: every wrapper derives from it */
 extern PyTypeObject CoreRegisteredObject_Type; /* Object: ffi.Object and reflected types */
-extern PyTypeObject CoreRValueRef_Type;
+extern PyTypeObject* core_rvalue_ref_type; /* ObjectRValueRef, a heap type; NULL before init */
 extern PyTypeObject CoreOpaque_Type;
 
 static inline int core_is_object(PyObject* v) {
@@ -52,5 +52,11 @@ int core_type_add_methods(PyTypeObject* type, PyMethodDef* defs);
 /* Declares `__slots__ = ()` on a readied C wrapper class, as the reference's classes read
  * (`Tensor.__slots__`); the layout is the C struct's either way. */
 int core_type_declare_empty_slots(PyTypeObject* type);
+
+/* A heap type from `spec` (with `bases`, or NULL) that Python's own messages name by its short
+ * name ("'String' object has no attribute 'x'"), as they name classes made by a class statement
+ * and as the reference's classes read; PyType_FromSpec alone leaves the dotted spec name there.
+ * A new reference, or NULL with an exception. */
+PyObject* core_type_from_spec(PyType_Spec* spec, PyObject* bases);
 
 #endif /* TVM_FFI_PYTHON_OBJECT_H_ */

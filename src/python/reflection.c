@@ -438,8 +438,10 @@ static PyGetSetDef field_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Named FFIProperty, as the reference names its descriptor class (what type(), repr and error
+ * messages show); _core also exports it as FieldProperty. */
 static PyTypeObject FieldProperty_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.FieldProperty",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.FFIProperty",
     .tp_dealloc = field_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Data descriptor of a reflected field: reads call the C getter at the field offset.",
@@ -467,7 +469,7 @@ static int field_property_ready(void) {
  * object wrappers, so their classes stand outside the type table, which makes the wrappers. */
 static PyTypeObject* value_class_for_index(int32_t index) {
   switch (index) {
-    case kTVMFFIStr: return &CoreString_Type;
+    case kTVMFFIStr: return core_string_type;
     case kTVMFFIBytes: return core_bytes_type;
     case kTVMFFIShape: return core_shape_class();
     default: return NULL;

@@ -3,8 +3,10 @@
  *
  * A long string result keeps the FFI object it came from in `_tvm_ffi_cached_object`, so
  * passing it back to C hands over that object instead of copying the text again. Both pickle
- * as plain str / bytes. String is a static type with a slot; Bytes cannot have slots (bytes is
- * variable-sized), so it is made at start-up as a class with an instance dict.
+ * as plain str / bytes. Both are heap types, as the reference's are, so Python's own messages
+ * name them as it does ("'String' object has no attribute 'x'"): String is made from a spec with
+ * a slot; Bytes cannot have slots (bytes is variable-sized), so it is a class with an instance
+ * dict.
  */
 #include "string_types.h"
 
@@ -38,8 +40,10 @@ static PyObject* string_new(PyTypeObject* type, PyObject* args, PyObject* kwds) 
 }
 
 static void string_dealloc(PyObject* op) {
+  PyTypeObject* type = Py_TYPE(op); /* a heap type: each instance holds a reference to it */
   Py_CLEAR(((CoreString*)op)->cached);
   PyUnicode_Type.tp_dealloc(op);
+  Py_DECREF(type);
 }
 
 static PyObject* string_reduce_ex(PyObject* op, PyObject* protocol) {
@@ -65,16 +69,19 @@ static PyMemberDef string_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-PyTypeObject CoreString_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tvm_ffi.core.String",
-    .tp_basicsize = sizeof(CoreString),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_UNICODE_SUBCLASS,
-    .tp_doc = "String(value)\n--\n\nstr that remembers the FFI string object it came from.",
-    .tp_new = string_new,
-    .tp_dealloc = string_dealloc,
-    .tp_methods = string_methods,
-    .tp_members = string_members,
+static PyType_Slot string_slots[] = {
+    {Py_tp_doc, "String(value)\n--\n\nstr that remembers the FFI string object it came from."},
+    {Py_tp_new, string_new},
+    {Py_tp_dealloc, string_dealloc},
+    {Py_tp_methods, string_methods},
+    {Py_tp_members, string_members},
+    {0, NULL},
 };
+
+static PyType_Spec string_spec = {"tvm_ffi.core.String", sizeof(CoreString), 0,
+                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, string_slots};
+
+PyTypeObject* core_string_type = NULL;
 
 /* ---- Bytes ---- */
 
@@ -157,7 +164,7 @@ static int make_bytes_class(PyObject* module) {
 
 PyObject* core_native_cached_object(PyObject* value) {
   PyObject* cached;
-  if (PyObject_TypeCheck(value, &CoreString_Type)) {
+  if (PyObject_TypeCheck(value, core_string_type)) {
     cached = ((CoreString*)value)->cached;
   } else {
     /* Bytes keeps it in the instance dict; a missing entry just means "no object". */
@@ -184,7 +191,7 @@ PyObject* core_string_from_handle(TVMFFIObjectHandle handle, int is_bytes) {
     return out;
   }
   PyObject* value = core_str_from_byte_array(content->data, content->size);
-  out = value != NULL ? string_make(&CoreString_Type, value) : NULL;
+  out = value != NULL ? string_make(core_string_type, value) : NULL;
   Py_XDECREF(value);
   if (out == NULL) {
     Py_DECREF(cached);
@@ -195,12 +202,9 @@ PyObject* core_string_from_handle(TVMFFIObjectHandle handle, int is_bytes) {
 }
 
 int core_string_init_types(PyObject* module) {
-  CoreString_Type.tp_base = &PyUnicode_Type;
-  if (PyType_Ready(&CoreString_Type) < 0) return -1;
-  Py_INCREF(&CoreString_Type);
-  if (PyModule_AddObject(module, "String", (PyObject*)&CoreString_Type) < 0) {
-    Py_DECREF(&CoreString_Type);
-    return -1;
-  }
+  PyObject* string = core_type_from_spec(&string_spec, (PyObject*)&PyUnicode_Type);
+  if (string == NULL) return -1;
+  core_string_type = (PyTypeObject*)string; /* kept for good, like the module's reference */
+  if (PyModule_AddObjectRef(module, "String", string) < 0) return -1;
   return make_bytes_class(module);
 }

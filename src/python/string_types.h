@@ -12,8 +12,8 @@ typedef struct {
   PyObject* cached; /* CoreObject or Py_None */
 } CoreString;
 
-extern PyTypeObject CoreString_Type;
-/* Bytes is a class made at start-up (bytes cannot carry slots); NULL before init. */
+/* String and Bytes are heap types made at start-up (core_string_init_types); NULL before. */
+extern PyTypeObject* core_string_type;
 extern PyTypeObject* core_bytes_type;
 
 /* The cached FFI object of a String/Bytes instance (borrowed), or NULL (no exception). */
