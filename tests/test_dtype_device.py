@@ -273,6 +273,12 @@ def test_device_from_strings_and_codes() -> None:
     assert tvm_ffi.device(dev) is dev
 
 
+def test_device_type_codes_pickle_under_the_references_module() -> None:
+    data = pickle.dumps(DLDeviceType.kDLCUDA)
+    assert b"tvm_ffi.core" in data and pickle.loads(data) is DLDeviceType.kDLCUDA
+    assert repr(DLDeviceType) == "<enum 'DLDeviceType'>" and DLDeviceType.__module__ == "tvm_ffi.core"
+
+
 def test_device_text_for_every_name_and_index() -> None:
     # str() and repr() of the canonical names are formatted without Python's formatter: every
     # name, and indices of every width and sign, read as "type:index".

@@ -49,6 +49,11 @@ class DLDeviceType(IntEnum):
     kDLTrn = 18
 
 
+# Pickled members name the class `tvm_ffi.core.DLDeviceType`, where the reference defines it, so
+# either package loads the other's pickles.
+DLDeviceType.__module__ = "tvm_ffi.core"
+
+
 def device(device_type: str | int | DLDeviceType | _core.Device, index: int | None = None) -> _core.Device:
     """Makes a :class:`Device` from a name (``"cuda"``, ``"cuda:1"``) or a ``DLDeviceType`` code.
 
