@@ -226,6 +226,23 @@ def test_exceptions_of_callbacks_propagate_unchanged() -> None:
         structural_walk(testing_api.make_visit_region_graph(True), boom)
 
 
+def test_a_callbacks_exception_comes_back_itself_with_the_walks_record() -> None:
+    raised = ValueError("mine")
+    pair = tvm_ffi.testing.TestIntPair(1, 2)
+    root = tvm_ffi.convert([1, [2, pair]])
+
+    def refuse(value: Any) -> None:
+        raise raised
+
+    for walk in (lambda: structural_walk(root, [(tvm_ffi.testing.TestIntPair, refuse)]),
+                 lambda: tvm_ffi.structural_map(root, [(tvm_ffi.testing.TestIntPair, refuse)])):
+        with pytest.raises(ValueError) as info:
+            walk()
+        # The same exception object, although the engine recorded the objects the error
+        # unwound through (pair, inner array, outer array) in its ffi.VisitErrorContext.
+        assert info.value is raised
+
+
 def test_bad_callback_arguments_are_rejected_before_walking() -> None:
     with pytest.raises(TypeError, match="callbacks must be callbacks"):
         structural_walk([1], 5)  # type: ignore[arg-type]

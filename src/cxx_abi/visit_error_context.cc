@@ -4,11 +4,18 @@
  * reflected fields, matching the recorded nodes by identity, outermost first.
  *
  * As in the reference: containers (array, list, map, dict) are passed through, adding an item
- * step, and are never matched themselves, so a container root yields no path; records may skip
+ * step, and are never matched themselves, so a container root yields no path; the other
+ * built-in object kinds (strings, shapes, functions, tensors) are leaves; records may skip
  * levels (not every visit is instrumented), so an unrecorded node is simply passed through; a
  * full match reports the path of the innermost node and stops there; with allow_prefix_match,
  * a search that matched at least one record and reaches a node without child nodes reports
- * that node's path.
+ * that node's path. The pattern is the record as it stands: a recorded container or string is
+ * never matched, so a record holding one matches in full nowhere (only as a prefix), as in the
+ * reference; an empty record finds nothing.
+ *
+ * It also records visits for the runtime's C engines (cxx_bridge.h): a node is appended to an
+ * error's record as TVM_FFI_VISIT_END does, so errors of the runtime's structural walks carry
+ * the same context as those of the reference's header-only engines.
  */
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -16,6 +23,8 @@
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/reflection/registry.h>
+
+#include "../runtime/cxx_bridge.h"
 
 #include <string>
 #include <unordered_set>
@@ -33,6 +42,7 @@ class PathFinder {
       : pattern_(std::move(pattern)), allow_prefix_match_(allow_prefix_match) {}
 
   Array<AccessPath> Find(const ObjectRef& root) {
+    if (pattern_.empty()) return Array<AccessPath>();
     if (root.defined() && !IsContainer(root->type_index())) VisitNode(root, AccessPath::Root(), 0);
     return Array<AccessPath>(found_.begin(), found_.end());
   }
@@ -43,12 +53,14 @@ class PathFinder {
            type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
   }
 
-  // A node: an object that is neither a container nor a string. Returns whether a path was
-  // reported at or below it.
+  // A node: an object of a type registered at run time (the runtime's own kinds other than
+  // containers -- strings, shapes, functions, tensors -- are leaves). A node matches every
+  // consecutive record of itself (a node recorded twice by nested visits). Returns whether a
+  // path was reported at or below it.
   bool VisitNode(const ObjectRef& node, const AccessPath& path, size_t matched) {
     if (!on_path_.insert(node.get()).second) return false;  // a cycle back to an ancestor
-    bool hit = matched < pattern_.size() && node.get() == pattern_[matched];
-    size_t now = hit ? matched + 1 : matched;
+    size_t now = matched;
+    while (now < pattern_.size() && node.get() == pattern_[now]) ++now;
     bool reported = false;
     if (now == pattern_.size()) {
       found_.push_back(path);
@@ -56,8 +68,10 @@ class PathFinder {
     } else {
       bool reached_child = false;
       reported = VisitFields(node, path, now, &reached_child);
-      if (!reached_child && allow_prefix_match_ && now > 0) {
-        found_.push_back(path);  // a dead end after a partial match
+      // A dead end after a partial match (below the root: a root without child nodes reports
+      // nothing).
+      if (!reached_child && allow_prefix_match_ && now > 0 && path->depth > 0) {
+        found_.push_back(path);
         reported = true;
       }
     }
@@ -68,8 +82,8 @@ class PathFinder {
   // Any field or item value: nodes are visited, containers passed through, the rest skipped.
   bool VisitValue(const Any& value, const AccessPath& path, size_t matched, bool* reached_child) {
     int32_t type_index = value.type_index();
-    if (type_index < TypeIndex::kTVMFFIStaticObjectBegin || type_index == TypeIndex::kTVMFFIStr ||
-        type_index == TypeIndex::kTVMFFIBytes) {
+    if (type_index < TypeIndex::kTVMFFIStaticObjectBegin ||
+        (type_index < TypeIndex::kTVMFFIDynObjectBegin && !IsContainer(type_index))) {
       return false;
     }
     bool reported = false;
@@ -153,3 +167,13 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 
 }  // namespace ffi
 }  // namespace tvm
+
+extern "C" void ffi_cxx_visit_error_record(TVMFFIObject* error, TVMFFIObject* node) {
+  using tvm::ffi::detail::ObjectUnsafe;
+  try {
+    tvm::ffi::Error err = ObjectUnsafe::ObjectRefFromUnowned<tvm::ffi::Error>(error);
+    tvm::ffi::detail::UpdateVisitErrorContext(
+        err, ObjectUnsafe::ObjectRefFromUnowned<tvm::ffi::ObjectRef>(node));
+  } catch (...) {  // out of memory: the error goes on without this record
+  }
+}

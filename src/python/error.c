@@ -211,9 +211,31 @@ static PyObject* wrap_error(TVMFFIObjectHandle handle) {
   return core_object_from_handle(handle);
 }
 
+/* An error that unwound through a structural walk keeps the extra_context it had before in its
+ * ffi.VisitErrorContext: prev_error_context, an object pointer at offset 32 (after the header and
+ * the reverse_visit_pattern list). The type is registered on first use, so its index is looked
+ * up until it exists. */
+static TVMFFIObjectHandle context_before_visits(TVMFFIObjectHandle ctx) {
+  static int32_t visit_context_index = -1;
+  if (visit_context_index < 0) {
+    TVMFFIByteArray key = {"ffi.VisitErrorContext", sizeof("ffi.VisitErrorContext") - 1};
+    if (TVMFFITypeKeyToIndex(&key, &visit_context_index) != 0) {
+      TVMFFIObjectHandle ignored = NULL;
+      TVMFFIErrorMoveFromRaised(&ignored);
+      if (ignored != NULL) TVMFFIObjectDecRef(ignored);
+      visit_context_index = -1;
+      return ctx;
+    }
+  }
+  while (ctx != NULL && TVMFFIObjectGetTypeIndex(ctx) == visit_context_index) {
+    ctx = *(TVMFFIObjectHandle*)((char*)ctx + sizeof(TVMFFIObject) + sizeof(void*));
+  }
+  return ctx;
+}
+
 /* The original exception of an error that started in Python, or NULL. Borrowed. */
 static PyObject* original_exception(const TVMFFIErrorCell* cell) {
-  TVMFFIObjectHandle ctx = cell->extra_context;
+  TVMFFIObjectHandle ctx = context_before_visits(cell->extra_context);
   if (ctx == NULL || TVMFFIObjectGetTypeIndex(ctx) != kTVMFFIOpaquePyObject) return NULL;
   PyObject* held = (PyObject*)TVMFFIOpaqueObjectGetCellPtr(ctx)->handle;
   return (held != NULL && PyExceptionInstance_Check(held)) ? held : NULL;

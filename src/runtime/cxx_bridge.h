@@ -68,6 +68,12 @@ int ffi_module_reaches(TVMFFIObject* from, TVMFFIObject* target);
 int ffi_module_visit_context_symbols(int (*visit)(void* ctx, const char* name, void* address),
                                      void* ctx);
 
+/* Defined by src/cxx_abi/visit_error_context.cc: appends `node` to the ffi.VisitErrorContext of
+ * `error` (both borrowed), attaching one when the error has none, as a TVM_FFI_VISIT_END of the
+ * C++ headers does. The runtime's structural engines call it for each object an error unwinds
+ * through, innermost first. Never fails (out of memory leaves the error as it is). */
+void ffi_cxx_visit_error_record(TVMFFIObject* error, TVMFFIObject* node);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,4 +127,9 @@ void ffi_register_mutate_hooks(void);
 void ffi_register_mutate_types(void);
 void ffi_register_mutator_globals(void);
 
+/* A failed raw result with `node` appended to its error's visit record (ffi.VisitErrorContext)
+ * when `node` is an object, as the reference's engines record each value an error unwinds
+ * through, innermost first; any other result as it is. */
+TVMFFIAny ffi_mutate_on_path(TVMFFIAny result, TVMFFIAny node);
+
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_MUTATE_H_ */

@@ -112,6 +112,13 @@ static const FfiMutateEntry* find_entry(FfiMutator* e, int32_t type_index) {
   return found;
 }
 
+TVMFFIAny ffi_mutate_on_path(TVMFFIAny result, TVMFFIAny node) {
+  if (ffi_raw_is_error(&result) && ffi_is_object_index(node.type_index) && node.v_obj != NULL) {
+    ffi_visit_error_record(result.v_obj, node.v_obj);
+  }
+  return result;
+}
+
 /* Map callback: (value) or (value, def_region_kind). */
 static TVMFFIAny call_map(FfiMutator* e, const FfiMutateEntry* entry, TVMFFIAny value) {
   TVMFFIAny args[2] = {value, ffi_any_none()};
@@ -124,11 +131,12 @@ static TVMFFIAny call_map(FfiMutator* e, const FfiMutateEntry* entry, TVMFFIAny 
 
 static TVMFFIAny map_post(FfiMutator* e, TVMFFIAny value, int inplace) {
   TVMFFIAny out = ffi_mutator_default(&e->base, value, inplace);
-  if (ffi_raw_is_error(&out)) return out;
+  if (ffi_raw_is_error(&out)) return ffi_mutate_on_path(out, value);
   TVMFFIAny view = ffi_is_unchanged(&out) ? value : out;
   const FfiMutateEntry* entry = find_entry(e, view.type_index);
   if (entry == NULL) return out;
-  TVMFFIAny mapped = call_map(e, entry, view);
+  /* Recorded as the value the callback saw: the one its children were mapped into. */
+  TVMFFIAny mapped = ffi_mutate_on_path(call_map(e, entry, view), view);
   if (ffi_is_unchanged(&mapped)) return out;
   ffi_any_release(&out);
   return mapped;
@@ -136,9 +144,11 @@ static TVMFFIAny map_post(FfiMutator* e, TVMFFIAny value, int inplace) {
 
 static TVMFFIAny map_pre(FfiMutator* e, TVMFFIAny value, int inplace) {
   const FfiMutateEntry* entry = find_entry(e, value.type_index);
-  if (entry == NULL) return ffi_mutator_default(&e->base, value, inplace);
+  if (entry == NULL) {
+    return ffi_mutate_on_path(ffi_mutator_default(&e->base, value, inplace), value);
+  }
   TVMFFIAny mapped = call_map(e, entry, value);
-  if (ffi_raw_is_error(&mapped)) return mapped;
+  if (ffi_raw_is_error(&mapped)) return ffi_mutate_on_path(mapped, value);
   TVMFFIAny descent = ffi_is_unchanged(&mapped) ? value : mapped;
   int mode = FFI_INPLACE_DISALLOW;
   if (inplace == FFI_INPLACE_ALLOW) {
@@ -149,7 +159,7 @@ static TVMFFIAny map_pre(FfiMutator* e, TVMFFIAny value, int inplace) {
                ? FFI_INPLACE_ALLOW
                : FFI_INPLACE_DISALLOW;
   }
-  TVMFFIAny out = ffi_mutator_default(&e->base, descent, mode);
+  TVMFFIAny out = ffi_mutate_on_path(ffi_mutator_default(&e->base, descent, mode), value);
   if (ffi_raw_is_error(&out) || !ffi_is_unchanged(&out)) {
     ffi_any_release(&mapped);
     return out;
@@ -160,12 +170,16 @@ static TVMFFIAny map_pre(FfiMutator* e, TVMFFIAny value, int inplace) {
 /* Mutate callback: (value, mutator) or (value, mutator, inplace_mode). */
 static TVMFFIAny own(FfiMutator* e, TVMFFIAny value, int inplace) {
   const FfiMutateEntry* entry = find_entry(e, value.type_index);
-  if (entry == NULL) return ffi_mutator_default(&e->base, value, inplace);
+  if (entry == NULL) {
+    return ffi_mutate_on_path(ffi_mutator_default(&e->base, value, inplace), value);
+  }
   TVMFFIAny args[3] = {value, ffi_any_from_object(&e->base.header), ffi_any_none()};
   args[2].type_index = kTVMFFIInt;
   args[2].v_int64 = inplace;
   TVMFFIAny fn = ffi_any_from_object(entry->fn), result;
-  if (ffi_call(&fn, args, entry->with_extra ? 3 : 2, &result) != 0) return ffi_raw_from_raised();
+  if (ffi_call(&fn, args, entry->with_extra ? 3 : 2, &result) != 0) {
+    return ffi_mutate_on_path(ffi_raw_from_raised(), value);
+  }
   return result;
 }
 
@@ -175,7 +189,7 @@ static TVMFFIAny engine_dispatch(FfiMutator* e, TVMFFIAny value, int inplace) {
    * many leaves). */
   if ((e->mode == FFI_MUTATE_OWN || ffi_is_object_index(value.type_index)) &&
       ffi_structural_check_stack("structural mutation nested too deeply") != 0) {
-    return ffi_raw_from_raised();
+    return ffi_mutate_on_path(ffi_raw_from_raised(), value);
   }
   switch (e->mode) {
     case FFI_MUTATE_MAP_PRE:

@@ -159,8 +159,11 @@ static int mutate_with(const char* sig, bool by_default, const TVMFFIAny* args, 
   if (ffi_arg_value(&args[1], &value) != 0) return -1;
   int rc = ffi_mutator_enter(m);
   if (rc == 0) {
+    /* A default descent asked for by a callback or hook records the value it failed on, as
+     * the reference's DefaultMutateExpected does (the callback's own failure records it again). */
     TVMFFIAny raw = by_default ? ffi_mutator_default(m, value, FFI_INPLACE_DISALLOW)
                                : m->vtable->mutate(&m->header, value);
+    if (by_default) raw = ffi_mutate_on_path(raw, value);
     ffi_mutator_leave(m);
     rc = ffi_raw_to_result(raw, &value, result);
   }

@@ -17,6 +17,7 @@
 #define TVM_FFI_RUNTIME_STRUCTURAL_VISIT_H_
 
 #include "graph_util.h"
+#include "../cxx_bridge.h"
 
 typedef TVMFFIAny (*FfiVisitFn)(TVMFFIObject* visitor, TVMFFIAny value);
 
@@ -110,5 +111,15 @@ int ffi_visit_parse_entries(const char* sig, const TVMFFIAny* args, int32_t firs
 void ffi_register_visit_types(void);
 void ffi_register_walk_globals(void);
 void ffi_register_visitor_globals(void);
+
+/* Weak: programs linked with the runtime's C sources alone (tests/fuzz) have no C++ shim; their
+ * errors then carry no visit record. */
+#pragma weak ffi_cxx_visit_error_record
+
+/* Appends `node` to `error`'s ffi.VisitErrorContext (both borrowed), as the engines do for each
+ * object an error unwinds through. */
+static inline void ffi_visit_error_record(TVMFFIObject* error, TVMFFIObject* node) {
+  if (ffi_cxx_visit_error_record != NULL) ffi_cxx_visit_error_record(error, node);
+}
 
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_VISIT_H_ */

@@ -387,6 +387,25 @@ static void pop_frame(FfiVisitor* v, Stacks* st) {
   st->frames.size -= 1;
 }
 
+/* Appends the value whose visit failed, then the values of the open frames (innermost first),
+ * to the raised error's visit record, as the reference's engines record each object an error
+ * unwinds through. Before the frames are popped: `failed` may be one of their children. */
+static void record_failure(const Stacks* st, const TVMFFIAny* failed) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) return;
+  TVMFFIObject* last = NULL;
+  if (ffi_is_object_index(failed->type_index) && failed->v_obj != NULL) {
+    ffi_visit_error_record((TVMFFIObject*)err, last = failed->v_obj);
+  }
+  for (size_t i = st->frames.size; i-- > 0;) {
+    const Frame* f = (const Frame*)ffi_vec_at(&st->frames, i);
+    if (f->value.v_obj != last) ffi_visit_error_record((TVMFFIObject*)err, f->value.v_obj);
+    last = NULL;
+  }
+  ffi_error_set_raised_steal((TVMFFIObject*)err);
+}
+
 int ffi_visitor_run(FfiVisitor* v, const TVMFFIAny* value, TVMFFIAny* out) {
   *out = ffi_any_none();
   if (check_stack() != 0 || enter_visitor(v) != 0) return -1;
@@ -397,17 +416,20 @@ int ffi_visitor_run(FfiVisitor* v, const TVMFFIAny* value, TVMFFIAny* out) {
   ffi_vec_init_inline(&st.children, sizeof(Child), inline_children, 64);
   int32_t region = v->base.def_region;
   int rc = visit_value(v, &st, value, region, out);
+  if (rc != 0) record_failure(&st, value);
   while (rc == 0 && out->type_index == kTVMFFINone && st.frames.size > 0) {
     Frame* f = (Frame*)ffi_vec_top(&st.frames);
     if (f->next < f->end) {
       /* A copy of the view: visiting may grow (move) the children vector. */
       Child child = *(Child*)ffi_vec_at(&st.children, f->next++);
       rc = visit_value(v, &st, &child.value, child.region, out);
+      if (rc != 0) record_failure(&st, &child.value);
       continue;
     }
     TVMFFIAny done = f->value;
     int32_t done_region = f->region;
     rc = finish_value(v, &done, done_region, out);
+    if (rc != 0) record_failure(&st, &done);
     pop_frame(v, &st);
   }
   while (st.frames.size > 0) pop_frame(v, &st);

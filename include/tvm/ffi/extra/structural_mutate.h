@@ -1,7 +1,8 @@
 /*
  * tvm/ffi/extra/structural_mutate.h -- structural mutation from C++: the active
  * StructuralMutator (for `__s_mutate__` hooks and mutate callbacks) and StructuralMap /
- * StructuralMutate with typed callbacks.
+ * StructuralMutate with typed callbacks (and their Expected forms, which return a failure
+ * instead of throwing it).
  *
  * Header-only over the runtime: the engines are the runtime's (ffi.StructuralMap,
  * ffi.StructuralMutate); callbacks are wrapped as ffi::Function and selected by the type of
@@ -310,6 +311,22 @@ Any StructuralMutate(Any root, Callbacks&&... callbacks) {
   static const Function mutate = Function::GetGlobalRequired("ffi.StructuralMutate");
   const Any rest[1] = {Any(entries)};
   return detail::CallWithOwnedRoot(mutate, std::move(root), rest, 1);
+}
+
+/*! \brief StructuralMap, with a failure (of the walk or of a callback) returned as the
+ * Expected's error instead of thrown. */
+template <WalkOrder order, typename... Callbacks>
+Expected<Any> StructuralMapExpected(Any root, Callbacks&&... callbacks) noexcept {
+  return detail::ExpectedFromCall<Any>([&] {
+    return StructuralMap<order>(std::move(root), std::forward<Callbacks>(callbacks)...);
+  });
+}
+
+/*! \brief StructuralMutate, with a failure returned as the Expected's error instead of thrown. */
+template <typename... Callbacks>
+Expected<Any> StructuralMutateExpected(Any root, Callbacks&&... callbacks) noexcept {
+  return detail::ExpectedFromCall<Any>(
+      [&] { return StructuralMutate(std::move(root), std::forward<Callbacks>(callbacks)...); });
 }
 
 }  // namespace ffi

@@ -284,6 +284,10 @@ int32_t StructuralCallbackTypeIndex() {
   } else if constexpr (std::is_pointer_v<T> &&
                        std::is_base_of_v<Object, std::remove_cv_t<std::remove_pointer_t<T>>>) {
     return std::remove_cv_t<std::remove_pointer_t<T>>::RuntimeTypeIndex();
+  } else if constexpr (std::is_same_v<T, String>) {
+    return TypeIndex::kTVMFFIStr;  // small strings too: the runtime matches both kinds
+  } else if constexpr (std::is_same_v<T, Bytes>) {
+    return TypeIndex::kTVMFFIBytes;
   } else if constexpr (std::is_same_v<T, bool>) {
     return TypeIndex::kTVMFFIBool;
   } else if constexpr (std::is_integral_v<T>) {
@@ -293,8 +297,8 @@ int32_t StructuralCallbackTypeIndex() {
   } else {
     static_assert(kStructuralAlwaysFalse<T>,
                   "a structural callback's first parameter must be Any, AnyView, an ObjectRef "
-                  "class, a pointer to an object class, bool, an integer or a floating-point "
-                  "type");
+                  "class, a pointer to an object class, String, Bytes, bool, an integer or a "
+                  "floating-point type");
     return -1;
   }
 }
