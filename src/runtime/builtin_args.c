@@ -31,6 +31,16 @@ int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected) {
                    ffi_builtin_display_name(fname), (int)expected, (int)num_args);
 }
 
+int ffi_check_type_member_args(int32_t type_index, const char* member, int32_t num_args,
+                               int32_t expected) {
+  if (num_args == expected) return 0;
+  TVMFFIByteArray key = ffi_type_key_of(type_index);
+  return ffi_raise("TypeError",
+                   "Mismatched number of arguments when calling: `%.*s.%s`. Expected %d but got %d "
+                   "arguments",
+                   (int)key.size, key.data, member, (int)expected, (int)num_args);
+}
+
 int ffi_check_num_args_range(const char* fname, int32_t num_args, int32_t lo, int32_t hi) {
   if (num_args >= lo && num_args <= hi) return 0;
   return ffi_raise("TypeError",

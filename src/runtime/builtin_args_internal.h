@@ -9,6 +9,10 @@
 /* Argument helpers for built-in functions. `fname` names the function in error messages;
  * errors are TypeError naming the argument index, the expected and the actual type. */
 int ffi_check_num_args(const char* fname, int32_t num_args, int32_t expected);
+/* The same for a function registered on a type (a type attribute or method): the message names
+ * it `<type key>.<member>`, where `member` may carry its signature ("__ffi_new__() -> ..."). */
+int ffi_check_type_member_args(int32_t type_index, const char* member, int32_t num_args,
+                               int32_t expected);
 /* The same for functions whose trailing parameters are optional: lo to hi arguments. */
 int ffi_check_num_args_range(const char* fname, int32_t num_args, int32_t lo, int32_t hi);
 /* The TypeError for argument i of `fname` not being `expected` (the signature's own parameter

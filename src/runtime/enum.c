@@ -154,14 +154,6 @@ static int set_str(void* addr, const TVMFFIAny* v) {
 
 /* ---- type attributes and methods (self = the type index they belong to) ---- */
 
-static int arity_error(int32_t t, const char* what, int32_t expected, int32_t got) {
-  TVMFFIByteArray k = ffi_type_key_of(t);
-  return ffi_raise("TypeError",
-                   "Mismatched number of arguments when calling: `%.*s.%s`. Expected %d but got "
-                   "%d arguments",
-                   (int)k.size, k.data, what, (int)expected, (int)got);
-}
-
 /* ffi.EnumState's `__ffi_init__()`: an empty state. */
 static int state_init_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self, (void)args;
@@ -176,7 +168,7 @@ static int shallow_copy_call(void* self, const TVMFFIAny* args, int32_t num_args
                              TVMFFIAny* result) {
   int32_t t = ffi_defined_type_of(self);
   TVMFFIObject* src;
-  if (num_args != 1) return arity_error(t, "__ffi_shallow_copy__", 1, num_args);
+  if (ffi_check_type_member_args(t, "__ffi_shallow_copy__", num_args, 1) != 0) return -1;
   if (ffi_arg_object("__ffi_shallow_copy__", args, 0, t, &src) != 0) return -1;
   TVMFFIObject* copy;
   int rc;

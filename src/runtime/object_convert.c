@@ -97,13 +97,7 @@ static bool is_nullable(int32_t target) {
 
 static int convert_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   int32_t target = target_of(self);
-  if (num_args != 1) {
-    TVMFFIByteArray key = ffi_type_key_of(target);
-    return ffi_raise("TypeError",
-                     "Mismatched number of arguments when calling: `%.*s.__ffi_convert__`. "
-                     "Expected 1 but got %d arguments",
-                     (int)key.size, key.data, (int)num_args);
-  }
+  if (ffi_check_type_member_args(target, "__ffi_convert__", num_args, 1) != 0) return -1;
   const TVMFFIAny* value = &args[0];
   int32_t t = value->type_index;
   bool is_object = ffi_is_object_index(t) && value->v_obj != NULL;

@@ -32,11 +32,8 @@ void ffi_define_attr_fn(int32_t type_index, const char* attr, TVMFFISafeCallType
 static int creator_new_call(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)args;
   int32_t type_index = ffi_defined_type_of(self);
-  if (num_args != 0) {
-    TVMFFIByteArray key = ffi_type_key_of(type_index);
-    char name[160];
-    snprintf(name, sizeof(name), "%.*s.__ffi_new__() -> ffi.Object", (int)key.size, key.data);
-    return ffi_check_num_args(name, num_args, 0);
+  if (ffi_check_type_member_args(type_index, "__ffi_new__() -> ffi.Object", num_args, 0) != 0) {
+    return -1;
   }
   TVMFFIObjectHandle out;
   if (TVMFFIGetTypeInfo(type_index)->metadata->creator(&out) != 0) return -1;

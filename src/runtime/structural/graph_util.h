@@ -202,6 +202,11 @@ int ffi_closure_new(void* data, TVMFFISafeCallType call, void (*free_data)(void*
 /* True for the string-like owned kinds (SmallStr, Str) resp. bytes (SmallBytes, Bytes). */
 static inline bool ffi_is_str(int32_t t) { return t == kTVMFFISmallStr || t == kTVMFFIStr; }
 static inline bool ffi_is_bytes(int32_t t) { return t == kTVMFFISmallBytes || t == kTVMFFIBytes; }
+/* Identity of two values: the same object, or the same POD bits / small string. */
+static inline bool ffi_any_same(const TVMFFIAny* a, const TVMFFIAny* b) {
+  return a->type_index == b->type_index && a->zero_padding == b->zero_padding &&
+         a->v_uint64 == b->v_uint64;
+}
 
 
 /* object.c: "<MISSING>" / "<KWARGS>" for the sentinels, else NULL. */

@@ -55,11 +55,6 @@ static inline bool ffi_raw_is_error(const TVMFFIAny* v) {
 }
 /* The error raised on this thread, moved into a raw result. */
 TVMFFIAny ffi_raw_from_raised(void);
-/* Identity of two values: the same object, or the same POD bits / small string. */
-static inline bool ffi_any_same(const TVMFFIAny* a, const TVMFFIAny* b) {
-  return a->type_index == b->type_index && a->zero_padding == b->zero_padding &&
-         a->v_uint64 == b->v_uint64;
-}
 /* True when a raw result means "keep `original`" (the marker, or `original` itself). */
 static inline bool ffi_raw_keeps(const TVMFFIAny* raw, const TVMFFIAny* original) {
   return ffi_is_unchanged(raw) || ffi_any_same(raw, original);

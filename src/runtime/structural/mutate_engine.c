@@ -113,9 +113,7 @@ static const FfiMutateEntry* find_entry(FfiMutator* e, int32_t type_index) {
 }
 
 TVMFFIAny ffi_mutate_on_path(TVMFFIAny result, TVMFFIAny node) {
-  if (ffi_raw_is_error(&result) && ffi_is_object_index(node.type_index) && node.v_obj != NULL) {
-    ffi_visit_error_record(result.v_obj, node.v_obj);
-  }
+  if (ffi_raw_is_error(&result)) ffi_visit_error_record(result.v_obj, &node);
   return result;
 }
 

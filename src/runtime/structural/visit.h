@@ -116,10 +116,13 @@ void ffi_register_visitor_globals(void);
  * errors then carry no visit record. */
 #pragma weak ffi_cxx_visit_error_record
 
-/* Appends `node` to `error`'s ffi.VisitErrorContext (both borrowed), as the engines do for each
- * object an error unwinds through. */
-static inline void ffi_visit_error_record(TVMFFIObject* error, TVMFFIObject* node) {
-  if (ffi_cxx_visit_error_record != NULL) ffi_cxx_visit_error_record(error, node);
+/* Appends `node` to `error`'s ffi.VisitErrorContext (both borrowed) when it is an object, as the
+ * engines do for each value an error unwinds through; other values have no identity to name. */
+static inline void ffi_visit_error_record(TVMFFIObject* error, const TVMFFIAny* node) {
+  if (ffi_cxx_visit_error_record != NULL && ffi_is_object_index(node->type_index) &&
+      node->v_obj != NULL) {
+    ffi_cxx_visit_error_record(error, node->v_obj);
+  }
 }
 
 #endif /* TVM_FFI_RUNTIME_STRUCTURAL_VISIT_H_ */

@@ -394,14 +394,12 @@ static void record_failure(const Stacks* st, const TVMFFIAny* failed) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorMoveFromRaised(&err);
   if (err == NULL) return;
-  TVMFFIObject* last = NULL;
-  if (ffi_is_object_index(failed->type_index) && failed->v_obj != NULL) {
-    ffi_visit_error_record((TVMFFIObject*)err, last = failed->v_obj);
-  }
+  ffi_visit_error_record((TVMFFIObject*)err, failed);
   for (size_t i = st->frames.size; i-- > 0;) {
     const Frame* f = (const Frame*)ffi_vec_at(&st->frames, i);
-    if (f->value.v_obj != last) ffi_visit_error_record((TVMFFIObject*)err, f->value.v_obj);
-    last = NULL;
+    /* A value that failed after its children (post-order) is still the top frame. */
+    if (i + 1 == st->frames.size && ffi_any_same(&f->value, failed)) continue;
+    ffi_visit_error_record((TVMFFIObject*)err, &f->value);
   }
   ffi_error_set_raised_steal((TVMFFIObject*)err);
 }
