@@ -96,6 +96,15 @@ void test_global_registry() {
   ffi::Function::SetGlobal("test.cpp.add", ffi::Function::FromTyped(AddInts, "test.cpp.add"));
   CHECK_EQ(ffi::Function::GetGlobalRequired("test.cpp.add")(1, 1).cast<int64_t>(), 2);
   CHECK(!ffi::Function::GetGlobal("test.cpp.missing").has_value());
+  // A std::optional, as the reference declares it: `->` reaches the Function itself.
+  static_assert(std::is_same_v<decltype(ffi::Function::GetGlobal("test.cpp.add")),
+                               std::optional<ffi::Function>>);
+  std::optional<ffi::Function> add = ffi::Function::GetGlobal(std::string("test.cpp.add"));
+  CHECK(add->get() != nullptr);
+  CHECK_EQ((*add)(2, 3).cast<int64_t>(), 5);
+  CHECK(ffi::Function::GetGlobal(ffi::String("test.cpp.add")).has_value());
+  CHECK(ffi::Function::GetGlobal(std::string_view("test.cpp.add")).has_value());
+  CHECK_EQ(ffi::Function::GetGlobalRequired(std::string("test.cpp.add"))(1, 2).cast<int64_t>(), 3);
   CHECK_THROWS(ffi::Function::GetGlobalRequired("test.cpp.missing"), "ValueError",
                "test.cpp.missing");
   CHECK_THROWS(ffi::Function::SetGlobal("test.cpp.add", ffi::Function::FromTyped(AddInts)),

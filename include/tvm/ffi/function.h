@@ -211,21 +211,44 @@ class Function : public ObjectRef {
     return detail::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   }
 
-  /*! \brief The global function `name`, or None when not registered. */
-  static Optional<Function> GetGlobal(std::string_view name) {
+  /*!
+   * \brief The global function `name`, or nullopt when not registered.
+   * A std::optional, as the reference declares it, so `std::optional<Function> f = GetGlobal(..)`
+   * and `f->` (a Function*) compile against either header set. The overloads keep a String or a
+   * std::string argument from being ambiguous between std::string_view and const char*.
+   */
+  static std::optional<Function> GetGlobal(std::string_view name) {
     TVMFFIByteArray key{name.data(), name.size()};
     TVMFFIObjectHandle out = nullptr;
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionGetGlobal(&key, &out));
     if (out == nullptr) return std::nullopt;
     return detail::ObjectUnsafe::ObjectRefFromOwned<Function>(static_cast<TVMFFIObject*>(out));
   }
+  static std::optional<Function> GetGlobal(const std::string& name) {
+    return GetGlobal(std::string_view(name));
+  }
+  static std::optional<Function> GetGlobal(const String& name) {
+    return GetGlobal(std::string_view(name.data(), name.size()));
+  }
+  static std::optional<Function> GetGlobal(const char* name) {
+    return GetGlobal(std::string_view(name));
+  }
   /*! \brief The global function `name`; ValueError when not registered. */
   static Function GetGlobalRequired(std::string_view name) {
-    Optional<Function> f = GetGlobal(name);
+    std::optional<Function> f = GetGlobal(name);
     if (!f.has_value()) {
       TVM_FFI_THROW(ValueError) << "Function " << name << " not found";
     }
     return *std::move(f);
+  }
+  static Function GetGlobalRequired(const std::string& name) {
+    return GetGlobalRequired(std::string_view(name));
+  }
+  static Function GetGlobalRequired(const String& name) {
+    return GetGlobalRequired(std::string_view(name.data(), name.size()));
+  }
+  static Function GetGlobalRequired(const char* name) {
+    return GetGlobalRequired(std::string_view(name));
   }
   /*! \brief The names of all global functions (in registration order). */
   static std::vector<String> ListGlobalNames() {

@@ -409,8 +409,8 @@ class ObjectDef {
   ~ObjectDef() noexcept(false) {
     if constexpr (detail::kHasNativeCreator<Class>) {
       if (!has_init_) {
-        Optional<Function> make_init = Function::GetGlobal("ffi._RegisterFFIInit");
-        if (make_init.has_value()) make_init.value()(type_index_);
+        std::optional<Function> make_init = Function::GetGlobal("ffi._RegisterFFIInit");
+        if (make_init.has_value()) (*make_init)(type_index_);
       }
     }
     // Finality is in no other metadata; binding generators read it from here.
