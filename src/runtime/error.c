@@ -270,8 +270,9 @@ _Noreturn void ffi_fatal(const char* api, const char* fmt, ...) {
 /* ---- backtraces ----
  * Frames come from the unwinder plus the dynamic symbol table (dladdr1), so functions a library
  * does not export show up only when the caller names them explicitly (filename/func arguments).
- * Runtime-internal frames are dropped, and the walk stops at the FFI boundary (the call into
- * TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set.
+ * Runtime-internal frames are dropped, and so are the frames of the calling machinery that the
+ * C++ headers instantiate inside a kernel (is_plumbing_frame). The walk stops at the FFI boundary
+ * (the call into TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set.
  * An explicit frame stands for the caller: the caller's unwound frame, the first one outside
  * the runtime, is then left out, so a TVM_FFI_THROW site is listed once.
  * C++ names are demangled with the process's __cxa_demangle when a C++ runtime is loaded (any
@@ -326,7 +327,45 @@ static bool backtrace_append_frame(ThreadState* state, size_t* len, const char* 
 
 typedef char* (*DemangleFn)(const char* mangled, char* buf, size_t* len, int* status);
 
-/* Appends one frame whose function name may be a mangled C++ name. */
+/* The qualified name inside a demangled signature: what precedes the parameter list, after any
+ * return type (which a template instantiation's name starts with). Brackets are skipped, since
+ * template arguments and lambda names hold spaces and parentheses of their own. */
+static size_t qualified_name_start(const char* name, size_t* end) {
+  size_t start = 0;
+  int depth = 0;
+  size_t i = 0;
+  for (; name[i] != '\0'; ++i) {
+    char c = name[i];
+    if (depth == 0 && c == '(') break;
+    if (c == '<' || c == '(' || c == '{' || c == '[') ++depth;
+    if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0) --depth;
+    if (depth == 0 && c == ' ') start = i + 1;
+  }
+  *end = i;
+  return start;
+}
+
+/* Frames of the calling machinery rather than of anyone's code: what the C++ headers
+ * instantiate inside a kernel library to adapt a typed function to the packed convention
+ * (Function::FromTyped's closure, the argument unpacking in detail::), the standard library's
+ * invoke helpers, and the C start-up code under main. The reference leaves these out too. */
+static bool is_plumbing_frame(const char* name) {
+  static const char* const kPrefixes[] = {"tvm::ffi::Function::", "tvm::ffi::TypedFunction<",
+                                          "tvm::ffi::detail::", "tvm::ffi::details::",
+                                          "std::", "__gnu_cxx::"};
+  static const char* const kNames[] = {"_start", "__libc_start_main", "__libc_start_call_main"};
+  size_t end = 0;
+  const char* qualified = name + qualified_name_start(name, &end);
+  for (size_t i = 0; i < sizeof(kPrefixes) / sizeof(kPrefixes[0]); ++i) {
+    if (starts_with(qualified, kPrefixes[i])) return true;
+  }
+  for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); ++i) {
+    if (strcmp(name, kNames[i]) == 0) return true;
+  }
+  return false;
+}
+
+/* Appends one frame whose function name may be a mangled C++ name, unless it is plumbing. */
 static bool backtrace_append_symbol(ThreadState* state, size_t* len, const char* file,
                                     const char* name, DemangleFn* demangle, bool* looked_up) {
   if (name[0] == '_' && name[1] == 'Z') {
@@ -338,13 +377,13 @@ static bool backtrace_append_symbol(ThreadState* state, size_t* len, const char*
     int status = -1;
     char* plain = *demangle != NULL ? (*demangle)(name, NULL, NULL, &status) : NULL;
     if (plain != NULL && status == 0) {
-      bool ok = backtrace_append_frame(state, len, file, 0, plain);
+      bool ok = is_plumbing_frame(plain) || backtrace_append_frame(state, len, file, 0, plain);
       free(plain);
       return ok;
     }
     free(plain);
   }
-  return backtrace_append_frame(state, len, file, 0, name);
+  return is_plumbing_frame(name) || backtrace_append_frame(state, len, file, 0, name);
 }
 
 /* Whether the code at return address `ret` belongs to the object loaded at `base`. */
@@ -397,11 +436,12 @@ const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const c
     if (name == NULL) continue;
     if (!cross_ffi_boundary && is_boundary_frame(name)) break;
     if (info.dli_fbase == self_base) continue; /* the runtime's own plumbing */
+    size_t before = len;
     if (!backtrace_append_symbol(state, &len, info.dli_fname ? info.dli_fname : "<unknown>", name,
                                  &demangle, &demangler_looked_up)) {
       break;
     }
-    emitted++;
+    if (len != before) emitted++; /* plumbing frames are left out and not counted */
   }
   state->backtrace_view.data = state->backtrace != NULL ? state->backtrace : "";
   state->backtrace_view.size = len;

@@ -1,6 +1,7 @@
 // test_error.cc -- error.h: TVM_FFI_THROW / CHECK macros, backtraces, and the bridge between C++
 // exceptions and the C convention (SAFE_CALL_BEGIN/END, CHECK_SAFE_CALL).
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,6 +78,34 @@ void test_backtrace_lists_the_throw_site_once_with_demangled_callers() {
     CHECK_EQ(bt.find("probe::Thrower::Run", first.size()), std::string::npos);
     CHECK(bt.find("in CallsThrower(int)") != std::string::npos);
     CHECK_EQ(bt.find("_Z"), std::string::npos);
+  }
+}
+
+[[gnu::noinline]] int64_t KernelBody(int64_t x) {
+  if (x > 0) TVM_FFI_THROW(ValueError) << "kernel failed";
+  return x;
+}
+
+[[gnu::noinline]] void CallsKernelThroughFunction() {
+  ffi::Function kernel = ffi::Function::FromTyped(KernelBody);
+  kernel(1);
+  asm volatile("");  // keeps this frame: no tail call
+}
+
+// Between a kernel and its caller lie the frames the headers instantiate to call it through the
+// packed convention (Function::FromTyped's closure, argument unpacking, std::invoke helpers);
+// they, and the C start-up code below main, are left out of the backtrace.
+void test_backtrace_leaves_out_call_machinery() {
+  try {
+    CallsKernelThroughFunction();
+    CHECK(false);
+  } catch (const ffi::Error& err) {
+    std::string bt = err.backtrace();
+    CHECK(bt.find("KernelBody") < bt.find("in CallsKernelThroughFunction()"));
+    CHECK(bt.find("in main") != std::string::npos);
+    for (const char* plumbing : {"tvm::ffi::detail", "tvm::ffi::Function::", "std::", "__libc_start"}) {
+      CHECK_EQ(bt.find(plumbing), std::string::npos);
+    }
   }
 }
 
@@ -173,6 +202,7 @@ int main() {
   RUN(test_throw_message_takes_stream_manipulators);
   RUN(test_log_and_throw_prints_before_throwing);
   RUN(test_backtrace_lists_the_throw_site_once_with_demangled_callers);
+  RUN(test_backtrace_leaves_out_call_machinery);
   RUN(test_check_macros);
   RUN(test_safe_call_round_trip);
   RUN(test_runtime_errors_rethrow_with_their_kind);
