@@ -3,11 +3,14 @@ constructors (``TypeInfo``/``TypeField``/``TypeMethod``, ``register_object`` bin
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+
 import pytest
 import tvm_ffi
 import tvm_ffi.testing as t
 from leakcheck import no_ffi_leaks  # noqa: F401
-from tvm_ffi import core
+from tvm_ffi import _class_binding, core
 
 use_count = tvm_ffi.get_global_func("testing.object_use_count")
 
@@ -287,6 +290,39 @@ def test_ffi_init_reinitialises_a_live_object() -> None:
     auto = t._TestCxxAutoInit.__new__(t._TestCxxAutoInit)
     auto.__ffi_init__(a=1, c=3)
     assert (auto.a, auto.c) == (1, 3)
+
+
+def test_register_object_gives_the_constructor_a_signature() -> None:
+    @tvm_ffi.register_object("testing.TestCxxAutoInitChild")
+    class Child(t._TestCxxAutoInitParent):
+        __slots__ = ()
+
+    try:
+        expected = "(parent_required, child_required, parent_default=<MISSING>, *, child_kw_only)"
+        assert str(inspect.signature(Child)) == expected
+        assert str(inspect.signature(Child.__init__)) == "(self, " + expected[1:]
+        assert Child(1, 2, child_kw_only=4).parent_default == 5  # the runtime fills the default
+    finally:
+        tvm_ffi.register_object("testing.TestCxxAutoInitChild")(t._TestCxxAutoInitChild)
+
+
+def test_a_field_named_by_a_python_keyword_leaves_the_constructor_without_signature() -> None:
+    # C++ fields may be called `def` or `lambda` (TVM has both); no Python parameter can be.
+    info = t._TestCxxAutoInitSimple.__tvm_ffi_type_info__
+    renamed = dataclasses.replace(info, fields=[dataclasses.replace(f, name="def") if f.name == "x" else f
+                                                for f in info.fields])
+    assert _class_binding.signature_of(renamed) is None
+    assert _class_binding.init_signature(None) is None
+    assert str(_class_binding.signature_of(info)) == "(x, y)"
+
+
+def test_a_subclass_with_its_own_init_reports_that_signature() -> None:
+    class Scaled(t._TestCxxAutoInitParent):
+        def __init__(self, scale, offset=0) -> None:  # noqa: ANN001
+            super().__init__(scale, offset)
+
+    assert str(inspect.signature(Scaled)) == "(scale, offset=0) -> 'None'"
+    assert str(inspect.signature(t._TestCxxAutoInitParent)) == "(parent_required, parent_default=<MISSING>)"
 
 
 # ---- classes for types without one ----

@@ -12,13 +12,15 @@ nothing when bound, on the first attribute lookup that misses.
 
 from __future__ import annotations
 
+import inspect
+import keyword
 from typing import Any, Callable
 
 from . import _core
 from ._reflection import _TYPE_INFOS, TypeInfo, _type_info_of_index
 
-__all__ = ["bind_reflection", "forget_fallback", "make_fallback_class", "rebuild_fallbacks_under",
-           "refresh_bound_classes"]
+__all__ = ["bind_reflection", "forget_fallback", "init_signature", "make_fallback_class",
+           "rebuild_fallbacks_under", "refresh_bound_classes", "signature_of"]
 
 _HOOK_ATTRS = ("__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__", "__ffi_convert__")
 
@@ -31,9 +33,37 @@ def _find_init(info: TypeInfo) -> Any:
     return _core._lookup_type_attr(info.type_index, "__ffi_init__")
 
 
-def _make_init(cls: type, ffi_init: Any, name: str) -> Any:
-    """``__init__``/``__ffi_init__`` in C: (self, *args, **kwargs) -> the FFI constructor."""
-    return _core.ConstructorInit(ffi_init, f"{cls.__qualname__}.{name}")
+def signature_of(info: TypeInfo) -> inspect.Signature | None:
+    """How the type's constructor is called, from its fields' init flags: positional required,
+    positional defaulted, keyword-only required, keyword-only defaulted (defaults show as
+    ``MISSING``: the runtime fills them in). None when a field's name cannot name a Python
+    parameter (a C++ field called ``def``, say): such a constructor has no signature to show."""
+    groups: list[list[inspect.Parameter]] = [[], [], [], []]
+    for f in info.all_fields():
+        if not f.c_init:
+            continue
+        if not f.name.isidentifier() or keyword.iskeyword(f.name):
+            return None
+        kind = inspect.Parameter.KEYWORD_ONLY if f.c_kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        default = _core.MISSING if f.c_has_default else inspect.Parameter.empty
+        groups[2 * f.c_kw_only + f.c_has_default].append(inspect.Parameter(f.name, kind, default=default))
+    return inspect.Signature([p for group in groups for p in group])
+
+
+def init_signature(signature: inspect.Signature | None) -> inspect.Signature | None:
+    """The signature of ``__init__`` for a class called with ``signature``: ``self`` first."""
+    if signature is None:
+        return None
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return signature.replace(parameters=[this, *signature.parameters.values()])
+
+
+def _make_init(cls: type, info: TypeInfo, ffi_init: Any, name: str) -> Any:
+    """``__init__``/``__ffi_init__`` in C: (self, *args, **kwargs) -> the FFI constructor, with
+    the signature ``inspect.signature`` (and so ``help``) reports for the class."""
+    ctor = _core.ConstructorInit(ffi_init, f"{cls.__qualname__}.{name}")
+    ctor.__signature__ = init_signature(signature_of(info))
+    return ctor
 
 
 def make_no_init(cls: type) -> Callable[..., None]:
@@ -101,9 +131,9 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
     _bind_members(cls, info)
     ffi_init = _find_init(info)
     if ffi_init is not None and not _defines(cls, "__ffi_init__"):
-        cls.__ffi_init__ = _make_init(cls, ffi_init, "__ffi_init__")  # type: ignore[attr-defined]
+        cls.__ffi_init__ = _make_init(cls, info, ffi_init, "__ffi_init__")  # type: ignore[attr-defined]
     if init and not _has_user_init(cls):
-        cls.__init__ = _make_init(cls, ffi_init, "__init__") if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
+        cls.__init__ = _make_init(cls, info, ffi_init, "__init__") if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
     # A type that reflects nothing yet may get its reflection later (a library registering it
     # after the class was bound): its misses look again. Only then, because a __getattr__
     # slows every attribute access of the class (about a third of an enum member's `.value`).

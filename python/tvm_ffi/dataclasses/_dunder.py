@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import inspect
 from typing import Any, Callable
 
 from .. import _core
-from .._class_binding import make_no_init
+from .._class_binding import init_signature, make_no_init, signature_of
 from .._reflection import TypeField, TypeInfo
-from .field import MISSING
 
 _ORDER = ("__lt__", "__le__", "__gt__", "__ge__")
 _RECURSIVE = {"__lt__": "ffi.RecursiveLt", "__le__": "ffi.RecursiveLe", "__gt__": "ffi.RecursiveGt",
@@ -26,17 +24,6 @@ def _global(name: str) -> Any:
 
 def _init_fields(info: TypeInfo) -> list[TypeField]:
     return [f for f in info.all_fields() if f.c_init]
-
-
-def signature_of(info: TypeInfo) -> inspect.Signature:
-    """Positional required, positional defaulted, keyword-only required, keyword-only defaulted."""
-    fields = _init_fields(info)
-    groups: list[list[inspect.Parameter]] = [[], [], [], []]
-    for f in fields:
-        kind = inspect.Parameter.KEYWORD_ONLY if f.c_kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
-        default = MISSING if f.c_has_default else inspect.Parameter.empty
-        groups[2 * f.c_kw_only + f.c_has_default].append(inspect.Parameter(f.name, kind, default=default))
-    return inspect.Signature([p for group in groups for p in group])
 
 
 def _post_init_of(cls: type) -> Callable[..., Any] | None:
@@ -80,13 +67,6 @@ def make_init(cls: type, info: TypeInfo, init: bool) -> None:
 
         __init__.__signature__ = init_signature(signature)  # type: ignore[attr-defined]
         _set(cls, "__init__", __init__)
-    cls.__signature__ = signature  # type: ignore[attr-defined]
-
-
-def init_signature(signature: inspect.Signature) -> inspect.Signature:
-    """The signature of ``__init__`` for a class called with ``signature``: ``self`` first."""
-    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return signature.replace(parameters=[this, *signature.parameters.values()])
 
 
 def _set(cls: type, name: str, func: Callable[..., Any]) -> None:

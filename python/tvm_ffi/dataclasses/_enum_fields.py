@@ -9,13 +9,13 @@ Fields of plain ``Enum`` types take members only (the ordinary object check).
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from typing import Any, Callable
 
 from .. import _core
 from ._converter import _Mismatch as Mismatch
 from ._converter import describe, register_object_converter
-from ._dunder import init_signature
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -170,9 +170,10 @@ def _make_setattr(cls: type, normalizers: dict[str, Normalizer]) -> Callable[[An
 
 def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
     original = cls.__dict__["__init__"]
-    signature = getattr(cls, "__signature__", None)
+    signature = _signature_or_none(original)
+    # After `self`: the names positional arguments bind to.
     positional = [p.name for p in signature.parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)] if signature else []
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1:] if signature else []
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         fixed = list(args)
@@ -188,8 +189,16 @@ def _wrap_init(cls: type, normalizers: dict[str, Normalizer]) -> None:
     __init__.__wrapped__ = original  # type: ignore[attr-defined]
     __init__._tvm_ffi_generated = True  # type: ignore[attr-defined]
     if signature is not None:
-        __init__.__signature__ = init_signature(signature)  # type: ignore[attr-defined]
+        __init__.__signature__ = signature  # type: ignore[attr-defined]
     cls.__init__ = __init__  # type: ignore[misc]
+
+
+def _signature_or_none(init: Callable[..., Any]) -> inspect.Signature | None:
+    """The signature of an ``__init__`` (``self`` first), or None for one that has none."""
+    try:
+        return inspect.signature(init)
+    except (TypeError, ValueError):
+        return None
 
 
 __all__ = ["install_enum_field_normalizers", "make_normalizer"]

@@ -10,7 +10,7 @@ from .._annotations import type_hints
 from .._class_binding import _find_init, make_no_init
 from .._reflection import _type_info_of_index
 from ..registry import _warn_missing_field_annotations, register_object
-from ._dunder import init_signature, install_dunders, signature_of
+from ._dunder import install_dunders
 from ._enum_fields import install_enum_field_normalizers
 from ._transform import dataclass_transform, note_field_converter
 from .field import MISSING, Field, _identity, field
@@ -122,17 +122,10 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         info = _type_info_of_index(cls.__tvm_ffi_type_index__)  # type: ignore[attr-defined]
         _synthesise_fields(cls, type_key)
         install_dunders(cls, info, options)
-        if own_init:
-            pass  # the body's own __init__ tells its signature
-        elif init and _find_init(info) is not None:
-            # Both the generated init and explicit C++ inits take the reflected init fields.
-            cls.__signature__ = signature_of(info)  # type: ignore[attr-defined]
-            ctor = cls.__dict__.get("__init__")
-            if isinstance(ctor, _core.ConstructorInit):
-                ctor.__signature__ = init_signature(cls.__signature__)  # type: ignore[attr-defined]
-        else:
+        # The reflected constructor (bound with its signature) or the body's own __init__ stays.
+        if not own_init and not (init and _find_init(info) is not None):
             cls.__init__ = make_no_init(cls)  # type: ignore[misc]
-        # Last: the init wrapper maps positional arguments to fields by the signature above.
+        # Last: the init wrapper maps positional arguments to fields by the __init__ signature.
         install_enum_field_normalizers(cls, info)
         return cls
 
