@@ -9,6 +9,7 @@
 #include <tvm/ffi/container/shape.h>
 
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -52,6 +53,26 @@ void test_array_capacity_and_ranges() {
   ffi::Array<int64_t> agg = ffi::Array<int64_t>::Agregate(int64_t{1}, a, int64_t{9});
   CHECK_EQ(agg.size(), 5u);
   CHECK_EQ(agg[4], 9);
+}
+
+// Elements are read as `const T` values, as with the reference headers, so `auto&` binds an
+// element of object type (Array, List, Map and Dict alike).
+void test_element_reads_bind_to_auto_references() {
+  ffi::Array<ffi::String> words{"a", "bc"};
+  auto& first = words[0];
+  static_assert(std::is_same_v<decltype(first), const ffi::String&>);
+  size_t total = first.size();
+  for (auto& w : words) total += w.size();
+  ffi::List<ffi::String> more{"def"};
+  for (auto& w : more) total += w.size();
+  ffi::Map<ffi::String, ffi::String> names{{"x", "yz"}};
+  for (auto& [key, value] : names) total += key.size() + value.size();
+  auto& x = names.at("x");
+  ffi::Dict<ffi::String, ffi::String> dict{{"k", "uvw"}};
+  auto& v = dict["k"];
+  CHECK_EQ(total + x.size() + v.size(), 15u);
+  ffi::Map<ffi::String, int64_t>::iterator unset;  // default-constructible, as std iterators
+  (void)unset;
 }
 
 void test_array_mutate_by_apply() {
@@ -165,6 +186,7 @@ void test_shape_from_array() {
 
 int main() {
   RUN(test_array_capacity_and_ranges);
+  RUN(test_element_reads_bind_to_auto_references);
   RUN(test_array_mutate_by_apply);
   RUN(test_covariant_handles);
   RUN(test_list_capacity_and_obj_edits);

@@ -104,6 +104,14 @@ void test_global_registry() {
   CHECK_EQ((*add)(2, 3).cast<int64_t>(), 5);
   CHECK(ffi::Function::GetGlobal(ffi::String("test.cpp.add")).has_value());
   CHECK(ffi::Function::GetGlobal(std::string_view("test.cpp.add")).has_value());
+  CHECK(ffi::Function() == nullptr && *add != nullptr);
+  // The object-level call, as reference-style code spells it.
+  ffi::AnyView args[2] = {int64_t{4}, int64_t{5}};
+  ffi::Any rv;
+  static_cast<const ffi::FunctionObj*>(add->get())->CallPacked(args, 2, &rv);
+  CHECK_EQ(rv.cast<int64_t>(), 9);
+  CHECK_THROWS(static_cast<const ffi::FunctionObj*>(add->get())->CallPacked(args, 1, &rv),
+               "TypeError", "test.cpp.add");
   CHECK_EQ(ffi::Function::GetGlobalRequired(std::string("test.cpp.add"))(1, 2).cast<int64_t>(), 3);
   CHECK_THROWS(ffi::Function::GetGlobalRequired("test.cpp.missing"), "ValueError",
                "test.cpp.missing");

@@ -8,6 +8,8 @@
 #include <tvm/ffi/tvm_ffi.h>
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "check.h"
 
@@ -144,6 +146,33 @@ void test_object_pointers_in_containers() {
   CHECK(ffi::Any(all_set).try_cast<ffi::Array<ffi::Arc<ShapeObj>>>().has_value());
 }
 
+// An object method keeping itself alive: a new strong reference from its own address.
+class CounterObj : public ffi::Object {
+ public:
+  int64_t value = 0;
+  ffi::Function Incrementer() {
+    ffi::ObjectPtr<ffi::Object> self = ffi::GetObjectPtr<ffi::Object>(this);
+    return ffi::Function::FromTyped([self]() { return ++static_cast<CounterObj*>(self.get())->value; });
+  }
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.api.Counter", CounterObj, ffi::Object);
+};
+
+void test_object_pointer_from_its_address() {
+  ffi::Function inc;
+  {
+    ffi::ObjectPtr<CounterObj> counter = ffi::make_object<CounterObj>();
+    inc = counter->Incrementer();
+    CHECK_EQ(counter.use_count(), 2);
+    static_assert(std::is_same_v<decltype(counter->use_count()), uint64_t>);
+  }
+  CHECK_EQ(inc().cast<int64_t>(), 1);  // the closure's reference outlived `counter`
+  CHECK_EQ(inc().cast<int64_t>(), 2);
+  ffi::FObjectDeleter deleter = reinterpret_cast<TVMFFIObject*>(
+      ffi::GetObjectPtr<ffi::Object>(inc.get()).get())->deleter;
+  CHECK(deleter != nullptr);
+  CHECK(std::string(ffi::StaticTypeKey::kTVMFFIBigInt) == "ffi.BigInt");
+}
+
 void test_weak_pointer_counts() {
   ffi::ObjectPtr<CircleObj> strong = ffi::make_object<CircleObj>(1.0);
   ffi::WeakObjectPtr<CircleObj> weak(strong);
@@ -198,6 +227,7 @@ int main() {
   RUN(test_checked_reference_casts);
   RUN(test_arc_is_a_never_null_object_ptr);
   RUN(test_object_pointers_in_containers);
+  RUN(test_object_pointer_from_its_address);
   RUN(test_weak_pointer_counts);
   RUN(test_over_aligned_objects);
   RUN(test_lookup_declared_types);

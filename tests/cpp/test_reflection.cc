@@ -45,6 +45,17 @@ class SealedObj : public ffi::Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.cpp.Sealed", SealedObj, ffi::Object);
 };
 
+// A user field extra, through the extension point the reference documents: it adjusts the
+// record the field is registered with and adds a metadata entry.
+struct Unit : public refl::InfoTrait {
+  explicit Unit(const char* name) : name(name) {}
+  void Apply(refl::FieldInfoBuilder* info) const {
+    info->flags |= kTVMFFIFieldFlagBitMaskReprOff;
+    info->metadata_.emplace_back("unit", ffi::String(name));
+  }
+  const char* name;
+};
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<OptionsObj>()
       .def_rw("level", &OptionsObj::level, refl::kw_only(true), refl::default_value(2))
@@ -56,7 +67,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<PointObj>()
       .def(refl::init<int64_t, double>())
       .def_ro("x", &PointObj::x, "the x coordinate")
-      .def_rw("y", &PointObj::y, refl::default_value(1.5))
+      .def_rw("y", &PointObj::y, refl::default_value(1.5), Unit("px"))
       .def_rw("label", &PointObj::label, refl::Metadata{{"max_len", 16}, {"note", "a \"name\""}})
       .def("shifted", &PointObj::Shifted, refl::Metadata{{"pure", true}})
       .def_static("origin", []() { return Point(ffi::make_object<PointObj>(0, 0.0)); });
@@ -154,6 +165,10 @@ void test_user_metadata_follows_the_type_schema() {
   CHECK(Text(FindField(info, "label")->metadata) ==
         R"({"type_schema":"{\"type\":\"ffi.String\"}","max_len":16,"note":"a \"name\""})");
   CHECK(Text(FindField(info, "x")->metadata) == R"({"type_schema":"{\"type\":\"int\"}"})");
+  const TVMFFIFieldInfo* y = FindField(info, "y");  // Unit("px") applied itself
+  CHECK(Text(y->metadata) == R"({"type_schema":"{\"type\":\"float\"}","unit":"px"})");
+  CHECK((y->flags & kTVMFFIFieldFlagBitMaskReprOff) != 0);
+  CHECK((y->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0);
   std::string shifted = Text(FindMethod(info, "shifted")->metadata);
   CHECK(shifted.rfind("{\"type_schema\":", 0) == 0);
   CHECK(EndsWith(shifted, R"(,"pure":true})"));

@@ -64,6 +64,14 @@ void test_strided_tensors() {
 void test_dlpack_round_trip_keeps_the_tensor_alive() {
   ffi::Tensor t = ffi::Tensor::FromNDAlloc(CPUAlloc(), {5}, DLDataType{kDLUInt, 8, 1},
                                            DLDevice{kDLCPU, 0});
+  CHECK_EQ(ffi::GetDataSize(t), 5u);
+  CHECK_EQ(ffi::GetDataSize(ffi::TensorView(t)), 5u);
+  // The object-level export, as reference-style code spells it.
+  DLManagedTensor* legacy = static_cast<const ffi::TensorObj*>(t.get())->ToDLPack();
+  CHECK_EQ(t.use_count(), 2);
+  CHECK_EQ(legacy->dl_tensor.data, t.data_ptr());
+  legacy->deleter(legacy);
+  CHECK_EQ(t.use_count(), 1);
   DLManagedTensorVersioned* managed = t.ToDLPackVersioned();
   CHECK_EQ(t.use_count(), 2);
   CHECK_EQ(managed->dl_tensor.data, t.data_ptr());

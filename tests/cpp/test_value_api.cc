@@ -123,7 +123,64 @@ void test_optional_comparisons_and_moves() {
   CHECK_EQ(back.use_count(), 2);  // out and back: the Any's reference moved over
 }
 
+// Optional's strict reads and identity, in every storage form.
+void test_optional_strict_reads_and_identity() {
+  ffi::Optional<Expr> expr = Expr("var", 2.0);
+  if (const ExprObj* e = expr.as<ExprObj>()) CHECK_EQ(e->value, 2.0);
+  CHECK(ffi::Optional<Expr>().as<ExprObj>() == nullptr);
+  CHECK(expr.as<Expr>().has_value() && !expr.as<int64_t>().has_value());
+  CHECK(expr.unique() && expr.same_as(expr) && !expr.same_as(ffi::Optional<Expr>(Expr("var", 2.0))));
+  ffi::Optional<int64_t> count = 3;
+  CHECK_EQ(*count.as<int64_t>(), 3);
+  CHECK(!count.as<double>().has_value() && !ffi::Optional<int64_t>().as<int64_t>().has_value());
+  ffi::Optional<ffi::String> name = ffi::String("abc");
+  CHECK_EQ(name.as_or_throw<ffi::String>().size(), 3u);
+  CHECK_THROWS(name.as_or_throw<int64_t>(), "TypeError", "Cannot treat");
+  CHECK(name.same_as(name) && ffi::Optional<ffi::String>().same_as(ffi::Optional<ffi::String>()));
+  ffi::Optional<ffi::ObjectPtr<ExprObj>> ptr = ffi::make_object<ExprObj>("c", 1.0);
+  CHECK(ptr.unique() && ptr.same_as(ptr) && ptr.get()->value == 1.0);
+}
+
+// Types that are never stored but convert from other values (FallbackOnlyTraitsBase).
+struct Celsius {
+  double degrees;
+};
+namespace tvm {
+namespace ffi {
+template <>
+struct TypeTraits<Celsius> : public FallbackOnlyTraitsBase<Celsius, int64_t, String> {
+  static Celsius ConvertFallbackValue(int64_t v) { return Celsius{static_cast<double>(v)}; }
+  static Celsius ConvertFallbackValue(String v) { return Celsius{std::stod(std::string(v))}; }
+  static std::string TypeStr() { return "Celsius"; }
+  static std::string TypeSchema() { return R"({"type":"Celsius"})"; }
+};
+}  // namespace ffi
+}  // namespace tvm
+
+void test_fallback_only_types_convert_from_their_fallbacks() {
+  CHECK_EQ(ffi::Any(int64_t{20}).cast<Celsius>().degrees, 20.0);
+  CHECK_EQ(ffi::Any(ffi::String("21.5")).cast<Celsius>().degrees, 21.5);
+  CHECK(!ffi::Any(1.5).try_cast<Celsius>().has_value());
+  ffi::Function warm = ffi::Function::FromTyped([](Celsius c) { return c.degrees > 25; });
+  CHECK(warm(ffi::String("30")).cast<bool>());
+  CHECK_THROWS(warm(1.5), "TypeError", "Celsius");
+}
+
+void test_dtype_abbreviations() {
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLFloat, 32, 1}) == "f32");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLBfloat, 16, 4}) == "bf16x4");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLUInt, 8, 1}) == "u8");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLBool, 8, 1}) == "bool");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLFloat8_e4m3fn, 8, 1}) == "f8_e4m3fn");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLInt, 32, static_cast<uint16_t>(-4)}) == "i32xvscalex4");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLOpaqueHandle, 0, 0}) == "void");
+  CHECK(ffi::DTypeAbbrev(DLDataType{kDLOpaqueHandle, 64, 1}) == "handle");
+  CHECK_THROWS(ffi::DTypeAbbrev(DLDataType{100, 8, 1}), "ValueError", "unknown type_code=100");
+}
+
 void test_variant_identity() {
+  static_assert(ffi::Variant<int64_t, ffi::String>::variant_contains_v<ffi::String>);
+  static_assert(!ffi::Variant<int64_t, ffi::String>::variant_contains_v<Expr>);
   Expr e("var", 1.0);
   ffi::Variant<Expr, ffi::Array<Expr>> one = e;
   ffi::Variant<Expr, ffi::Array<Expr>> same = e;
@@ -229,6 +286,9 @@ int main() {
   RUN(test_device_strings);
   RUN(test_dtype_strings_and_bytes);
   RUN(test_optional_comparisons_and_moves);
+  RUN(test_optional_strict_reads_and_identity);
+  RUN(test_fallback_only_types_convert_from_their_fallbacks);
+  RUN(test_dtype_abbreviations);
   RUN(test_variant_identity);
   RUN(test_tuple_bindings_and_mismatch_text);
   RUN(test_invoke_extern_c);

@@ -61,6 +61,37 @@ inline String DLDataTypeToString(DLDataType dtype) {
   return String::FromOwnedAny(out);
 }
 
+/*!
+ * \brief A dtype's short spelling for text formats: a letter for the code, then the bits
+ * ("i32", "u8", "f16", "bf16"); the 8-, 6- and 4-bit float formats keep their suffix without
+ * the bits ("f8_e4m3fn"); vectors add "x<lanes>" (scalable ones "xvscalex<n>"). "bool", "void"
+ * and "handle" stand alone; custom codes use the canonical name.
+ */
+inline std::string DTypeAbbrev(DLDataType dtype) {
+  if (dtype.code == kDLBool && dtype.bits == 8 && dtype.lanes == 1) return "bool";
+  if (dtype.code == kDLOpaqueHandle && dtype.bits == 0 && dtype.lanes == 0) return "void";
+  if (dtype.code == kDLOpaqueHandle) return "handle";
+  int code = static_cast<int>(dtype.code);
+  if (code >= kDLExtCustomBegin) return std::string(DLDataTypeToString(dtype));
+  std::string name = detail::DLDataTypeCodeAsCStr(static_cast<DLDataTypeCode>(code));
+  bool small_float = code >= kDLFloat8_e3m4 && code <= kDLFloat4_e2m1fn;
+  std::string out;
+  if (small_float) {
+    out = "f" + name.substr(std::string("float").size());  // float8_e4m3fn -> f8_e4m3fn
+  } else {
+    out = code == kDLInt ? "i" : code == kDLUInt ? "u" : code == kDLFloat ? "f"
+        : code == kDLBfloat ? "bf" : name;
+    if (code != kDLBool || dtype.bits != 8) out += std::to_string(static_cast<int>(dtype.bits));
+  }
+  int16_t lanes = static_cast<int16_t>(dtype.lanes);
+  if (lanes > 1) {
+    out += "x" + std::to_string(lanes);
+  } else if (lanes < -1) {
+    out += "xvscalex" + std::to_string(-lanes);
+  }
+  return out;
+}
+
 inline bool DTypeIsFloat(DLDataType dtype) {
   return dtype.code == kDLFloat || dtype.code == kDLBfloat ||
          (dtype.code >= kDLFloat8_e3m4 && dtype.code <= kDLFloat4_e2m1fn);

@@ -33,6 +33,11 @@ class FunctionObj : public Object, public TVMFFIFunctionCell {
   static constexpr bool _type_child_slots_can_overflow = false;
   static constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIFunction, FunctionObj, Object);
+  /*! \brief A C++ calling convention with exceptions (the reference's name; calls here always go
+   * through safe_call, which every library's functions implement). */
+  using FCall = void (*)(const FunctionObj*, const AnyView*, int32_t, Any*);
+  /*! \brief Calls the function; an error comes back as a thrown tvm::ffi::Error. */
+  inline void CallPacked(const AnyView* args, int32_t num_args, Any* result) const;
 };
 
 /*! \brief The arguments of a packed call: a borrowed array of AnyView. */
@@ -126,11 +131,18 @@ inline void CallSafe(TVMFFIObject* handle, const AnyView* args, int32_t num_args
 }
 }  // namespace detail
 
+inline void FunctionObj::CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
+  auto* handle = reinterpret_cast<TVMFFIObject*>(const_cast<Object*>(static_cast<const Object*>(this)));
+  detail::CallSafe(handle, args, num_args, result);
+}
+
 /*! \brief A reference to a callable FFI function (any language, any library). */
 class Function : public ObjectRef {
  public:
   Function() = default;
   Function(std::nullptr_t) {}  // NOLINT
+  bool operator==(std::nullptr_t) const noexcept { return !defined(); }
+  bool operator!=(std::nullptr_t) const noexcept { return defined(); }
   explicit Function(ObjectPtr<FunctionObj> n) : ObjectRef(std::move(n)) {}
   explicit Function(UnsafeInit tag) : ObjectRef(tag) {}
   /*! \brief From a packed callable: `void(PackedArgs, Any*)` or `void(const AnyView*, int32_t, Any*)`. */

@@ -88,6 +88,9 @@ constexpr void CheckAllocatable() {
 }
 }  // namespace detail
 
+/*! \brief The deleter an object header carries (TVMFFIObject::deleter): object, release flags. */
+using FObjectDeleter = void (*)(void* obj, int flags);
+
 /*! \brief Allocates a T (constructed from args) with one strong reference. */
 template <typename T, typename... Args>
 inline ObjectPtr<T> make_object(Args&&... args) {

@@ -51,6 +51,10 @@ struct StaticTypeKey {
   static constexpr const char* kTVMFFIModule = "ffi.Module";
   static constexpr const char* kTVMFFIList = "ffi.List";
   static constexpr const char* kTVMFFIDict = "ffi.Dict";
+  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
+  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
+  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
 };
 
 /*! \brief The registered type key of a type index (asks the runtime's type table). */
@@ -103,9 +107,8 @@ class Object {
     return detail::IsObjectInstance<TargetType>(header_.type_index);
   }
   /*! \brief Strong reference count (racy; for tests and copy-on-write decisions). */
-  int32_t use_count() const noexcept {
-    return static_cast<int32_t>(__atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) &
-                                0xFFFFFFFFu);
+  uint64_t use_count() const noexcept {  // uint64_t, as the reference declares it
+    return __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) & 0xFFFFFFFFu;
   }
   bool unique() const noexcept { return use_count() == 1; }
 
@@ -162,7 +165,9 @@ class ObjectPtr {
   T* operator->() const noexcept { return data_; }
   T& operator*() const noexcept { return *data_; }
   explicit operator bool() const noexcept { return data_ != nullptr; }
-  int32_t use_count() const noexcept { return data_ != nullptr ? data_->use_count() : 0; }
+  int32_t use_count() const noexcept {
+    return data_ != nullptr ? static_cast<int32_t>(data_->use_count()) : 0;
+  }
   bool unique() const noexcept { return use_count() == 1; }
 
   bool operator==(const ObjectPtr& other) const noexcept { return data_ == other.data_; }
@@ -516,6 +521,18 @@ template <typename ObjType>
 inline ObjectPtr<ObjType> GetObjectPtr(const ObjectRef& ref) {
   const ObjectPtr<Object>& ptr = detail::ObjectUnsafe::GetObjectPtr(ref);
   return detail::ObjectUnsafe::ObjectPtrFromUnowned<ObjType>(const_cast<Object*>(ptr.get()));
+}
+
+/*!
+ * \brief A new strong reference to an object known by its address, typed as BaseType (one of its
+ * bases): how an object method keeps itself alive, `GetObjectPtr<Object>(this)`.
+ */
+template <typename BaseType, typename ObjType>
+inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
+  static_assert(std::is_base_of_v<BaseType, std::remove_cv_t<ObjType>>,
+                "GetObjectPtr<BaseType>(ptr): BaseType must be a base of the pointed-to type");
+  return detail::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(
+      const_cast<Object*>(static_cast<const Object*>(ptr)));
 }
 
 }  // namespace ffi

@@ -201,6 +201,18 @@ class Optional<T, std::enable_if_t<detail::kOptionalInAny<T>>>
     return has_value() ? data_.cast<T>() : T(std::forward<U>(fallback));
   }
   T operator*() const { return data_.cast<T>(); }
+  /*! \brief The value as exactly a U (no conversion; nullopt reads as None), as Any::as<U>(). */
+  template <typename U>
+  auto as() const {
+    return data_.template as<U>();
+  }
+  /*! \brief The value as exactly a U, or TypeError "Cannot treat type ...". */
+  template <typename U>
+  U as_or_throw() const {
+    return data_.template as_or_throw<U>();
+  }
+  /*! \brief Same stored value (both empty, or the same POD bits or object). */
+  bool same_as(const Optional& other) const noexcept { return data_.same_as(other.data_); }
 
  private:
   Any data_;
@@ -242,7 +254,11 @@ class Optional<P, std::enable_if_t<detail::kIsObjectPointer<P>>>
   }
   P operator*() const { return Get(); }
   Pointee* operator->() const noexcept { return data_.get(); }
+  Pointee* get() const noexcept { return data_.get(); }
   int32_t use_count() const noexcept { return data_.use_count(); }
+  bool unique() const noexcept { return data_.unique(); }
+  bool same_as(const Optional& other) const noexcept { return data_ == other.data_; }
+  bool same_as(const ObjectRef& other) const noexcept { return data_.get() == other.get(); }
 
  private:
   P Get() const {
@@ -299,6 +315,24 @@ class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>>
   bool same_as(const ObjectRef& other) const { return data_.same_as(other); }
   bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
   int32_t use_count() const noexcept { return data_.use_count(); }
+  bool unique() const noexcept { return data_.unique(); }
+  /*!
+   * \brief The object as a U: for an object type, `const U*` (nullptr when empty or another
+   * type), otherwise what AnyView::as<U>() gives for the reference (an empty one reads as None).
+   */
+  template <typename U>
+  auto as() const {
+    if constexpr (std::is_base_of_v<Object, U>) {
+      return data_.template as<U>();
+    } else {
+      return AnyView(data_).template as<U>();
+    }
+  }
+  /*! \brief The reference as exactly a U, or TypeError "Cannot treat type ...". */
+  template <typename U>
+  U as_or_throw() const {
+    return AnyView(data_).template as_or_throw<U>();
+  }
   /*! \brief The (possibly null) reference itself. */
   const T& unsafe_ref() const noexcept { return data_; }
 

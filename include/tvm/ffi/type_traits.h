@@ -625,6 +625,37 @@ RefType ObjectRef::as_or_throw() && {
   detail::ThrowCannotTreatAny<RefType>(&view);
 }
 
+/*!
+ * \brief Traits of a type that is never stored in an Any but converts from other values: a
+ * TypeTraits<T> specialization derives from FallbackOnlyTraitsBase<T, F1, F2, ...> and defines
+ * `static T ConvertFallbackValue(Fi)` for each Fi (tried in order) plus TypeStr/TypeSchema.
+ * Such a T can be a function parameter or a cast<T>() target, not a return value.
+ */
+template <typename T, typename... FallbackTypes>
+struct FallbackOnlyTraitsBase : public TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static bool CheckAnyStrict(const TVMFFIAny*) noexcept { return false; }  // never stored as T
+  static T CopyFromAnyViewAfterCheck(const TVMFFIAny*) { TVM_FFI_UNREACHABLE(); }
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    return TryFallbackTypes<FallbackTypes...>(src);
+  }
+  template <typename Fallback, typename... Rest>
+  static std::optional<T> TryFallbackTypes(const TVMFFIAny* src) {
+    static_assert(!std::is_same_v<Fallback, bool>,
+                  "bool as a fallback would also take ints; use tvm::ffi::StrictBool");
+    using FT = TypeTraits<Fallback>;
+    std::optional<Fallback> value = FT::CheckAnyStrict(src)
+                                        ? std::optional<Fallback>(FT::CopyFromAnyViewAfterCheck(src))
+                                        : FT::TryCastFromAnyView(src);
+    if (value.has_value()) return TypeTraits<T>::ConvertFallbackValue(*std::move(value));
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryFallbackTypes<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
+  }
+};
+
 }  // namespace ffi
 }  // namespace tvm
 

@@ -125,10 +125,12 @@ class Array : public ObjectRef {
   size_t size() const noexcept { return data_ == nullptr ? 0 : get()->size(); }
   size_t capacity() const noexcept { return data_ == nullptr ? 0 : get()->capacity(); }
   bool empty() const noexcept { return size() == 0; }
-  T operator[](int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
-  T at(int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
-  T front() const { return detail::ElementAs<T>(Obj()->front()); }
-  T back() const { return detail::ElementAs<T>(Obj()->back()); }
+  // Elements are read as `const T` values, as with the reference: `auto& x = arr[0]` and
+  // `for (auto& x : arr)` bind a const reference to the value read.
+  const T operator[](int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
+  const T at(int64_t i) const { return detail::ElementAs<T>(Obj()->at(i)); }
+  const T front() const { return detail::ElementAs<T>(Obj()->front()); }
+  const T back() const { return detail::ElementAs<T>(Obj()->back()); }
   iterator begin() const noexcept { return iterator(data_ == nullptr ? nullptr : get()->begin()); }
   iterator end() const noexcept { return iterator(data_ == nullptr ? nullptr : get()->end()); }
   reverse_iterator rbegin() const { return reverse_iterator(Obj()->end() - 1); }

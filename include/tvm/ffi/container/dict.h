@@ -77,12 +77,12 @@ class Dict : public ObjectRef {
   size_t count(const K& key) const {
     return detail::RuntimeGlobal("ffi.DictCount")(*this, key).template cast<int64_t>();
   }
-  V at(const K& key) const {
+  const V at(const K& key) const {
     std::optional<V> v = Get(key);
     if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Dict";
     return *std::move(v);
   }
-  V operator[](const K& key) const { return at(key); }
+  const V operator[](const K& key) const { return at(key); }
   /*! \brief The value for `key`, or std::nullopt when absent. */
   std::optional<V> Get(const K& key) const {
     Any v = detail::RuntimeGlobal("ffi.DictGetItemOrMissing")(*this, key);

@@ -145,10 +145,11 @@ class List : public ObjectRef {
   size_t size() const noexcept { return data_ == nullptr ? 0 : Obj()->size(); }
   size_t capacity() const noexcept { return data_ == nullptr ? 0 : Obj()->capacity(); }
   bool empty() const noexcept { return size() == 0; }
-  T operator[](int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
-  T at(int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
-  T front() const { return detail::ElementAs<T>(Checked()->front()); }
-  T back() const { return detail::ElementAs<T>(Checked()->back()); }
+  // `const T` values, as Array's (see there).
+  const T operator[](int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
+  const T at(int64_t i) const { return detail::ElementAs<T>(Checked()->at(i)); }
+  const T front() const { return detail::ElementAs<T>(Checked()->front()); }
+  const T back() const { return detail::ElementAs<T>(Checked()->back()); }
   iterator begin() const { return iterator(Checked()->begin()); }
   iterator end() const { return iterator(Checked()->end()); }
   reverse_iterator rbegin() const { return reverse_iterator(Checked()->end() - 1); }

@@ -79,12 +79,12 @@ class Map : public ObjectRef {
     return detail::RuntimeGlobal("ffi.MapCount")(*this, key).template cast<int64_t>();
   }
   /*! \brief The value for `key`; KeyError when absent. */
-  V at(const K& key) const {
+  const V at(const K& key) const {
     std::optional<V> v = Get(key);
     if (!v.has_value()) TVM_FFI_THROW(KeyError) << "key is not in Map";
     return *std::move(v);
   }
-  V operator[](const K& key) const { return at(key); }
+  const V operator[](const K& key) const { return at(key); }
   /*! \brief The value for `key`, or std::nullopt when absent. */
   std::optional<V> Get(const K& key) const {
     Any v = detail::RuntimeGlobal("ffi.MapGetItemOrMissing")(*this, key);

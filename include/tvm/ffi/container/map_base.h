@@ -111,12 +111,13 @@ class MapIterator {
  public:
   using value_type = std::pair<K, V>;
   using difference_type = std::ptrdiff_t;
-  using reference = value_type;
+  using reference = const value_type;  // `for (auto& [k, v] : map)` binds it as const
   using pointer = void;
   using iterator_category = std::bidirectional_iterator_tag;
 
+  MapIterator() = default;  // a singular iterator, as a std container's default one
   MapIterator(Array<Any> items, int64_t pos) : items_(std::move(items)), pos_(pos) {}
-  value_type operator*() const {
+  const value_type operator*() const {
     return value_type(ElementAs<K>(items_.GetArrayObj()->at(2 * pos_)),
                       ElementAs<V>(items_.GetArrayObj()->at(2 * pos_ + 1)));
   }
@@ -145,7 +146,7 @@ class MapIterator {
 
  private:
   Array<Any> items_;
-  int64_t pos_;
+  int64_t pos_ = 0;
 };
 
 /*! \brief The position of `key` among the flattened items (runtime key equality), or -1. */

@@ -173,13 +173,13 @@ class SeqIterator {
  public:
   using value_type = T;
   using difference_type = std::ptrdiff_t;
-  using reference = T;
+  using reference = const T;  // a value read from the slot; `auto&` binds it as const
   using pointer = void;
   using iterator_category = std::random_access_iterator_tag;
 
   explicit SeqIterator(const Any* p) noexcept : p_(p) {}
-  T operator*() const { return ElementAs<T>(*p_); }
-  T operator[](difference_type i) const { return ElementAs<T>(p_[i]); }
+  const T operator*() const { return ElementAs<T>(*p_); }
+  const T operator[](difference_type i) const { return ElementAs<T>(p_[i]); }
   SeqIterator& operator++() noexcept { ++p_; return *this; }
   SeqIterator operator++(int) noexcept { SeqIterator t = *this; ++p_; return t; }
   SeqIterator& operator--() noexcept { --p_; return *this; }

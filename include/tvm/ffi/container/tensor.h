@@ -147,6 +147,23 @@ class TensorObj : public Object, public DLTensor {
   static constexpr bool _type_child_slots_can_overflow = false;
   static constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFITensor, TensorObj, Object);
+  /*! \brief A new DLPack view of this tensor that holds a reference to it (the runtime makes it,
+   * so its deleter stays valid whichever library calls it). */
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(Handle(), &out));
+    return out;
+  }
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(Handle(), &out));
+    return out;
+  }
+
+ private:
+  TVMFFIObjectHandle Handle() const {
+    return const_cast<Object*>(static_cast<const Object*>(this));
+  }
 };
 
 namespace detail {
@@ -317,6 +334,10 @@ class TensorView : public detail::TensorAccessors<TensorView> {
   friend class detail::TensorAccessors<TensorView>;
 };
 static_assert(sizeof(TensorView) == sizeof(DLTensor), "TensorView is exactly a DLTensor");
+
+/*! \brief Bytes taken by the elements of a tensor (an empty Tensor is an error). */
+inline size_t GetDataSize(const Tensor& tensor) { return GetDataSize(*tensor.GetDLTensorPtr()); }
+inline size_t GetDataSize(const TensorView& tensor) { return GetDataSize(*tensor.GetDLTensorPtr()); }
 
 namespace detail {
 /*! \brief The DLTensor behind a value: a DLTensor* view or a Tensor object; else nullptr. */

@@ -20,6 +20,9 @@ class Variant {
   static constexpr bool _type_container_is_exact = false;
   template <typename T>
   static constexpr bool kIsAlternative = (std::is_same_v<std::decay_t<T>, V> || ...);
+  /*! \brief Whether a T is stored unchanged by one of the alternatives (the reference's name). */
+  template <typename T>
+  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
 
   template <typename T, typename = std::enable_if_t<(std::is_constructible_v<V, T&&> || ...) &&
                                                     !std::is_same_v<std::decay_t<T>, Variant>>>

@@ -49,8 +49,21 @@ struct init<> {
 };
 init(bool) -> init<>;
 
+/*!
+ * \brief The base of field and method extras. A user extra derives from it and defines
+ * `void Apply(FieldInfoBuilder* info) const` (or taking a TVMFFIFieldInfo*) to adjust what is
+ * registered for a field: its flags, its doc, or metadata entries added to `info->metadata_`.
+ */
+struct InfoTrait {};
+
+/*! \brief What a field is registered with, as user extras see it: the C record plus metadata
+ * entries appended to the field's metadata JSON (ints, bools or strings). */
+struct FieldInfoBuilder : public TVMFFIFieldInfo {
+  std::vector<std::pair<String, Any>> metadata_;
+};
+
 /*! \brief Field/method extras: default value of a field. */
-struct DefaultValue {
+struct DefaultValue : public InfoTrait {
   explicit DefaultValue(Any value) : value(std::move(value)) {}
   Any value;
 };
@@ -59,7 +72,7 @@ inline DefaultValue default_value(Any value) { return DefaultValue(std::move(val
 /*! \brief Field extra: the default comes from calling `factory()` each time (a fresh value
  * per object, for mutable defaults such as containers). `default_factory` is the same thing
  * spelled as in Python. */
-struct DefaultFactory {
+struct DefaultFactory : public InfoTrait {
   explicit DefaultFactory(Function factory) : factory(std::move(factory)) {}
   Function factory;
 };
@@ -72,7 +85,7 @@ struct default_factory : public DefaultFactory {
  * its type_schema, e.g. `.def_ro("width", &T::width, refl::Metadata{{"unit", "px"}})`. Values
  * are ints, bools or strings.
  */
-class Metadata {
+class Metadata : public InfoTrait {
  public:
   Metadata(std::initializer_list<std::pair<String, Any>> entries) : entries_(entries) {}
   const std::vector<std::pair<String, Any>>& entries() const noexcept { return entries_; }
@@ -84,28 +97,28 @@ class Metadata {
 /*! \brief Field extras that set TVMFFIFieldFlagBitMask bits (names and meaning as in the
  * reference's reflection API): keyword-only in the generated init, left out of repr,
  * comparison or hashing. */
-struct kw_only {
+struct kw_only : public InfoTrait {
   explicit kw_only(bool on) noexcept : on(on) {}
   int64_t FieldFlags() const { return on ? kTVMFFIFieldFlagBitMaskKwOnly : 0; }
   bool on;
 };
-struct repr {
+struct repr : public InfoTrait {
   explicit repr(bool show) noexcept : show(show) {}
   int64_t FieldFlags() const { return show ? 0 : kTVMFFIFieldFlagBitMaskReprOff; }
   bool show;
 };
-struct compare {
+struct compare : public InfoTrait {
   explicit compare(bool include) noexcept : include(include) {}
   int64_t FieldFlags() const { return include ? 0 : kTVMFFIFieldFlagBitMaskCompareOff; }
   bool include;
 };
-struct hash {
+struct hash : public InfoTrait {
   explicit hash(bool include) noexcept : include(include) {}
   int64_t FieldFlags() const { return include ? 0 : kTVMFFIFieldFlagBitMaskHashOff; }
   bool include;
 };
 /*! \brief Field extra: raw flag bits, e.g. the structural-equality roles of a field. */
-struct AttachFieldFlag {
+struct AttachFieldFlag : public InfoTrait {
   explicit AttachFieldFlag(int64_t flag) noexcept : flag(flag) {}
   static AttachFieldFlag SEqHashDefPattern() {
     return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefPattern);
@@ -155,34 +168,47 @@ inline std::string SchemaMetadata(const std::string& schema) {
   return "{\"type_schema\":" + ffi::detail::EscapeStringJSON(schema) + "}";
 }
 
+/*! \brief Appends key/value entries (ints, bools or strings) to a JSON object's text. */
+inline void AppendMetadataEntries(std::string* metadata,
+                                  const std::vector<std::pair<String, Any>>& entries) {
+  for (const auto& [key, value] : entries) {
+    std::string text;
+    if (value.type_index() == TypeIndex::kTVMFFIInt) {
+      text = std::to_string(value.template cast<int64_t>());
+    } else if (value.type_index() == TypeIndex::kTVMFFIBool) {
+      text = value.template cast<bool>() ? "true" : "false";
+    } else if (std::optional<String> str = value.template as<String>()) {
+      text = ffi::detail::EscapeStringJSON(std::string(*str));
+    } else {
+      TVM_FFI_THROW(TypeError) << "Metadata can be only int, bool or string, but on key `" << key
+                               << "`, the type is " << value.GetTypeKey();
+    }
+    metadata->pop_back();  // the closing brace
+    if (metadata->size() > 1) *metadata += ',';
+    *metadata += ffi::detail::EscapeStringJSON(std::string(key)) + ":" + text + "}";
+  }
+}
+
 /*! \brief `metadata` (a JSON object) with the entries of every refl::Metadata among the extras
  * appended in order. */
 template <typename... Extra>
 std::string WithUserMetadata(std::string metadata, const Extra&... extra) {
   auto append = [&metadata](const auto& e) {
     if constexpr (std::is_same_v<std::decay_t<decltype(e)>, Metadata>) {
-      for (const auto& [key, value] : e.entries()) {
-        std::string text;
-        if (value.type_index() == TypeIndex::kTVMFFIInt) {
-          text = std::to_string(value.template cast<int64_t>());
-        } else if (value.type_index() == TypeIndex::kTVMFFIBool) {
-          text = value.template cast<bool>() ? "true" : "false";
-        } else if (std::optional<String> str = value.template as<String>()) {
-          text = ffi::detail::EscapeStringJSON(std::string(*str));
-        } else {
-          TVM_FFI_THROW(TypeError) << "Metadata can be only int, bool or string, but on key `"
-                                   << key << "`, the type is " << value.GetTypeKey();
-        }
-        metadata.pop_back();  // the closing brace
-        if (metadata.size() > 1) metadata += ',';
-        metadata += ffi::detail::EscapeStringJSON(std::string(key)) + ":" + text + "}";
-      }
+      AppendMetadataEntries(&metadata, e.entries());
     }
   };
   (append(extra), ...);
   (void)append;
   return metadata;
 }
+
+/*! \brief Whether E is a user extra with `Apply(FieldInfoBuilder*)` (see InfoTrait). */
+template <typename E, typename = void>
+struct AppliesToField : std::false_type {};
+template <typename E>
+struct AppliesToField<E, std::void_t<decltype(std::declval<const E&>().Apply(
+                             std::declval<FieldInfoBuilder*>()))>> : std::true_type {};
 
 /*! \brief Reads a field of type T into an owned Any. */
 template <typename T>
@@ -502,10 +528,9 @@ class ObjectDef {
     std::string doc = detail::DocOf(extra...);
     std::string metadata =
         detail::WithUserMetadata(detail::SchemaMetadata(TypeTraits<T>::TypeSchema()), extra...);
-    TVMFFIFieldInfo info{};
+    FieldInfoBuilder info{};
     info.name = detail::Bytes(name);
     info.doc = detail::Bytes(doc);
-    info.metadata = detail::Bytes(metadata);
     info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
     info.size = static_cast<int64_t>(sizeof(T));
     info.alignment = static_cast<int64_t>(alignof(T));
@@ -524,10 +549,14 @@ class ObjectDef {
         info.flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
       } else if constexpr (detail::HasFieldFlags<E>::value) {
         info.flags |= e.FieldFlags();
+      } else if constexpr (std::is_base_of_v<InfoTrait, E> && detail::AppliesToField<E>::value) {
+        e.Apply(&info);  // a user extra
       }
     };
     (apply(extra), ...);
     (void)apply;
+    detail::AppendMetadataEntries(&metadata, info.metadata_);
+    info.metadata = detail::Bytes(metadata);
     info.default_value_or_factory = default_value.CopyToTVMFFIAny();
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
   }
