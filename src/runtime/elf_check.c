@@ -7,7 +7,6 @@
 #include "elf_check.h"
 
 #include <elf.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,24 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_read.h"
 #include "internal.h"
-
-/* Reads exactly `size` bytes at `offset`; false on a short read or an error. */
-static bool read_at(int fd, void* buf, size_t size, uint64_t offset) {
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = pread(fd, (char*)buf + done, size - done, (off_t)(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += (size_t)n;
-  }
-  return true;
-}
-
-/* True when [offset, offset + size) lies inside a file of file_size bytes (no overflow). */
-static bool inside(uint64_t offset, uint64_t size, uint64_t file_size) {
-  return offset <= file_size && size <= file_size - offset;
-}
 
 /* Raises the RuntimeError for a file that dlopen must not map. */
 #define CORRUPT(path, fmt, ...)                                                                  \
@@ -47,18 +30,18 @@ static int check_program_headers(const char* path, int fd, const ElfW(Ehdr)* eh,
                    (unsigned)eh->e_phentsize, sizeof(ElfW(Phdr)));
   }
   uint64_t table_size = (uint64_t)eh->e_phnum * sizeof(ElfW(Phdr));
-  if (!inside(eh->e_phoff, table_size, file_size)) {
+  if (!ffi_elf_inside(eh->e_phoff, table_size, file_size)) {
     return CORRUPT(path, "the program header table (offset %" PRIu64 ", %" PRIu64
                    " bytes) extends past the end of the file (%" PRIu64 " bytes)",
                    (uint64_t)eh->e_phoff, table_size, file_size);
   }
   for (uint64_t i = 0; i < eh->e_phnum; ++i) {
     ElfW(Phdr) ph;
-    if (!read_at(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph))) {
+    if (!ffi_elf_read_at(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph))) {
       return CORRUPT(path, "cannot read program header %" PRIu64, i);
     }
     if (ph.p_type != PT_LOAD && ph.p_type != PT_DYNAMIC) continue;
-    if (!inside(ph.p_offset, ph.p_filesz, file_size)) {
+    if (!ffi_elf_inside(ph.p_offset, ph.p_filesz, file_size)) {
       return CORRUPT(path, "%s segment %" PRIu64 " (file offset %" PRIu64 ", %" PRIu64
                      " bytes) extends past the end of the file (%" PRIu64 " bytes)",
                      ph.p_type == PT_LOAD ? "loadable" : "dynamic", i, (uint64_t)ph.p_offset,
@@ -77,10 +60,12 @@ int ffi_elf_check_file(const char* path) {
   unsigned char ident[EI_NIDENT];
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) goto done;
   uint64_t file_size = (uint64_t)st.st_size;
-  if (!read_at(fd, ident, sizeof(ident), 0) || memcmp(ident, ELFMAG, SELFMAG) != 0) goto done;
+  if (!ffi_elf_read_at(fd, ident, sizeof(ident), 0) || memcmp(ident, ELFMAG, SELFMAG) != 0) {
+    goto done;
+  }
   /* Another class or byte order is dlopen's to refuse ("wrong ELF class"). */
   if (ident[EI_CLASS] != (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32)) goto done;
-  if (!read_at(fd, &eh, sizeof(eh), 0)) {
+  if (!ffi_elf_read_at(fd, &eh, sizeof(eh), 0)) {
     rc = CORRUPT(path, "the file (%" PRIu64 " bytes) is shorter than an ELF header (%zu bytes)",
                  file_size, sizeof(eh));
     goto done;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "elf_symbols.h"
 #include "error_internal.h"
 #include "object_internal.h"
 
@@ -268,8 +269,8 @@ _Noreturn void ffi_fatal(const char* api, const char* fmt, ...) {
 }
 
 /* ---- backtraces ----
- * Frames come from the unwinder plus the dynamic symbol table (dladdr1), so functions a library
- * does not export show up only when the caller names them explicitly (filename/func arguments).
+ * Frames come from the unwinder plus the dynamic symbol table (dladdr1); the functions the
+ * raising object does not export are named from its static symbol table (raising_object).
  * Runtime-internal frames are dropped, and so are the frames of the calling machinery that the
  * C++ headers instantiate inside a kernel (is_plumbing_frame). The walk stops at the FFI boundary
  * (the call into TVMFFIFunctionCall or the Python interpreter) unless cross_ffi_boundary is set.
@@ -402,6 +403,21 @@ static const char* exported_symbol_at(void* addr, Dl_info* info) {
   return info->dli_sname;
 }
 
+/*
+ * The object an error is raised in, whose functions that it does not export (static helpers,
+ * anonymous namespaces, hidden visibility, a program's own functions) are also named, from its
+ * static symbol table: that of the caller, when the caller named itself (a C++ throw site), or
+ * when the caller is an exported function (a kernel raising through the C API). Else NULL: a
+ * host calling the runtime, such as the Python extension, exports none of its own functions and
+ * its internals stay out of backtraces.
+ */
+static void* raising_object(void* return_address, bool caller_named_itself) {
+  void* pc = (char*)return_address - 1;
+  Dl_info info = {0};
+  if (caller_named_itself) return dladdr(pc, &info) != 0 ? info.dli_fbase : NULL;
+  return exported_symbol_at(pc, &info) != NULL ? info.dli_fbase : NULL;
+}
+
 const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
                                        int cross_ffi_boundary) {
   static const TVMFFIByteArray empty = {"", 0};
@@ -427,12 +443,16 @@ const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const c
   while (start < depth && !in_object(frames[start], self_base)) ++start;
   while (start < depth && in_object(frames[start], self_base)) ++start;
   if (start == depth) start = 0; /* no runtime frame found: keep everything */
+  void* home_base = start < depth ? raising_object(frames[start], skip_caller) : NULL;
   if (skip_caller && start < depth) ++start; /* named by the explicit frame, exported or not */
   for (int i = start; i < depth && emitted < limit; ++i) {
     /* Return addresses point just past the call; step back into the calling instruction. */
     void* pc = (char*)frames[i] - 1;
     Dl_info info = {0};
     const char* name = exported_symbol_at(pc, &info);
+    if (name == NULL && home_base != NULL && info.dli_fbase == home_base) {
+      name = ffi_elf_static_symbol_at(info.dli_fname, (uintptr_t)home_base, (uintptr_t)pc);
+    }
     if (name == NULL) continue;
     if (!cross_ffi_boundary && is_boundary_frame(name)) break;
     if (info.dli_fbase == self_base) continue; /* the runtime's own plumbing */

@@ -92,6 +92,27 @@ void test_backtrace_lists_the_throw_site_once_with_demangled_callers() {
   asm volatile("");  // keeps this frame: no tail call
 }
 
+namespace {
+// Not in the dynamic symbol table (internal linkage), so named from the static one.
+[[gnu::noinline]] void HiddenStep(int x) {
+  CallsThrower(x);
+  asm volatile("");  // keeps this frame: no tail call
+}
+}  // namespace
+
+static void test_backtrace_names_functions_the_program_does_not_export() {
+  try {
+    HiddenStep(1);
+    CHECK(false);
+  } catch (const ffi::Error& err) {
+    std::string bt = err.backtrace();
+    CHECK(bt.find("in (anonymous namespace)::HiddenStep(int)") != std::string::npos ||
+          bt.find("in {anonymous}::HiddenStep(int)") != std::string::npos);
+    CHECK(bt.find("CallsThrower") < bt.find("HiddenStep"));
+    CHECK(bt.find("HiddenStep") < bt.find("test_backtrace_names_functions_the_program"));
+  }
+}
+
 // Between a kernel and its caller lie the frames the headers instantiate to call it through the
 // packed convention (Function::FromTyped's closure, argument unpacking, std::invoke helpers);
 // they, and the C start-up code below main, are left out of the backtrace.
@@ -203,6 +224,7 @@ int main() {
   RUN(test_log_and_throw_prints_before_throwing);
   RUN(test_backtrace_lists_the_throw_site_once_with_demangled_callers);
   RUN(test_backtrace_leaves_out_call_machinery);
+  RUN(test_backtrace_names_functions_the_program_does_not_export);
   RUN(test_check_macros);
   RUN(test_safe_call_round_trip);
   RUN(test_runtime_errors_rethrow_with_their_kind);
