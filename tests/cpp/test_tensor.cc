@@ -72,6 +72,7 @@ void test_dlpack_round_trip_keeps_the_tensor_alive() {
   CHECK_EQ(legacy->dl_tensor.data, t.data_ptr());
   legacy->deleter(legacy);
   CHECK_EQ(t.use_count(), 1);
+  CHECK_THROWS(ffi::Tensor().ToDLPack(), "ValueError", "the tensor is undefined");
   DLManagedTensorVersioned* managed = t.ToDLPackVersioned();
   CHECK_EQ(t.use_count(), 2);
   CHECK_EQ(managed->dl_tensor.data, t.data_ptr());

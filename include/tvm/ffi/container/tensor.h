@@ -274,17 +274,9 @@ class Tensor : public ObjectRef, public detail::TensorAccessors<Tensor> {
         from, static_cast<int32_t>(require_alignment), require_contiguous ? 1 : 0, &out));
     return detail::ObjectUnsafe::ObjectRefFromOwned<Tensor>(static_cast<TVMFFIObject*>(out));
   }
-  /*! \brief A new DLPack tensor holding a reference to this one. */
-  DLManagedTensor* ToDLPack() const {
-    DLManagedTensor* out = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(Handle(), &out));
-    return out;
-  }
-  DLManagedTensorVersioned* ToDLPackVersioned() const {
-    DLManagedTensorVersioned* out = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(Handle(), &out));
-    return out;
-  }
+  /*! \brief A new DLPack tensor holding a reference to this one (see TensorObj::ToDLPack). */
+  DLManagedTensor* ToDLPack() const { return Checked()->ToDLPack(); }
+  DLManagedTensorVersioned* ToDLPackVersioned() const { return Checked()->ToDLPackVersioned(); }
 
  private:
   template <typename TNDAlloc, typename... ExtraArgs>
@@ -299,9 +291,10 @@ class Tensor : public ObjectRef, public detail::TensorAccessors<Tensor> {
         std::forward<ExtraArgs>(extra)...);
     return Tensor(ObjectPtr<TensorObj>(std::move(obj)));
   }
-  TVMFFIObjectHandle Handle() const {
+  /*! \brief The object; ValueError for an undefined tensor. */
+  const TensorObj* Checked() const {
     if (!defined()) TVM_FFI_THROW(ValueError) << "the tensor is undefined (null)";
-    return detail::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(*this);
+    return get();
   }
   const DLTensor& dltensor_() const noexcept { return *static_cast<const DLTensor*>(get()); }
   friend class detail::TensorAccessors<Tensor>;
