@@ -78,6 +78,30 @@ void test_list_mutates_in_place() {
   CHECK(b.empty());
 }
 
+// A Map held only here takes new items in place (one runtime insert each, so building a large
+// map is linear); one shared with another holder is copied once first, then grows in place.
+void test_map_set_grows_a_map_held_once_in_place() {
+  ffi::Map<int64_t, int64_t> m;
+  const ffi::MapObj* object = m.get();
+  for (int64_t i = 0; i < 20000; ++i) m.Set(i, 2 * i);
+  CHECK(m.get() == object);
+  CHECK_EQ(m.size(), 20000u);
+  CHECK_EQ(m[19999], 39998);
+  ffi::Map<int64_t, int64_t> snapshot = m;
+  m.Set(5, -5);  // copy-on-write: the snapshot keeps 10
+  CHECK(m.get() != object && snapshot.get() == object);
+  CHECK_EQ(snapshot[5], 10);
+  CHECK_EQ(m[5], -5);
+  const ffi::MapObj* copy = m.get();
+  m.Set(20000, 1);
+  CHECK(m.get() == copy);
+  // The runtime refuses to change a Map someone else also holds.
+  ffi::Function in_place = ffi::Function::GetGlobalRequired("ffi._MapSetItemInPlace");
+  ffi::Map<int64_t, int64_t> alias = snapshot;
+  CHECK_THROWS(in_place(snapshot, 1, 1), "ValueError", "the Map is shared (2 references)");
+  CHECK_EQ(alias[1], 2);
+}
+
 void test_list_from_the_runtime_grows_in_place() {
   ffi::Function make = ffi::Function::GetGlobalRequired("ffi.List");
   ffi::List<ffi::Any> runtime_list = make(1, "two", 3.0).cast<ffi::List<ffi::Any>>();
@@ -212,6 +236,7 @@ int main() {
   RUN(test_array_copy_on_write);
   RUN(test_array_element_checks);
   RUN(test_list_mutates_in_place);
+  RUN(test_map_set_grows_a_map_held_once_in_place);
   RUN(test_list_from_the_runtime_grows_in_place);
   RUN(test_map_copy_on_write);
   RUN(test_large_maps_iterate_in_insertion_order);

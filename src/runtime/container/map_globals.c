@@ -1,6 +1,7 @@
 /*
  * container/map_globals.c -- the ffi.Map* and ffi.Dict* global functions: construction, size,
- * lookups (KeyError names the key), Dict's in-place writes, and the forward iterator functor.
+ * lookups (KeyError names the key), Dict's in-place writes (and a Map's, for our headers' Map::Set
+ * on a map held once), and the forward iterator functor.
  * The table itself is map.c; this file goes through its position API (container_internal.h).
  */
 #include <inttypes.h>
@@ -150,6 +151,35 @@ MAP_GLOBAL(global_dict_set_item) {
   return 0;
 }
 
+/* ffi._MapSetItemInPlace(map, key, value): inserts into a Map its caller holds the only reference
+ * to, as our C++ headers' Map::Set does after copy-on-write (one insert instead of rebuilding the
+ * map). Not a reference function: a Map is immutable once shared, so a shared one is refused. */
+MAP_GLOBAL(global_map_set_item_in_place) {
+  (void)self;
+  static const char* kName = "ffi._MapSetItemInPlace";
+  TVMFFIObject* m;
+  TVMFFIAny key, value;
+  if (ffi_check_num_args(kName, num_args, 3) != 0 ||
+      ffi_arg_object(kName, args, 0, kTVMFFIMap, &m) != 0) {
+    return -1;
+  }
+  if (ffi_strong_count(m) != 1) {
+    return ffi_raise("ValueError", "%s: the Map is shared (%u references); copy it first", kName,
+                     (unsigned)ffi_strong_count(m));
+  }
+  if (TVMFFIAnyViewToOwnedAny(&args[1], &key) != 0) return -1;
+  if (TVMFFIAnyViewToOwnedAny(&args[2], &value) != 0) {
+    ffi_any_release(&key);
+    return -1;
+  }
+  ffi_incref(m); /* an overwritten value may hold the last other reference */
+  int rc = ffi_map_set(m, key, value);
+  ffi_decref(m);
+  if (rc != 0) return -1;
+  *result = ffi_any_none();
+  return 0;
+}
+
 MAP_GLOBAL(global_dict_erase) {
   (void)self;
   static const char* kName = "ffi.DictErase";
@@ -243,6 +273,7 @@ void ffi_register_map_globals(void) {
   ffi_register_builtin("ffi.MapCount", global_map_count);
   ffi_register_builtin("ffi.MapGetItemOrMissing", global_map_get_missing);
   ffi_register_builtin("ffi.MapForwardIterFunctor", global_map_iter);
+  ffi_register_builtin("ffi._MapSetItemInPlace", global_map_set_item_in_place);
   ffi_register_builtin("ffi.Dict", global_dict);
   ffi_register_builtin("ffi.DictSize", global_dict_size);
   ffi_register_builtin("ffi.DictGetItem", global_dict_get_item);

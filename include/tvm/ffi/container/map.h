@@ -1,7 +1,7 @@
 /*
  * tvm/ffi/container/map.h -- Map<K, V>: an immutable-by-sharing hash map (copy-on-write: Set and
- * erase build a new map, so other holders never see a change). Lookups and construction go
- * through the runtime (see map_base.h).
+ * erase never change a map another holder shares; Set inserts in place into one held only here).
+ * Lookups, construction and insertion go through the runtime (see map_base.h).
  */
 #ifndef TVM_FFI_CONTAINER_MAP_H_
 #define TVM_FFI_CONTAINER_MAP_H_
@@ -100,8 +100,17 @@ class Map : public ObjectRef {
     return pos < 0 ? end() : iterator(std::move(items), pos);
   }
 
-  /*! \brief Copy-on-write insert or replace. */
+  /*!
+   * \brief Copy-on-write insert or replace: a Map shared with other holders is copied first, then
+   * the runtime inserts in place (amortised O(1)); on a runtime without that function the map is
+   * rebuilt with the new item.
+   */
   void Set(const K& key, const V& value) {
+    if (const Function* in_place = detail::MapSetItemInPlace()) {
+      if (!unique()) Adopt(detail::MakeMap(detail::MapItems(*this, false), false));
+      (*in_place)(*this, key, value);
+      return;
+    }
     Array<Any> items = detail::MapItems(*this, false);
     items.push_back(Any(key));  // the runtime keeps the last value of a repeated key
     items.push_back(Any(value));

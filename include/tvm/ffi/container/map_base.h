@@ -77,6 +77,18 @@ inline const Function& RuntimeGlobal(const char* name) {
   TVM_FFI_UNREACHABLE();
 }
 
+/*!
+ * \brief Our runtime's in-place insert into a Map held once (ffi._MapSetItemInPlace), or
+ * nullptr on a runtime without it (the reference's), where Map::Set rebuilds the map instead.
+ */
+inline const Function* MapSetItemInPlace() {
+  static const Function* fn = []() -> const Function* {
+    std::optional<Function> found = Function::GetGlobal("ffi._MapSetItemInPlace");
+    return found.has_value() ? new Function(*std::move(found)) : nullptr;  // kept until exit
+  }();
+  return fn;
+}
+
 /*! \brief The runtime's "missing" sentinel returned by *GetItemOrMissing. */
 inline const Any& MissingSentinel() {
   static const Any* sentinel = new Any(RuntimeGlobal("ffi.GetInvalidObject")());
