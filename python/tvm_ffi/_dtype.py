@@ -235,14 +235,15 @@ class dtype(str):
         the name given to the constructor says it all."""
 
     @classmethod
-    def from_dlpack_data_type(cls, data_type: tuple[int, int, int]) -> dtype:
+    def from_dlpack_data_type(cls, dltype_data_type: tuple[int, int, int]) -> dtype:
         """Make the dtype of a DLPack ``(type_code, bits, lanes)`` triple.
 
         Parameters
         ----------
-        data_type : tuple of (int, int, int)
+        dltype_data_type : tuple of (int, int, int)
             The DLPack type code (``DLDataTypeCode``), bit width and lane count (an int16;
-            below -1 a scalable vector, ``(2, 32, -4)`` is ``float32xvscalex4``).
+            below -1 a scalable vector, ``(2, 32, -4)`` is ``float32xvscalex4``). The name is
+            the reference's.
 
         Returns
         -------
@@ -263,7 +264,7 @@ class dtype(str):
         >>> tvm_ffi.dtype.from_dlpack_data_type((2, 32, 1))
         dtype('float32')
         """
-        code, bits, lanes = (operator.index(x) for x in data_type)  # TypeError for a non-integer
+        code, bits, lanes = (operator.index(x) for x in dltype_data_type)  # TypeError for non-ints
         result = cls(_text_of_triple(code, bits, lanes))
         if (result.type_code, result.bits, result.lanes) != (code, bits, lanes):
             raise ValueError(f"dtype: ({code}, {bits}, {lanes}) is not a valid DLPack data type")
@@ -336,18 +337,18 @@ class dtype(str):
         return self.type_code == DataTypeCode.HANDLE
 
     @staticmethod
-    def is_dtype(value: Any) -> builtins.bool:
-        """Tell whether ``dtype(value)`` would succeed.
+    def is_dtype(arg: Any) -> builtins.bool:
+        """Tell whether ``dtype(arg)`` would succeed.
 
         Parameters
         ----------
-        value : Any
+        arg : Any
             A candidate: a string, a framework dtype, a dtype.
 
         Returns
         -------
         bool
-            True when ``value`` names a data type.
+            True when ``arg`` names a data type.
 
         Examples
         --------
@@ -355,7 +356,7 @@ class dtype(str):
         (True, False)
         """
         try:
-            dtype(value)
+            dtype(arg)
         except (TypeError, ValueError):
             return False
         return True

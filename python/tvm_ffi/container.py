@@ -452,6 +452,21 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
         """Removes every entry."""
         _ffi_api.DictClear(self)
 
+    def update(self, other: Any = (), **kwargs: _V) -> None:
+        """Sets the entries of ``other`` (a mapping or key/value pairs), then of ``kwargs``.
+
+        ``other`` also binds by name, as the reference's ``update(other)``: ``d.update(other=m)``
+        merges ``m`` rather than setting a key called ``"other"``.
+
+        Parameters
+        ----------
+        other : Mapping or iterable of (key, value), optional
+            The entries to set.
+        **kwargs
+            More entries, keyed by their names.
+        """
+        MutableMapping.update(self, other, **kwargs)
+
 
 class ShapeDimensionError(ValueError, TypeError):
     """A Shape dimension that is not an int: a ValueError (as the reference raises) and a TypeError."""

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "fastcall_args.h"
 #include "object.h"
 #include "state.h"
 #include "type_table.h"
@@ -420,7 +421,12 @@ static PyObject* error_get_extra_context(PyObject* op, void* closure) {
   return core_object_from_handle(cell->extra_context);
 }
 
-static PyObject* error_update_backtrace(PyObject* op, PyObject* text) {
+static PyObject* error_update_backtrace(PyObject* op, PyObject* const* args, Py_ssize_t nargs,
+                                        PyObject* kwnames) {
+  PyObject* text;
+  if (core_bind_one_fastcall("update_backtrace", "backtrace", args, nargs, kwnames, &text) != 0) {
+    return NULL;
+  }
   const TVMFFIErrorCell* cell = error_cell(op);
   if (cell == NULL) return NULL;
   Py_ssize_t size;
@@ -447,8 +453,9 @@ static PyObject* error_reduce(PyObject* op, PyObject* unused) {
 }
 
 static PyMethodDef error_methods[] = {
-    {"update_backtrace", error_update_backtrace, METH_O,
-     "update_backtrace($self, backtrace, /)\n"
+    {"update_backtrace", (PyCFunction)(void (*)(void))error_update_backtrace,
+     METH_FASTCALL | METH_KEYWORDS,
+     "update_backtrace($self, backtrace)\n"
      "--\n"
      "\n"
      "Replace the stored backtrace text.\n"

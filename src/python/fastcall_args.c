@@ -43,3 +43,13 @@ int core_bind_fastcall(const char* fname, const char* const* params, int num_par
   }
   return 0;
 }
+
+int core_bind_one_fastcall(const char* fname, const char* param, PyObject* const* args,
+                           Py_ssize_t nargs, PyObject* kwnames, PyObject** out) {
+  if (CORE_LIKELY(nargs == 1 && kwnames == NULL)) {
+    *out = args[0];
+    return 0;
+  }
+  const char* const params[] = {param};
+  return core_bind_fastcall(fname, params, 1, 1, args, nargs, kwnames, out);
+}

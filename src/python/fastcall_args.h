@@ -15,4 +15,9 @@ int core_bind_fastcall(const char* fname, const char* const* params, int num_par
                        int num_required, PyObject* const* args, Py_ssize_t nargs,
                        PyObject* kwnames, PyObject** out);
 
+/* The one required argument of a method whose parameter `param` may also be named, as in
+ * Python (`t.size(idx=0)`): 0 with *out borrowed, or -1 with the TypeError. */
+int core_bind_one_fastcall(const char* fname, const char* param, PyObject* const* args,
+                           Py_ssize_t nargs, PyObject* kwnames, PyObject** out);
+
 #endif /* TVM_FFI_PYTHON_FASTCALL_ARGS_H_ */

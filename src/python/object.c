@@ -9,6 +9,7 @@
 
 #include <structmember.h>
 
+#include "fastcall_args.h"
 #include "object_meta.h"
 #include "pending_error.h"
 #include "state.h"
@@ -124,9 +125,23 @@ static PyObject* object_chandle(PyObject* op, PyObject* unused) {
   return PyLong_FromVoidPtr(((CoreObject*)op)->chandle);
 }
 
-static PyObject* object_same_as(PyObject* op, PyObject* other) {
+static PyObject* same_handle(PyObject* op, PyObject* other) {
   if (!core_is_object(other)) Py_RETURN_FALSE;
   return PyBool_FromLong(((CoreObject*)op)->chandle == ((CoreObject*)other)->chandle);
+}
+
+/* same_as(other) and is_(other): `other` also by name, as the reference's. */
+static PyObject* object_same_as(PyObject* op, PyObject* const* args, Py_ssize_t nargs,
+                                PyObject* kwnames) {
+  PyObject* other;
+  if (core_bind_one_fastcall("same_as", "other", args, nargs, kwnames, &other) != 0) return NULL;
+  return same_handle(op, other);
+}
+static PyObject* object_is(PyObject* op, PyObject* const* args, Py_ssize_t nargs,
+                           PyObject* kwnames) {
+  PyObject* other;
+  if (core_bind_one_fastcall("is_", "other", args, nargs, kwnames, &other) != 0) return NULL;
+  return same_handle(op, other);
 }
 
 /* The handle as a ctypes.c_void_p (value None when empty), for code that passes it to ctypes. */
@@ -231,14 +246,14 @@ static PyObject* object_get_type_key(PyObject* op, void* closure) {
 
 static PyMethodDef object_methods[] = {
     {"__chandle__", object_chandle, METH_NOARGS, "Address of the FFI handle (0 when empty)."},
-    {"same_as", object_same_as, METH_O,
-     "same_as($self, other, /)\n"
+    {"same_as", (PyCFunction)(void (*)(void))object_same_as, METH_FASTCALL | METH_KEYWORDS,
+     "same_as($self, other)\n"
      "--\n"
      "\n"
      "Tell whether two Python objects wrap the same FFI object (identity, not equality).\n"
      SAME_AS_DOC_SECTIONS("same_as")},
-    {"is_", object_same_as, METH_O,
-     "is_($self, other, /)\n"
+    {"is_", (PyCFunction)(void (*)(void))object_is, METH_FASTCALL | METH_KEYWORDS,
+     "is_($self, other)\n"
      "--\n"
      "\n"
      "Alias of ``same_as``: whether two Python objects wrap the same FFI object.\n"

@@ -84,6 +84,14 @@ static PyObject* method_get_doc(PyObject* op, void* closure) {
   return doc;
 }
 
+/* What inspect.signature reports, as for the reference's methods: the object, then the FFI
+ * function's arguments (their names are not reflected). */
+static PyObject* method_get_text_signature(PyObject* op, void* closure) {
+  (void)op;
+  (void)closure;
+  return PyUnicode_FromString("(self, *args)");
+}
+
 static PyMemberDef method_members[] = {
     {"__func__", T_OBJECT, offsetof(InstanceMethod, func), READONLY, "The FFI function."},
     {"__name__", T_OBJECT, offsetof(InstanceMethod, name), READONLY, "Method name."},
@@ -93,6 +101,7 @@ static PyMemberDef method_members[] = {
 
 static PyGetSetDef method_getset[] = {
     {"__doc__", method_get_doc, NULL, NULL, NULL},
+    {"__text_signature__", method_get_text_signature, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -97,11 +97,14 @@ static PyObject* bytes_make(PyObject* cls, PyObject* value, PyObject* cached) {
   return self;
 }
 
-/* Bytes.__new__(cls, value): a builtin taking (cls, value) positionally. */
-static PyObject* bytes_new(PyObject* unused, PyObject* args) {
+/* Bytes.__new__(cls, value): a builtin; `value` may be named, as the reference's. */
+static PyObject* bytes_new(PyObject* unused, PyObject* args, PyObject* kwargs) {
   (void)unused;
+  static char* kwlist[] = {"cls", "value", NULL};
   PyObject *cls, *value;
-  if (!PyArg_ParseTuple(args, "OO:Bytes.__new__", &cls, &value)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:Bytes.__new__", kwlist, &cls, &value)) {
+    return NULL;
+  }
   if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, core_bytes_type)) {
     PyErr_SetString(PyExc_TypeError, "Bytes.__new__(cls, value): cls must be a Bytes subclass");
     return NULL;
@@ -120,7 +123,9 @@ static PyObject* bytes_reduce(PyObject* op, PyObject* unused) {
   return bytes_reduce_ex(op, unused);
 }
 
-static PyMethodDef bytes_new_def = {"__new__", bytes_new, METH_VARARGS,
+static PyMethodDef bytes_new_def = {"__new__", (PyCFunction)(void (*)(void))bytes_new,
+                                    METH_VARARGS | METH_KEYWORDS,
+                                    "__new__(cls, value)\n--\n\n"
                                     "Bytes(value): bytes without a backing FFI object."};
 static PyMethodDef bytes_reduce_ex_def = {"__reduce_ex__", bytes_reduce_ex, METH_O,
                                           "Pickles as plain bytes."};
@@ -133,7 +138,10 @@ static int make_bytes_class(PyObject* module) {
   PyObject* new_fn = PyCFunction_New(&bytes_new_def, NULL);
   PyObject* reduce_ex = PyDescr_NewMethod(&PyBytes_Type, &bytes_reduce_ex_def);
   PyObject* reduce = PyDescr_NewMethod(&PyBytes_Type, &bytes_reduce_def);
-  PyObject* doc = PyUnicode_FromString("bytes that remember the FFI bytes object they came from.");
+  /* The signature line is what inspect.signature(Bytes) reads (type.__text_signature__ parses
+   * it out of the class doc); a builtin __new__ is not consulted for a class. */
+  PyObject* doc = PyUnicode_FromString(
+      "Bytes(value)\n--\n\nbytes that remember the FFI bytes object they came from.");
   PyObject* mod = PyUnicode_FromString("tvm_ffi.core");
   int rc = -1;
   if (new_fn != NULL && reduce_ex != NULL && reduce != NULL && doc != NULL && mod != NULL &&

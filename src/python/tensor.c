@@ -10,6 +10,7 @@
 #include "device.h"
 #include "dtype.h"
 #include "error.h"
+#include "fastcall_args.h"
 #include "object.h"
 #include "shape.h"
 #include "tensor_copy.h"
@@ -314,7 +315,10 @@ static PyObject* tensor_numel(PyObject* self, PyObject* unused) {
   return PyLong_FromLongLong(n);
 }
 
-static PyObject* tensor_size(PyObject* self, PyObject* arg) {
+static PyObject* tensor_size(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* kwnames) {
+  PyObject* arg;
+  if (core_bind_one_fastcall("size", "idx", args, nargs, kwnames, &arg) != 0) return NULL;
   if (check_handle(self) != 0) return NULL;
   DLTensor* t = tensor_of(self);
   long idx = PyLong_AsLong(arg);
@@ -416,8 +420,8 @@ static PyMethodDef tensor_methods[] = {
      "--------\n"
      ">>> tvm_ffi.from_dlpack(np.zeros((2, 3), dtype=\"float32\")).numel()\n"
      "6"},
-    {"size", tensor_size, METH_O,
-     "size($self, idx, /)\n"
+    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
+     "size($self, idx)\n"
      "--\n"
      "\n"
      "Return the extent of one dimension.\n"

@@ -357,22 +357,22 @@ class EnumAttrMap:
         column = self._column(False)
         return column is not None and member in column
 
-    def get(self, member: object, default: Any = None) -> Any:
+    def get(self, variant: object, default: Any = None) -> Any:
         """Read the column for one member.
 
         Parameters
         ----------
-        member : object
-            A member of the enum.
+        variant : object
+            A member of the enum (the reference's parameter name).
         default : Any, optional
-            What to return when the column has no entry for ``member``.
+            What to return when the column has no entry for ``variant``.
 
         Returns
         -------
         Any
             The member's value in this column, else ``default``.
         """
-        return self[member] if member in self else default
+        return self[variant] if variant in self else default
 
 
 def _install_payload_behaviour(cls: type, payload: type, user_repr: bool) -> None:
