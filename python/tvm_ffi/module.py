@@ -319,7 +319,9 @@ class Module(_core.Object):
         where = "this module or its imports" if query_imports else "this module"
         kind = self.kind
         if kind == "library":  # the modules the runtime loads (and the system library) look up symbols
-            return f"{kind} module; no symbol __tvm_ffi_{name} in {where}"
+            prefix = _SYSTEM_LIB_PREFIXES.get(self.__chandle__())
+            symbols = f"__tvm_ffi_{prefix}{name} or __tvm_ffi_{name}" if prefix else f"__tvm_ffi_{name}"
+            return f"{kind} module; no symbol {symbols} in {where}"
         return f"{kind} module; {where} does not provide it"
 
 
@@ -356,7 +358,13 @@ def system_lib(symbol_prefix: str = "") -> Module:
     if not isinstance(symbol_prefix, str):
         raise TypeError(f"system_lib: symbol_prefix must be a str, got {type(symbol_prefix).__name__}")
     lib: Module = _ffi_api.SystemLib(symbol_prefix)
+    _SYSTEM_LIB_PREFIXES[lib.__chandle__()] = symbol_prefix
     return lib
+
+
+# The symbol prefix of each system library handed out, by handle (they live for the process), so
+# a failed lookup names the symbols it tried.
+_SYSTEM_LIB_PREFIXES: dict[int, str] = {}
 
 
 # The runtime reflects ffi.Module's `imports_`; its descriptor is built once, at import.
