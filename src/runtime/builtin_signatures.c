@@ -260,6 +260,8 @@ static const FfiBuiltinSignature kSignatures[] = {
         TY("ffi.VisitErrorContext") "," TY("bool"))},
     {"ffi.VisitInterrupt", "ffi.VisitInterrupt(0: Any) -> ffi.VisitInterrupt",
      FN(TY("ffi.VisitInterrupt"), TY("Any"))},
+    {"ffi._MapEraseInPlace", "ffi._MapEraseInPlace(0: Map<Any, Any>, 1: Any) -> void",
+     FN(TY("None"), TY_ARGS("ffi.Map", TY("Any") "," TY("Any")) "," TY("Any"))},
     {"ffi._MapSetItemInPlace", "ffi._MapSetItemInPlace(0: Map<Any, Any>, 1: Any, 2: Any) -> void",
      FN(TY("None"), TY_ARGS("ffi.Map", TY("Any") "," TY("Any")) "," TY("Any") "," TY("Any"))},
     {"ffi._PyClassRegisterTypeAttrColumns", "ffi._PyClassRegisterTypeAttrColumns(0: int, "

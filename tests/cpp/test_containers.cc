@@ -78,7 +78,7 @@ void test_list_mutates_in_place() {
   CHECK(b.empty());
 }
 
-// A Map held only here takes new items in place (one runtime insert each, so building a large
+// A Map held only here takes new items (and loses removed ones) in place (one runtime insert each, so building a large
 // map is linear); one shared with another holder is copied once first, then grows in place.
 void test_map_set_grows_a_map_held_once_in_place() {
   ffi::Map<int64_t, int64_t> m;
@@ -94,7 +94,11 @@ void test_map_set_grows_a_map_held_once_in_place() {
   CHECK_EQ(m[5], -5);
   const ffi::MapObj* copy = m.get();
   m.Set(20000, 1);
+  for (int64_t i = 0; i < 10000; ++i) m.erase(i);  // removals are in place too
   CHECK(m.get() == copy);
+  CHECK_EQ(m.size(), 10001u);
+  CHECK_EQ(m.count(9999), 0u);
+  CHECK_EQ(snapshot.size(), 20000u);
   // The runtime refuses to change a Map someone else also holds.
   ffi::Function in_place = ffi::Function::GetGlobalRequired("ffi._MapSetItemInPlace");
   ffi::Map<int64_t, int64_t> alias = snapshot;

@@ -151,21 +151,26 @@ MAP_GLOBAL(global_dict_set_item) {
   return 0;
 }
 
-/* ffi._MapSetItemInPlace(map, key, value): inserts into a Map its caller holds the only reference
- * to, as our C++ headers' Map::Set does after copy-on-write (one insert instead of rebuilding the
- * map). Not a reference function: a Map is immutable once shared, so a shared one is refused. */
+/* ffi._MapSetItemInPlace(map, key, value) and ffi._MapEraseInPlace(map, key): change a Map its
+ * caller holds the only reference to, as our C++ headers' Map::Set and Map::erase do after
+ * copy-on-write (one insert or removal instead of rebuilding the map). Not reference functions:
+ * a Map is immutable once shared, so a shared one is refused. */
+static int held_once_map_arg(const char* fname, const TVMFFIAny* args, TVMFFIObject** out) {
+  if (ffi_arg_object(fname, args, 0, kTVMFFIMap, out) != 0) return -1;
+  if (ffi_strong_count(*out) != 1) {
+    return ffi_raise("ValueError", "%s: the Map is shared (%u references); copy it first", fname,
+                     (unsigned)ffi_strong_count(*out));
+  }
+  return 0;
+}
+
 MAP_GLOBAL(global_map_set_item_in_place) {
   (void)self;
   static const char* kName = "ffi._MapSetItemInPlace";
   TVMFFIObject* m;
   TVMFFIAny key, value;
-  if (ffi_check_num_args(kName, num_args, 3) != 0 ||
-      ffi_arg_object(kName, args, 0, kTVMFFIMap, &m) != 0) {
+  if (ffi_check_num_args(kName, num_args, 3) != 0 || held_once_map_arg(kName, args, &m) != 0) {
     return -1;
-  }
-  if (ffi_strong_count(m) != 1) {
-    return ffi_raise("ValueError", "%s: the Map is shared (%u references); copy it first", kName,
-                     (unsigned)ffi_strong_count(m));
   }
   if (TVMFFIAnyViewToOwnedAny(&args[1], &key) != 0) return -1;
   if (TVMFFIAnyViewToOwnedAny(&args[2], &value) != 0) {
@@ -180,23 +185,37 @@ MAP_GLOBAL(global_map_set_item_in_place) {
   return 0;
 }
 
-MAP_GLOBAL(global_dict_erase) {
-  (void)self;
-  static const char* kName = "ffi.DictErase";
-  TVMFFIObject* m;
+/* Removes key (a view) from m if present; absent keys are ignored, like dict.pop(k, None). */
+static int erase_view(TVMFFIObject* m, const TVMFFIAny* key, TVMFFIAny* result) {
   uint64_t pos;
-  if (ffi_check_num_args(kName, num_args, 2) != 0 || mapping_arg(kName, args, 0, true, &m) != 0 ||
-      lookup_view(m, &args[1], &pos) != 0) {
-    return -1;
-  }
-  /* Absent keys are ignored, like Python's dict.pop(k, None). */
+  if (lookup_view(m, key, &pos) != 0) return -1;
   if (pos != FFI_MAP_NO_POS) {
-    ffi_incref(m);
+    ffi_incref(m); /* an erased value may hold the last other reference */
     ffi_map_erase_pos(m, pos);
     ffi_decref(m);
   }
   *result = ffi_any_none();
   return 0;
+}
+
+MAP_GLOBAL(global_map_erase_in_place) {
+  (void)self;
+  static const char* kName = "ffi._MapEraseInPlace";
+  TVMFFIObject* m;
+  if (ffi_check_num_args(kName, num_args, 2) != 0 || held_once_map_arg(kName, args, &m) != 0) {
+    return -1;
+  }
+  return erase_view(m, &args[1], result);
+}
+
+MAP_GLOBAL(global_dict_erase) {
+  (void)self;
+  static const char* kName = "ffi.DictErase";
+  TVMFFIObject* m;
+  if (ffi_check_num_args(kName, num_args, 2) != 0 || mapping_arg(kName, args, 0, true, &m) != 0) {
+    return -1;
+  }
+  return erase_view(m, &args[1], result);
 }
 
 MAP_GLOBAL(global_dict_clear) {
@@ -274,6 +293,7 @@ void ffi_register_map_globals(void) {
   ffi_register_builtin("ffi.MapGetItemOrMissing", global_map_get_missing);
   ffi_register_builtin("ffi.MapForwardIterFunctor", global_map_iter);
   ffi_register_builtin("ffi._MapSetItemInPlace", global_map_set_item_in_place);
+  ffi_register_builtin("ffi._MapEraseInPlace", global_map_erase_in_place);
   ffi_register_builtin("ffi.Dict", global_dict);
   ffi_register_builtin("ffi.DictSize", global_dict_size);
   ffi_register_builtin("ffi.DictGetItem", global_dict_get_item);

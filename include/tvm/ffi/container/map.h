@@ -106,8 +106,8 @@ class Map : public ObjectRef {
    * rebuilt with the new item.
    */
   void Set(const K& key, const V& value) {
-    if (const Function* in_place = detail::MapSetItemInPlace()) {
-      if (!unique()) Adopt(detail::MakeMap(detail::MapItems(*this, false), false));
+    if (const Function* in_place = detail::MapInPlace(0)) {
+      CopyIfShared();
       (*in_place)(*this, key, value);
       return;
     }
@@ -119,6 +119,11 @@ class Map : public ObjectRef {
   /*! \brief Copy-on-write removal (no-op when absent); the runtime decides key equality. */
   void erase(const K& key) {
     if (count(key) == 0) return;
+    if (const Function* in_place = detail::MapInPlace(1)) {
+      CopyIfShared();
+      (*in_place)(*this, key);
+      return;
+    }
     Any scratch = detail::MakeMap(detail::MapItems(*this, false), true);
     detail::RuntimeGlobal("ffi.DictErase")(scratch, key);
     Adopt(detail::MakeMap(detail::MapItems(scratch, true), false));
@@ -127,6 +132,10 @@ class Map : public ObjectRef {
 
  private:
   void Adopt(Any made) { detail::AdoptMapObject(std::move(made), &data_); }
+  /*! \brief Copy-on-write: a map another holder shares is replaced by a copy held only here. */
+  void CopyIfShared() {
+    if (!unique()) Adopt(detail::MakeMap(detail::MapItems(*this, false), false));
+  }
 };
 
 /*! \brief Map<K, V> can share a Map<KU, VU>'s object when K, V can share KU, VU's storage. */

@@ -78,15 +78,21 @@ inline const Function& RuntimeGlobal(const char* name) {
 }
 
 /*!
- * \brief Our runtime's in-place insert into a Map held once (ffi._MapSetItemInPlace), or
- * nullptr on a runtime without it (the reference's), where Map::Set rebuilds the map instead.
+ * \brief Our runtime's in-place changes of a Map held once: which = 0 for ffi._MapSetItemInPlace,
+ * 1 for ffi._MapEraseInPlace. nullptr on a runtime without them (the reference's), where
+ * Map::Set and Map::erase rebuild the map instead.
  */
-inline const Function* MapSetItemInPlace() {
-  static const Function* fn = []() -> const Function* {
-    std::optional<Function> found = Function::GetGlobal("ffi._MapSetItemInPlace");
-    return found.has_value() ? new Function(*std::move(found)) : nullptr;  // kept until exit
+inline const Function* MapInPlace(int which) {
+  static const Function* const* table = [] {
+    const Function** t = new const Function*[2];  // kept until exit, as RuntimeGlobal's
+    const char* names[2] = {"ffi._MapSetItemInPlace", "ffi._MapEraseInPlace"};
+    for (int i = 0; i < 2; ++i) {
+      std::optional<Function> found = Function::GetGlobal(names[i]);
+      t[i] = found.has_value() ? new Function(*std::move(found)) : nullptr;
+    }
+    return t;
   }();
-  return fn;
+  return table[which];
 }
 
 /*! \brief The runtime's "missing" sentinel returned by *GetItemOrMissing. */
