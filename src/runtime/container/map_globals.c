@@ -185,10 +185,15 @@ MAP_GLOBAL(global_map_set_item_in_place) {
   return 0;
 }
 
-/* Removes key (a view) from m if present; absent keys are ignored, like dict.pop(k, None). */
-static int erase_view(TVMFFIObject* m, const TVMFFIAny* key, TVMFFIAny* result) {
+/* ffi.DictErase(dict, key) and ffi._MapEraseInPlace(map, key): removes the key if present;
+ * absent keys are ignored, like dict.pop(k, None). */
+static int do_erase(const char* fname, bool map_held_once, const TVMFFIAny* args,
+                    int32_t num_args, TVMFFIAny* result) {
+  TVMFFIObject* m;
   uint64_t pos;
-  if (lookup_view(m, key, &pos) != 0) return -1;
+  if (ffi_check_num_args(fname, num_args, 2) != 0) return -1;
+  int rc = map_held_once ? held_once_map_arg(fname, args, &m) : mapping_arg(fname, args, 0, true, &m);
+  if (rc != 0 || lookup_view(m, &args[1], &pos) != 0) return -1;
   if (pos != FFI_MAP_NO_POS) {
     ffi_incref(m); /* an erased value may hold the last other reference */
     ffi_map_erase_pos(m, pos);
@@ -198,25 +203,8 @@ static int erase_view(TVMFFIObject* m, const TVMFFIAny* key, TVMFFIAny* result) 
   return 0;
 }
 
-MAP_GLOBAL(global_map_erase_in_place) {
-  (void)self;
-  static const char* kName = "ffi._MapEraseInPlace";
-  TVMFFIObject* m;
-  if (ffi_check_num_args(kName, num_args, 2) != 0 || held_once_map_arg(kName, args, &m) != 0) {
-    return -1;
-  }
-  return erase_view(m, &args[1], result);
-}
-
-MAP_GLOBAL(global_dict_erase) {
-  (void)self;
-  static const char* kName = "ffi.DictErase";
-  TVMFFIObject* m;
-  if (ffi_check_num_args(kName, num_args, 2) != 0 || mapping_arg(kName, args, 0, true, &m) != 0) {
-    return -1;
-  }
-  return erase_view(m, &args[1], result);
-}
+MAP_GLOBAL(global_map_erase_in_place) { (void)self; return do_erase("ffi._MapEraseInPlace", true, args, num_args, result); }
+MAP_GLOBAL(global_dict_erase) { (void)self; return do_erase("ffi.DictErase", false, args, num_args, result); }
 
 MAP_GLOBAL(global_dict_clear) {
   (void)self;
