@@ -331,18 +331,16 @@ typedef char* (*DemangleFn)(const char* mangled, char* buf, size_t* len, int* st
 /* The qualified name inside a demangled signature: what precedes the parameter list, after any
  * return type (which a template instantiation's name starts with). Brackets are skipped, since
  * template arguments and lambda names hold spaces and parentheses of their own. */
-static size_t qualified_name_start(const char* name, size_t* end) {
+static size_t qualified_name_start(const char* name) {
   size_t start = 0;
   int depth = 0;
-  size_t i = 0;
-  for (; name[i] != '\0'; ++i) {
+  for (size_t i = 0; name[i] != '\0'; ++i) {
     char c = name[i];
     if (depth == 0 && c == '(') break;
     if (c == '<' || c == '(' || c == '{' || c == '[') ++depth;
     if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0) --depth;
     if (depth == 0 && c == ' ') start = i + 1;
   }
-  *end = i;
   return start;
 }
 
@@ -355,8 +353,7 @@ static bool is_plumbing_frame(const char* name) {
                                           "tvm::ffi::detail::", "tvm::ffi::details::",
                                           "std::", "__gnu_cxx::"};
   static const char* const kNames[] = {"_start", "__libc_start_main", "__libc_start_call_main"};
-  size_t end = 0;
-  const char* qualified = name + qualified_name_start(name, &end);
+  const char* qualified = name + qualified_name_start(name);
   for (size_t i = 0; i < sizeof(kPrefixes) / sizeof(kPrefixes[0]); ++i) {
     if (starts_with(qualified, kPrefixes[i])) return true;
   }
