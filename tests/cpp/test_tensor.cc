@@ -73,6 +73,7 @@ void test_dlpack_round_trip_keeps_the_tensor_alive() {
   legacy->deleter(legacy);
   CHECK_EQ(t.use_count(), 1);
   CHECK_THROWS(ffi::Tensor().ToDLPack(), "ValueError", "the tensor is undefined");
+  CHECK_THROWS(ffi::GetDataSize(ffi::Tensor()), "ValueError", "the tensor is undefined");
   DLManagedTensorVersioned* managed = t.ToDLPackVersioned();
   CHECK_EQ(t.use_count(), 2);
   CHECK_EQ(managed->dl_tensor.data, t.data_ptr());

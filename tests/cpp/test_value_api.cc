@@ -128,6 +128,10 @@ void test_optional_strict_reads_and_identity() {
   ffi::Optional<Expr> expr = Expr("var", 2.0);
   if (const ExprObj* e = expr.as<ExprObj>()) CHECK_EQ(e->value, 2.0);
   CHECK(ffi::Optional<Expr>().as<ExprObj>() == nullptr);
+  CHECK(!ffi::Optional<Expr>().as<int64_t>().has_value());  // an empty one reads as None
+  CHECK(!ffi::Optional<ffi::Array<int64_t>>().as<ffi::Array<int64_t>>().has_value());
+  CHECK_THROWS(ffi::Optional<ffi::Array<int64_t>>().as_or_throw<ffi::Array<int64_t>>(), "TypeError",
+               "Cannot treat type `None` as type `Array<int>`");
   CHECK(expr.as<Expr>().has_value() && !expr.as<int64_t>().has_value());
   CHECK(expr.unique() && expr.same_as(expr) && !expr.same_as(ffi::Optional<Expr>(Expr("var", 2.0))));
   ffi::Optional<int64_t> count = 3;

@@ -325,18 +325,20 @@ class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>>
     if constexpr (std::is_base_of_v<Object, U>) {
       return data_.template as<U>();
     } else {
-      return AnyView(data_).template as<U>();
+      return ViewOrNone().template as<U>();
     }
   }
   /*! \brief The reference as exactly a U, or TypeError "Cannot treat type ...". */
   template <typename U>
   U as_or_throw() const {
-    return AnyView(data_).template as_or_throw<U>();
+    return ViewOrNone().template as_or_throw<U>();
   }
   /*! \brief The (possibly null) reference itself. */
   const T& unsafe_ref() const noexcept { return data_; }
 
  private:
+  /*! \brief A view of the reference; None when empty (T's own view would read the null). */
+  AnyView ViewOrNone() const { return data_.defined() ? AnyView(data_) : AnyView(); }
   T data_;
 };
 

@@ -328,8 +328,11 @@ class TensorView : public detail::TensorAccessors<TensorView> {
 };
 static_assert(sizeof(TensorView) == sizeof(DLTensor), "TensorView is exactly a DLTensor");
 
-/*! \brief Bytes taken by the elements of a tensor (an empty Tensor is an error). */
-inline size_t GetDataSize(const Tensor& tensor) { return GetDataSize(*tensor.GetDLTensorPtr()); }
+/*! \brief Bytes taken by the elements of a tensor (ValueError for an undefined Tensor). */
+inline size_t GetDataSize(const Tensor& tensor) {
+  if (!tensor.defined()) TVM_FFI_THROW(ValueError) << "the tensor is undefined (null)";
+  return GetDataSize(*tensor.GetDLTensorPtr());
+}
 inline size_t GetDataSize(const TensorView& tensor) { return GetDataSize(*tensor.GetDLTensorPtr()); }
 
 namespace detail {
