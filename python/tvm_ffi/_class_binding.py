@@ -58,11 +58,11 @@ def init_signature(signature: inspect.Signature | None) -> inspect.Signature | N
     return signature.replace(parameters=[this, *signature.parameters.values()])
 
 
-def _make_init(cls: type, info: TypeInfo, ffi_init: Any, name: str) -> Any:
+def _make_init(cls: type, ffi_init: Any, name: str, signature: inspect.Signature | None) -> Any:
     """``__init__``/``__ffi_init__`` in C: (self, *args, **kwargs) -> the FFI constructor, with
-    the signature ``inspect.signature`` (and so ``help``) reports for the class."""
+    the signature (``self`` first) that ``inspect.signature`` (and so ``help``) reports."""
     ctor = _core.ConstructorInit(ffi_init, f"{cls.__qualname__}.{name}")
-    ctor.__signature__ = init_signature(signature_of(info))
+    ctor.__signature__ = signature
     return ctor
 
 
@@ -130,10 +130,11 @@ def bind_reflection(cls: type, info: TypeInfo, init: bool) -> None:
     cls.__tvm_ffi_type_info__ = info  # type: ignore[attr-defined]
     _bind_members(cls, info)
     ffi_init = _find_init(info)
+    signature = init_signature(signature_of(info)) if ffi_init is not None else None
     if ffi_init is not None and not _defines(cls, "__ffi_init__"):
-        cls.__ffi_init__ = _make_init(cls, info, ffi_init, "__ffi_init__")  # type: ignore[attr-defined]
+        cls.__ffi_init__ = _make_init(cls, ffi_init, "__ffi_init__", signature)  # type: ignore[attr-defined]
     if init and not _has_user_init(cls):
-        cls.__init__ = _make_init(cls, info, ffi_init, "__init__") if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
+        cls.__init__ = _make_init(cls, ffi_init, "__init__", signature) if ffi_init is not None else make_no_init(cls)  # type: ignore[misc]
     # A type that reflects nothing yet may get its reflection later (a library registering it
     # after the class was bound): its misses look again. Only then, because a __getattr__
     # slows every attribute access of the class (about a third of an enum member's `.value`).

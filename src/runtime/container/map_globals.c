@@ -130,27 +130,6 @@ MAP_GLOBAL(global_dict_count) { (void)self; return do_get("ffi.DictCount", true,
 MAP_GLOBAL(global_map_get_missing) { (void)self; return do_get("ffi.MapGetItemOrMissing", false, 2, args, num_args, result); }
 MAP_GLOBAL(global_dict_get_missing) { (void)self; return do_get("ffi.DictGetItemOrMissing", true, 2, args, num_args, result); }
 
-MAP_GLOBAL(global_dict_set_item) {
-  (void)self;
-  static const char* kName = "ffi.DictSetItem";
-  TVMFFIObject* m;
-  TVMFFIAny key, value;
-  if (ffi_check_num_args(kName, num_args, 3) != 0 || mapping_arg(kName, args, 0, true, &m) != 0 ||
-      TVMFFIAnyViewToOwnedAny(&args[1], &key) != 0) {
-    return -1;
-  }
-  if (TVMFFIAnyViewToOwnedAny(&args[2], &value) != 0) {
-    ffi_any_release(&key);
-    return -1;
-  }
-  ffi_incref(m); /* an overwritten value may hold the last other reference */
-  int rc = ffi_map_set(m, key, value);
-  ffi_decref(m);
-  if (rc != 0) return -1;
-  *result = ffi_any_none();
-  return 0;
-}
-
 /* ffi._MapSetItemInPlace(map, key, value) and ffi._MapEraseInPlace(map, key): change a Map its
  * caller holds the only reference to, as our C++ headers' Map::Set and Map::erase do after
  * copy-on-write (one insert or removal instead of rebuilding the map). Not reference functions:
@@ -164,21 +143,21 @@ static int held_once_map_arg(const char* fname, const TVMFFIAny* args, TVMFFIObj
   return 0;
 }
 
-MAP_GLOBAL(global_map_set_item_in_place) {
-  (void)self;
-  static const char* kName = "ffi._MapSetItemInPlace";
+/* The mapping a writer changes: a Dict, or (map_held_once) a Map held only by the caller. */
+static int writable_arg(const char* fname, bool map_held_once, const TVMFFIAny* args,
+                        TVMFFIObject** out) {
+  return map_held_once ? held_once_map_arg(fname, args, out) : mapping_arg(fname, args, 0, true, out);
+}
+
+/* ffi.DictSetItem(dict, key, value) and ffi._MapSetItemInPlace(map, key, value). */
+static int do_set(const char* fname, bool map_held_once, const TVMFFIAny* args, int32_t num_args,
+                  TVMFFIAny* result) {
   TVMFFIObject* m;
-  TVMFFIAny key, value;
-  if (ffi_check_num_args(kName, num_args, 3) != 0 || held_once_map_arg(kName, args, &m) != 0) {
-    return -1;
-  }
-  if (TVMFFIAnyViewToOwnedAny(&args[1], &key) != 0) return -1;
-  if (TVMFFIAnyViewToOwnedAny(&args[2], &value) != 0) {
-    ffi_any_release(&key);
+  if (ffi_check_num_args(fname, num_args, 3) != 0 || writable_arg(fname, map_held_once, args, &m) != 0) {
     return -1;
   }
   ffi_incref(m); /* an overwritten value may hold the last other reference */
-  int rc = ffi_map_set(m, key, value);
+  int rc = ffi_map_set_views(m, &args[1], &args[2]);
   ffi_decref(m);
   if (rc != 0) return -1;
   *result = ffi_any_none();
@@ -191,9 +170,10 @@ static int do_erase(const char* fname, bool map_held_once, const TVMFFIAny* args
                     int32_t num_args, TVMFFIAny* result) {
   TVMFFIObject* m;
   uint64_t pos;
-  if (ffi_check_num_args(fname, num_args, 2) != 0) return -1;
-  int rc = map_held_once ? held_once_map_arg(fname, args, &m) : mapping_arg(fname, args, 0, true, &m);
-  if (rc != 0 || lookup_view(m, &args[1], &pos) != 0) return -1;
+  if (ffi_check_num_args(fname, num_args, 2) != 0 || writable_arg(fname, map_held_once, args, &m) != 0 ||
+      lookup_view(m, &args[1], &pos) != 0) {
+    return -1;
+  }
   if (pos != FFI_MAP_NO_POS) {
     ffi_incref(m); /* an erased value may hold the last other reference */
     ffi_map_erase_pos(m, pos);
@@ -203,8 +183,10 @@ static int do_erase(const char* fname, bool map_held_once, const TVMFFIAny* args
   return 0;
 }
 
-MAP_GLOBAL(global_map_erase_in_place) { (void)self; return do_erase("ffi._MapEraseInPlace", true, args, num_args, result); }
+MAP_GLOBAL(global_dict_set_item) { (void)self; return do_set("ffi.DictSetItem", false, args, num_args, result); }
+MAP_GLOBAL(global_map_set_item_in_place) { (void)self; return do_set("ffi._MapSetItemInPlace", true, args, num_args, result); }
 MAP_GLOBAL(global_dict_erase) { (void)self; return do_erase("ffi.DictErase", false, args, num_args, result); }
+MAP_GLOBAL(global_map_erase_in_place) { (void)self; return do_erase("ffi._MapEraseInPlace", true, args, num_args, result); }
 
 MAP_GLOBAL(global_dict_clear) {
   (void)self;

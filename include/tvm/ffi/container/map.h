@@ -106,7 +106,7 @@ class Map : public ObjectRef {
    * rebuilt with the new item.
    */
   void Set(const K& key, const V& value) {
-    if (const Function* in_place = detail::MapInPlace(0)) {
+    if (const Function* in_place = detail::MapInPlace(detail::MapInPlaceOp::kSetItem)) {
       CopyIfShared();
       (*in_place)(*this, key, value);
       return;
@@ -119,7 +119,7 @@ class Map : public ObjectRef {
   /*! \brief Copy-on-write removal (no-op when absent); the runtime decides key equality. */
   void erase(const K& key) {
     if (count(key) == 0) return;
-    if (const Function* in_place = detail::MapInPlace(1)) {
+    if (const Function* in_place = detail::MapInPlace(detail::MapInPlaceOp::kErase)) {
       CopyIfShared();
       (*in_place)(*this, key);
       return;

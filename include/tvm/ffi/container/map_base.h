@@ -77,12 +77,14 @@ inline const Function& RuntimeGlobal(const char* name) {
   TVM_FFI_UNREACHABLE();
 }
 
+/*! \brief The in-place changes of a Map held once that our runtime offers (MapInPlace). */
+enum class MapInPlaceOp : int { kSetItem = 0, kErase = 1 };
+
 /*!
- * \brief Our runtime's in-place changes of a Map held once: which = 0 for ffi._MapSetItemInPlace,
- * 1 for ffi._MapEraseInPlace. nullptr on a runtime without them (the reference's), where
- * Map::Set and Map::erase rebuild the map instead.
+ * \brief Our runtime's ffi._MapSetItemInPlace / ffi._MapEraseInPlace, or nullptr on a runtime
+ * without them (the reference's), where Map::Set and Map::erase rebuild the map instead.
  */
-inline const Function* MapInPlace(int which) {
+inline const Function* MapInPlace(MapInPlaceOp op) {
   static const Function* const* table = [] {
     const Function** t = new const Function*[2];  // kept until exit, as RuntimeGlobal's
     const char* names[2] = {"ffi._MapSetItemInPlace", "ffi._MapEraseInPlace"};
@@ -92,7 +94,7 @@ inline const Function* MapInPlace(int which) {
     }
     return t;
   }();
-  return table[which];
+  return table[static_cast<int>(op)];
 }
 
 /*! \brief The runtime's "missing" sentinel returned by *GetItemOrMissing. */
