@@ -30,4 +30,8 @@ CASES = [
     Case("'a' in m", _MAP, "'a' in m", ref_target=_TARGET),
     Case("m.items() of 20 entries", _IMPORTS + "m = tvm_ffi.Map({str(i): i for i in range(20)})\n",
          "for _ in m.items(): pass", ref_target=_TARGET),
+    # A dense map (past four entries): keys read in insertion order through its linked slots.
+    Case("iterate 100-key Dict", _IMPORTS + "d = tvm_ffi.Dict({i: i for i in range(100)})\n",
+         "for _ in d: pass", ref_target=_TARGET),
+    Case("len(m)", _MAP, "len(m)", ref_target=_TARGET),
 ]

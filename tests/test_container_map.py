@@ -264,6 +264,37 @@ def test_dict_views_and_iteration_follow_mutation() -> None:
     assert len(dense) < 8
 
 
+def test_loops_read_small_and_dense_maps_in_insertion_order() -> None:
+    # Loops read the map's memory (a small map's pair array, a dense map's linked slots); a
+    # dict kept alongside says what order the runtime's insertion rules give.
+    model: dict[object, object] = {}
+    d = tvm_ffi.Dict()
+    for i in range(40):  # past four entries the layout turns dense
+        d[i], model[i] = f"v{i}", f"v{i}"
+    for i in range(0, 40, 3):  # erasing relinks the insertion list
+        del d[i], model[i]
+    for key in ("late", "later"):
+        d[key], model[key] = key.upper(), key.upper()
+    assert list(d) == list(model)
+    assert list(d.values()) == list(model.values())
+    assert list(d.items()) == list(model.items())
+    assert len(d) == len(model)
+    small = tvm_ffi.Map({"b": 1, "a": 2})
+    assert list(small) == ["b", "a"] and list(small.items()) == [("b", 1), ("a", 2)]
+    assert list(tvm_ffi.Map(model).items()) == list(model.items())
+    assert list(tvm_ffi.Map()) == [] and list(tvm_ffi.Dict().values()) == []
+
+
+def test_a_loop_over_a_dict_fails_when_the_dict_shrinks() -> None:
+    d = tvm_ffi.Dict({"a": 1, "b": 2, "c": 3})
+    seen = []
+    with pytest.raises(RuntimeError, match="Dict changed size during iteration"):
+        for key, _ in d.items():
+            seen.append(key)
+            d.pop("c")
+    assert seen == ["a"] and dict(d.items()) == {"a": 1, "b": 2}
+
+
 def test_dict_update_from_every_kind_of_source() -> None:
     d = tvm_ffi.Dict()
     d.update(tvm_ffi.Map({"m": 1}))

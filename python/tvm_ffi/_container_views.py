@@ -102,15 +102,9 @@ def getitem_helper(obj: Any, elem_getter: Callable[[Any, int], _T], length: int,
     return elem_getter(obj, normalize_index(length, idx))
 
 
-def _entries(mapping: Any, iter_functor_getter: _IterFunctorGetter | None) -> Iterator[tuple[Any, Any]]:
-    """(key, value) pairs of a Map/Dict; with ``iter_functor_getter``, walked with the iterator
-    functor it returns (``f(0)`` key, ``f(1)`` value, ``f(2)`` advance), as the reference does."""
-    if iter_functor_getter is None:
-        return mapping._pairs()  # type: ignore[no-any-return]
-    return _functor_entries(mapping, iter_functor_getter)
-
-
 def _functor_entries(mapping: Any, iter_functor_getter: _IterFunctorGetter) -> Iterator[tuple[Any, Any]]:
+    """(key, value) pairs of a Map/Dict walked with the iterator functor ``iter_functor_getter``
+    returns (``f(0)`` key, ``f(1)`` value, ``f(2)`` advance), as the reference does."""
     size = len(mapping)
     if size == 0:
         return
@@ -145,8 +139,9 @@ class KeysView(KeysViewBase[_K]):
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[_K]:
-        for key, _ in _entries(self._backend_map, self._iter_functor_getter):
-            yield key
+        if self._iter_functor_getter is None:
+            return self._backend_map._iter_entries(0)  # type: ignore[no-any-return]
+        return (key for key, _ in _functor_entries(self._backend_map, self._iter_functor_getter))
 
     def __contains__(self, key: object) -> bool:
         return key in self._backend_map
@@ -174,8 +169,9 @@ class ValuesView(ValuesViewBase[_V]):
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[_V]:
-        for _, value in _entries(self._backend_map, self._iter_functor_getter):
-            yield value
+        if self._iter_functor_getter is None:
+            return self._backend_map._iter_entries(1)  # type: ignore[no-any-return]
+        return (value for _, value in _functor_entries(self._backend_map, self._iter_functor_getter))
 
 
 class ItemsView(ItemsViewBase[_K, _V]):
@@ -203,7 +199,9 @@ class ItemsView(ItemsViewBase[_K, _V]):
         self._iter_functor_getter = iter_functor_getter
 
     def __iter__(self) -> Iterator[tuple[_K, _V]]:
-        return _entries(self._backend_map, self._iter_functor_getter)
+        if self._iter_functor_getter is None:
+            return self._backend_map._iter_entries(2)  # type: ignore[no-any-return]
+        return _functor_entries(self._backend_map, self._iter_functor_getter)
 
     def __contains__(self, item: object) -> bool:
         if not isinstance(item, tuple) or len(item) != 2:

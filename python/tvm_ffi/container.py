@@ -297,8 +297,6 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
     """Reading, comparing and printing shared by Map and Dict."""
 
     __slots__ = ()
-    _iter_functor: Any
-    _count: Any
 
     if TYPE_CHECKING:  # implemented in C by _core.MapBase
 
@@ -312,27 +310,9 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
 
         def __contains__(self, key: object) -> bool: ...  # the runtime's count of key
 
-    def _pairs(self) -> Iterator[tuple[_K, _V]]:
-        size = len(self)
-        if size == 0:
-            return
-        step = type(self)._iter_functor(self)
-        # Maps returned by calls that took torch tensors hand out torch tensors.
-        adopt = self._in_framework
-        try:
-            while True:
-                yield adopt(step(0)), adopt(step(1))
-                if not step(2):
-                    break
-        except IndexError:  # the runtime's position went stale: a Dict changed under the loop
-            raise RuntimeError(f"{type(self).__name__} changed during iteration") from None
-        # Like dict: a loop that changed the size fails rather than silently skipping entries.
-        if len(self) != size:
-            raise RuntimeError(f"{type(self).__name__} changed size during iteration")
-
-    def __iter__(self) -> Iterator[_K]:
-        for key, _ in self._pairs():
-            yield key
+        # The keys, read from the map's memory in one walk; like dict's, a loop that changes
+        # the size fails rather than silently skipping entries.
+        def __iter__(self) -> Iterator[_K]: ...
 
     # A key read back is not always usable for a lookup (an opaque Python object converts to
     # a new FFI object each time, and objects compare by identity), so the views never look up.
@@ -354,12 +334,12 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
 
     def __copy__(self) -> Any:
         """A new mapping of this type holding the same entries."""
-        return type(self)(list(self._pairs()))
+        return type(self)(self._entry_list())
 
     def __reduce__(self) -> Any:
         # A dict, which the reference's constructor takes too (pickles travel between the two
         # packages); pairs when keys Python merges (1, 1.0, True) are distinct entries here.
-        pairs = list(self._pairs())
+        pairs = self._entry_list()
         as_dict = dict(pairs)
         return (type(self), (as_dict if len(as_dict) == len(pairs) else pairs,))
 
@@ -377,16 +357,10 @@ class Map(_MapReader[_K, _V], Mapping[_K, _V]):
     __class_getitem__: ClassVar[Any] = classmethod(types.GenericAlias)
 
     _ffi_ctor = _ffi_api.Map  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
-    _iter_functor: Any = staticmethod(_ffi_api.MapForwardIterFunctor)
-    _count: Any = staticmethod(_ffi_api.MapCount)
 
     if TYPE_CHECKING:
 
         def __init__(self, input_dict: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None: ...
-
-    def _pairs(self) -> Iterator[tuple[_K, _V]]:
-        # Immutable: nothing can change under a loop, so one walk from C into a list serves it.
-        return iter(self._entry_list())
 
 
 @register_object("ffi.Dict")
@@ -403,8 +377,6 @@ class Dict(_MapReader[_K, _V], MutableMapping[_K, _V]):
 
     _ffi_ctor = _ffi_api.Dict  # called by _core.MapBase.__init__ with k0, v0, k1, v1, ...
     _none_is_empty = True  # Dict(None) is an empty Dict, as the reference's default argument
-    _iter_functor: Any = staticmethod(_ffi_api.DictForwardIterFunctor)
-    _count: Any = staticmethod(_ffi_api.DictCount)
 
     if TYPE_CHECKING:
 

@@ -24,13 +24,6 @@ static PyTypeObject SeqBase_Type;
 static PyObject* g_str_ffi_ctor = NULL;     /* "_ffi_ctor" */
 static PyObject* g_str_eq_sequence = NULL;  /* "_eq_sequence" */
 
-/* An element view as a Python value, in the container's framework when it has one. */
-static inline PyObject* element_to_py(PyObject* self, const TVMFFIAny* view) {
-  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
-  if (CORE_UNLIKELY(api != NULL)) return core_view_to_py_in_framework(view, api);
-  return core_view_to_py(view);
-}
-
 /* ---- construction ---- */
 
 /* The constructor Function named by the instance's class (`_ffi_ctor`), borrowed. */
@@ -128,7 +121,7 @@ static Py_ssize_t seq_length(PyObject* self) {
 
 /* Element i (already in range) as a new Python reference. */
 static inline PyObject* seq_at(PyObject* self, TVMFFISeqCell* cell, Py_ssize_t i) {
-  return element_to_py(self, (const TVMFFIAny*)cell->data + i);
+  return core_container_element_to_py(self, (const TVMFFIAny*)cell->data + i);
 }
 
 static PyObject* seq_item(PyObject* self, Py_ssize_t i) {

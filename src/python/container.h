@@ -31,4 +31,12 @@ static inline PyObject* core_container_owned_element_to_py(PyObject* self, TVMFF
   return core_any_to_py(owned);
 }
 
+/* An element read in place (a view into the container's storage) as a new Python value, in
+ * the container's framework when it has one. */
+static inline PyObject* core_container_element_to_py(PyObject* self, const TVMFFIAny* view) {
+  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
+  if (CORE_UNLIKELY(api != NULL)) return core_view_to_py_in_framework(view, api);
+  return core_view_to_py(view);
+}
+
 #endif /* TVM_FFI_PYTHON_CONTAINER_H_ */

@@ -1,8 +1,8 @@
 /*
  * container_map.c -- C fast paths of MapBase, the base of Map and Dict
- * (python/tvm_ffi/container.py): len(), m[k], m.get(k), `k in m` and the entry walk through
- * cached handles of the ffi.Map* / ffi.Dict* globals, and construction from a mapping or
- * (key, value) pairs. The common base and the constructor call are container.c's.
+ * (python/tvm_ffi/container.py): m[k], m.get(k) and `k in m` through cached handles of the
+ * ffi.Map* / ffi.Dict* globals, len() and iteration from the map's memory (map_walk.c), and
+ * construction from a mapping or (key, value) pairs. The common base and the constructor call are container.c's.
  */
 #include "container_map.h"
 
@@ -12,6 +12,7 @@
 #include "error.h"
 #include "fastcall_args.h"
 #include "globals.h"
+#include "map_walk.h"
 #include "snapshot.h"
 #include "tensor.h"
 
@@ -95,13 +96,12 @@ static int map_init(PyObject* self, PyObject* args, PyObject* kwargs) {
 
 /* The runtime's functions of each kind; a Dict's are kDictFirst places after the Map's. */
 enum {
-  kMapSize, kMapGetItemOrMissing, kMapCount, kMapIter,
-  kDictFirst, kDictSize = kDictFirst, kDictGetItemOrMissing, kDictCount, kDictIter,
+  kMapGetItemOrMissing, kMapCount,
+  kDictFirst, kDictGetItemOrMissing = kDictFirst, kDictCount,
   kNumMapFuncs
 };
 static const char* const map_func_names[kNumMapFuncs] = {
-    "ffi.MapSize",  "ffi.MapGetItemOrMissing",  "ffi.MapCount",  "ffi.MapForwardIterFunctor",
-    "ffi.DictSize", "ffi.DictGetItemOrMissing", "ffi.DictCount", "ffi.DictForwardIterFunctor"};
+    "ffi.MapGetItemOrMissing", "ffi.MapCount", "ffi.DictGetItemOrMissing", "ffi.DictCount"};
 /* Looked up on first use and kept for the life of the process. */
 static TVMFFIObjectHandle map_funcs[kNumMapFuncs];
 
@@ -134,19 +134,8 @@ static int map_kind(PyObject* self) {
 }
 
 static Py_ssize_t map_length(PyObject* self) {
-  int kind = map_kind(self);
-  if (kind < 0) return -1;
-  TVMFFIObjectHandle f = map_func(kMapSize + kind);
-  if (f == NULL) return -1;
-  TVMFFIAny arg = {0}, result = {0};
-  arg.type_index = TVMFFIObjectGetTypeIndex(((CoreObject*)self)->chandle);
-  arg.v_obj = (TVMFFIObject*)((CoreObject*)self)->chandle;
-  int rc = TVMFFIFunctionCall(f, &arg, 1, &result);
-  if (rc != 0) {
-    core_raise_from_rc(rc);
-    return -1;
-  }
-  return (Py_ssize_t)result.v_int64;
+  if (map_kind(self) < 0) return -1;
+  return core_map_size(((CoreObject*)self)->chandle);
 }
 
 /* The runtime's MISSING sentinel (ffi.GetInvalidObject), the answer of ffi.*GetItemOrMissing for
@@ -236,66 +225,29 @@ static int map_contains(PyObject* self, PyObject* key) {
   return result.v_int64 != 0;
 }
 
-/* One step of the runtime's iterator functor: f(0) key, f(1) value, f(2) advance. */
-static int iter_step(TVMFFIObjectHandle step, int64_t what, TVMFFIAny* out) {
-  TVMFFIAny arg = {0};
-  arg.type_index = kTVMFFIInt;
-  arg.v_int64 = what;
-  memset(out, 0, sizeof(*out));
-  int rc = TVMFFIFunctionCall(step, &arg, 1, out);
-  if (rc != 0) core_raise_from_rc(rc);
-  return rc;
-}
-
-/* m._entry_list(): the (key, value) pairs in insertion order, read by one walk of the
- * runtime's iterator from C (as the map hands its elements out). */
+/* m._entry_list(): the (key, value) pairs in insertion order, as a list. */
 static PyObject* map_entry_list(PyObject* self, PyObject* unused) {
   (void)unused;
-  int kind = map_kind(self);
-  if (kind < 0) return NULL;
-  Py_ssize_t size = map_length(self);
-  if (size < 0) return NULL;
-  PyObject* list = PyList_New(0);
-  if (list == NULL || size == 0) return list;
-  TVMFFIObjectHandle make = map_func(kMapIter + kind);
-  PyObject* args[1] = {self};
-  TVMFFIAny made = {0};
-  CoreFramework fw;
-  if (make == NULL || core_call(make, args, 1, NULL, &made, &fw) != 0) goto fail;
-  if (made.type_index != kTVMFFIFunction) {
-    PyErr_SetString(PyExc_RuntimeError, "the map's iterator functor is not a function");
-    if (made.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(made.v_obj);
-    goto fail;
+  if (map_kind(self) < 0) return NULL;
+  return core_map_entry_list(self, kMapWalkItems);
+}
+
+/* m._iter_entries(what): an iterator over the keys (0), values (1) or (key, value) pairs (2)
+ * that fails when the map's size changes during the loop (map_walk.c). */
+static PyObject* map_iter_entries(PyObject* self, PyObject* what) {
+  long w = PyLong_AsLong(what);
+  if (w == -1 && PyErr_Occurred()) return NULL;
+  if (w < kMapWalkKeys || w > kMapWalkItems) {
+    PyErr_Format(PyExc_ValueError, "_iter_entries takes 0 (keys), 1 (values) or 2 (items), got %ld", w);
+    return NULL;
   }
-  TVMFFIObjectHandle step = made.v_obj;
-  for (Py_ssize_t n = 0; n < size; ++n) {
-    TVMFFIAny key, value, more;
-    if (iter_step(step, 0, &key) != 0) goto fail_step;
-    PyObject* py_key = core_container_owned_element_to_py(self, &key);
-    if (py_key == NULL) goto fail_step;
-    if (iter_step(step, 1, &value) != 0) {
-      Py_DECREF(py_key);
-      goto fail_step;
-    }
-    PyObject* py_value = core_container_owned_element_to_py(self, &value);
-    PyObject* pair = py_value != NULL ? PyTuple_Pack(2, py_key, py_value) : NULL;
-    Py_DECREF(py_key);
-    Py_XDECREF(py_value);
-    if (pair == NULL || PyList_Append(list, pair) != 0) {
-      Py_XDECREF(pair);
-      goto fail_step;
-    }
-    Py_DECREF(pair);
-    if (iter_step(step, 2, &more) != 0) goto fail_step;
-    if (!more.v_int64) break;
-  }
-  TVMFFIObjectDecRef(step);
-  return list;
-fail_step:
-  TVMFFIObjectDecRef(step);
-fail:
-  Py_DECREF(list);
-  return NULL;
+  if (map_kind(self) < 0) return NULL;
+  return core_map_iter(self, (CoreMapWalk)w);
+}
+
+static PyObject* map_iter(PyObject* self) {
+  if (map_kind(self) < 0) return NULL;
+  return core_map_iter(self, kMapWalkKeys);
 }
 
 /* m._in_framework(value): `value` (an element just read through a ffi.Map* / ffi.Dict* call)
@@ -325,6 +277,9 @@ static PyMethodDef map_methods[] = {
      "Returns\n-------\nAny\n    The value, or the default."},
     {"_entry_list", map_entry_list, METH_NOARGS,
      "The (key, value) pairs in insertion order, as a list (one walk from C)."},
+    {"_iter_entries", map_iter_entries, METH_O,
+     "An iterator over the keys (0), values (1) or (key, value) pairs (2) in insertion order; "
+     "it raises RuntimeError when the map's size changes during the loop."},
     {"_in_framework", map_in_framework, METH_O,
      "An element as this map hands it out (framework tensors for maps returned by calls that "
      "took them)."},
@@ -363,6 +318,7 @@ static PyTypeObject MapBase_Type = {
     .tp_as_mapping = &map_as_mapping,
     .tp_hash = core_container_hash,
     .tp_richcompare = map_richcompare,
+    .tp_iter = map_iter,
 };
 
 int core_container_map_init(PyObject* module) {
@@ -380,6 +336,7 @@ int core_container_map_init(PyObject* module) {
       PyModule_AddObjectRef(module, "NotAMappingError", g_not_a_mapping) < 0) {
     return -1;
   }
+  if (core_map_walk_init() != 0) return -1;
   MapBase_Type.tp_base = &CoreContainerBase_Type;
   if (PyType_Ready(&MapBase_Type) < 0) return -1;
   core_container_types[1] = &MapBase_Type;
