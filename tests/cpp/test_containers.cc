@@ -162,6 +162,44 @@ void test_large_maps_iterate_in_insertion_order() {
                "Map[K, some value is int]");
 }
 
+// Lookups probe the runtime's table in place: every key the runtime finds (ints, bools, floats,
+// short and long strings, objects by identity) is found here, at the same value, through a large
+// map's chains after erasures; absent keys give end(); iterators walk both ways.
+void test_lookups_agree_with_the_runtime() {
+  ffi::Array<ffi::Any> objects{ffi::Array<int64_t>{1}, ffi::Array<int64_t>{1}};
+  ffi::Map<ffi::Any, int64_t> m;
+  std::vector<ffi::Any> keys;
+  for (int64_t i = 0; i < 150; ++i) {
+    keys.push_back(i);
+    keys.push_back(ffi::String(i % 2 ? "k" + std::to_string(i) : "a longer key number " + std::to_string(i)));
+  }
+  keys.push_back(true);
+  keys.push_back(2.5);
+  keys.push_back(objects[0]);
+  keys.push_back(objects[1]);  // equal content, another object: a key of its own
+  for (size_t i = 0; i < keys.size(); ++i) m.Set(keys[i], static_cast<int64_t>(i));
+  for (size_t i = 0; i < keys.size(); i += 4) m.erase(keys[i]);
+  ffi::Function runtime_count = ffi::Function::GetGlobalRequired("ffi.MapCount");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    bool present = i % 4 != 0;
+    CHECK_EQ(runtime_count(m, keys[i]).cast<int64_t>(), present ? 1 : 0);
+    CHECK_EQ(m.count(keys[i]), present ? 1u : 0u);
+    CHECK(present ? m.find(keys[i]) != m.end() : m.find(keys[i]) == m.end());
+    if (present) CHECK_EQ(m.at(keys[i]), static_cast<int64_t>(i));
+  }
+  CHECK_EQ(m.count(ffi::Any(int64_t{1})), 1u);  // 1 and true are distinct keys
+  CHECK_EQ(m.count(ffi::Any(false)), 0u);
+  CHECK_EQ(m.count(ffi::Array<int64_t>{1}), 0u);  // objects compare by identity
+  CHECK_EQ(m.count(ffi::String("never inserted")), 0u);
+  std::vector<int64_t> forward, backward;
+  for (auto it = m.begin(); it != m.end(); ++it) forward.push_back((*it).second);
+  for (auto it = m.end(); it != m.begin();) backward.push_back((*--it).second);
+  CHECK_EQ(forward.size(), m.size());
+  CHECK(std::vector<int64_t>(backward.rbegin(), backward.rend()) == forward);
+  ffi::Map<ffi::String, int64_t> empty;
+  CHECK(empty.begin() == empty.end() && empty.find("x") == empty.end());
+}
+
 void test_dict_shared_mutation() {
   ffi::Dict<ffi::String, ffi::Any> d;
   ffi::Dict<ffi::String, ffi::Any> alias = d;
@@ -244,6 +282,7 @@ int main() {
   RUN(test_list_from_the_runtime_grows_in_place);
   RUN(test_map_copy_on_write);
   RUN(test_large_maps_iterate_in_insertion_order);
+  RUN(test_lookups_agree_with_the_runtime);
   RUN(test_dict_shared_mutation);
   RUN(test_tuple_and_variant);
   return CHECK_MAIN_RESULT();

@@ -75,7 +75,7 @@ class Dict : public ObjectRef {
   size_t size() const noexcept { return get()->size(); }
   bool empty() const noexcept { return size() == 0; }
   size_t count(const K& key) const {
-    return detail::RuntimeGlobal("ffi.DictCount")(*this, key).template cast<int64_t>();
+    return detail::FindMapPos(get(), key) == MapBaseObj::kNoIndex ? 0 : 1;
   }
   const V at(const K& key) const {
     std::optional<V> v = Get(key);
@@ -85,19 +85,15 @@ class Dict : public ObjectRef {
   const V operator[](const K& key) const { return at(key); }
   /*! \brief The value for `key`, or std::nullopt when absent. */
   std::optional<V> Get(const K& key) const {
-    Any v = detail::RuntimeGlobal("ffi.DictGetItemOrMissing")(*this, key);
-    if (detail::IsMissing(v)) return std::nullopt;
-    return detail::ElementAs<V>(v);
+    uint64_t pos = detail::FindMapPos(get(), key);
+    if (pos == MapBaseObj::kNoIndex) return std::nullopt;
+    return detail::ElementAs<V>(*reinterpret_cast<const Any*>(get()->ValueAt(pos)));
   }
-  /*! \brief Iteration walks a snapshot of the items taken by begin(). */
-  iterator begin() const { return iterator(detail::MapItems(*this, true), 0); }
-  iterator end() const { return iterator(Array<Any>(), static_cast<int64_t>(size())); }
+  /*! \brief Iteration reads the items in place, in insertion order; changing the map invalidates it. */
+  iterator begin() const { return iterator(get(), get()->FirstPos()); }
+  iterator end() const { return iterator(get(), MapBaseObj::kNoIndex); }
   /*! \brief The item with `key`, or end(). */
-  iterator find(const K& key) const {
-    Array<Any> items = detail::MapItems(*this, true);
-    int64_t pos = detail::FindItem(items, key);
-    return pos < 0 ? end() : iterator(std::move(items), pos);
-  }
+  iterator find(const K& key) const { return iterator(get(), detail::FindMapPos(get(), key)); }
 
   /*! \brief Inserts or replaces in place. */
   void Set(const K& key, const V& value) {

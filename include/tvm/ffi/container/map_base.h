@@ -1,7 +1,8 @@
 /*
- * tvm/ffi/container/map_base.h -- what Map and Dict share. Their hash tables are built and
- * probed by the runtime (the ffi.Map* / ffi.Dict* global functions); this header only walks
- * the items in iteration order, reading the runtime map's small and dense layouts.
+ * tvm/ffi/container/map_base.h -- what Map and Dict share. The runtime builds and changes their
+ * hash tables (the ffi.Map* / ffi.Dict* global functions); this header reads them in place, as
+ * the layout is part of the ABI: lookups probe the table as the runtime's inserts placed the
+ * keys (AnyHash, the probe jumps below), and iterators walk the items in insertion order.
  */
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
@@ -15,38 +16,111 @@
 namespace tvm {
 namespace ffi {
 
-/*! \brief Common layout of ffi.Map / ffi.Dict: header, data, size, slots, data_deleter. */
+namespace detail {
+/*! \brief Distances of the dense table's probe jumps (ABI: metadata bits 0..6 index them). */
+inline constexpr uint64_t kMapProbeJumps[126] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105,
+    120, 136, 153, 171, 190, 210, 231, 253, 276, 300, 325, 351, 378, 406, 435, 465, 496, 528, 561,
+    595, 630, 666, 703, 741, 780, 820, 861, 903, 946, 990, 1035, 1081, 1128, 1176, 1225, 1275,
+    1326, 1378, 1431, 1485, 1540, 1596, 1653, 1711, 1770, 1830, 1891, 1953, 2016, 2080, 2145, 2211,
+    2278, 2346, 2415, 2485, 2556, 2628, 8515, 19110, 42778, 96141, 216153, 486591, 1092981,
+    2458653, 5532801, 12442566, 27993903, 62983476, 141717030, 318844378, 717352503, 1614057336,
+    3631522476, 8170957530, 18384510628, 41364789378, 93070452520, 209408356380, 471168559170,
+    1060128894105, 2385289465695, 5366898840628, 12075518705635, 27169915244790, 61132312065111,
+    137547689707000, 309482283181501, 696335127828753, 1566753995631385, 3525196511162271,
+    7931691992677701, 17846306936293605, 40154190677507445, 90346928918121501,
+    203280589587557251, 457381325854679626, 1029107982097042876, 2315492959180353330,
+    5209859154120846435};
+}  // namespace detail
+
+/*!
+ * \brief Common layout of ffi.Map / ffi.Dict: header, data, size, slots, data_deleter (then, in
+ * the dense layout, fib_shift at +56 and the insertion list's head and tail at +64 and +72).
+ *
+ * An item is named by its position: an index into a small map's pairs or a dense map's slot
+ * number; kNoIndex is past the end. Positions stay valid until the map changes.
+ */
 class MapBaseObj : public Object {
  public:
+  static constexpr uint64_t kNoIndex = ~uint64_t(0);
+
   size_t size() const noexcept { return static_cast<size_t>(size_); }
   bool empty() const noexcept { return size_ == 0; }
+
+  uint64_t FirstPos() const noexcept {
+    if (size_ == 0) return kNoIndex;
+    return IsSmall() ? 0 : DenseWord(64);
+  }
+  uint64_t LastPos() const noexcept {
+    if (size_ == 0) return kNoIndex;
+    return IsSmall() ? size_ - 1 : DenseWord(72);
+  }
+  uint64_t NextPos(uint64_t pos) const noexcept {
+    if (IsSmall()) return pos + 1 < size_ ? pos + 1 : kNoIndex;
+    uint64_t next;
+    std::memcpy(&next, Item(pos) + 40, sizeof(next));
+    return next;
+  }
+  /*! \brief The item before `pos`; the last one before kNoIndex (so `--end()` works). */
+  uint64_t PrevPos(uint64_t pos) const noexcept {
+    if (pos == kNoIndex) return LastPos();
+    if (IsSmall()) return pos == 0 ? kNoIndex : pos - 1;
+    uint64_t prev;
+    std::memcpy(&prev, Item(pos) + 32, sizeof(prev));
+    return prev;
+  }
+  const TVMFFIAny* KeyAt(uint64_t pos) const noexcept {
+    return reinterpret_cast<const TVMFFIAny*>(Item(pos));
+  }
+  const TVMFFIAny* ValueAt(uint64_t pos) const noexcept {
+    return reinterpret_cast<const TVMFFIAny*>(Item(pos) + sizeof(TVMFFIAny));
+  }
+  /*! \brief The position of `key` (runtime key equality), or kNoIndex. */
+  uint64_t FindPos(const TVMFFIAny& key) const {
+    if (IsSmall()) {
+      for (uint64_t i = 0; i < size_; ++i) {
+        if (AnyEqual::Equal(key, *KeyAt(i))) return i;
+      }
+      return kNoIndex;
+    }
+    if (size_ == 0 || data_ == nullptr) return kNoIndex;
+    uint32_t fib_shift;
+    std::memcpy(&fib_shift, reinterpret_cast<const char*>(this) + 56, sizeof(fib_shift));
+    uint64_t pos = (uint64_t(11400714819323198485ULL) * AnyHash::Hash(key)) >> fib_shift;
+    // Only a chain's head sits in its home slot (metadata bit 7 clear); empty slots have it set.
+    if (Meta(pos) & 0x80) return kNoIndex;
+    while (true) {
+      if (AnyEqual::Equal(key, *KeyAt(pos))) return pos;
+      uint8_t jump = Meta(pos) & 0x7F;
+      if (jump == 0) return kNoIndex;
+      pos = (pos + detail::kMapProbeJumps[jump]) & (slots_ - 1);
+    }
+  }
 
   /*! \brief Calls f(key, value) for every item in iteration (insertion) order. */
   template <typename F>
   void ForEachItem(F&& f) const {
-    if (slots_ & kSmallTag) {  // small: `size_` key/value pairs in order
-      const TVMFFIAny* kv = static_cast<const TVMFFIAny*>(data_);
-      for (uint64_t i = 0; i < size_; ++i) f(kv[2 * i], kv[2 * i + 1]);
-      return;
-    }
-    // Dense: blocks of 16 metadata bytes + 16 items {key, value, prev, next}; the items form
-    // an insertion-ordered list starting at iter_list_head (+64 of the object).
-    const char* self = reinterpret_cast<const char*>(this);
-    uint64_t index;
-    std::memcpy(&index, self + 64, sizeof(index));
-    const char* blocks = static_cast<const char*>(data_);
-    while (index != kNoIndex) {
-      const char* item = blocks + (index / 16) * kBlockBytes + 16 + (index % 16) * kItemBytes;
-      f(*reinterpret_cast<const TVMFFIAny*>(item), *reinterpret_cast<const TVMFFIAny*>(item + 16));
-      std::memcpy(&index, item + 40, sizeof(index));
-    }
+    for (uint64_t pos = FirstPos(); pos != kNoIndex; pos = NextPos(pos)) f(*KeyAt(pos), *ValueAt(pos));
   }
 
  protected:
   static constexpr uint64_t kSmallTag = uint64_t(1) << 63;
-  static constexpr uint64_t kNoIndex = ~uint64_t(0);
-  static constexpr size_t kItemBytes = 48;
-  static constexpr size_t kBlockBytes = 16 + 16 * kItemBytes;
+  static constexpr size_t kItemBytes = 48;  // key, value, prev, next
+  static constexpr size_t kBlockBytes = 16 + 16 * kItemBytes;  // 16 metadata bytes, 16 items
+  bool IsSmall() const noexcept { return (slots_ & kSmallTag) != 0; }
+  uint64_t DenseWord(size_t offset) const noexcept {
+    uint64_t word;
+    std::memcpy(&word, reinterpret_cast<const char*>(this) + offset, sizeof(word));
+    return word;
+  }
+  const char* Item(uint64_t pos) const noexcept {
+    const char* data = static_cast<const char*>(data_);
+    if (IsSmall()) return data + pos * 2 * sizeof(TVMFFIAny);
+    return data + (pos / 16) * kBlockBytes + 16 + (pos % 16) * kItemBytes;
+  }
+  uint8_t Meta(uint64_t pos) const noexcept {
+    return static_cast<const uint8_t*>(data_)[(pos / 16) * kBlockBytes + pos % 16];
+  }
   void* data_{nullptr};
   uint64_t size_{0};
   uint64_t slots_{0};
@@ -61,9 +135,7 @@ namespace detail {
  */
 inline const Function& RuntimeGlobal(const char* name) {
   static constexpr const char* kNames[] = {
-      "ffi.Map",         "ffi.MapGetItemOrMissing",  "ffi.MapCount",  "ffi.Dict",
-      "ffi.DictGetItemOrMissing", "ffi.DictCount", "ffi.DictSetItem", "ffi.DictErase",
-      "ffi.DictClear",   "ffi.GetInvalidObject"};
+      "ffi.Map", "ffi.Dict", "ffi.DictSetItem", "ffi.DictErase", "ffi.DictClear"};
   constexpr size_t kCount = sizeof(kNames) / sizeof(kNames[0]);
   static Function* const* table = [] {
     Function** t = new Function*[kCount];  // intentionally never freed: used until exit
@@ -97,18 +169,6 @@ inline const Function* MapInPlace(MapInPlaceOp op) {
   return table[static_cast<int>(op)];
 }
 
-/*! \brief The runtime's "missing" sentinel returned by *GetItemOrMissing. */
-inline const Any& MissingSentinel() {
-  static const Any* sentinel = new Any(RuntimeGlobal("ffi.GetInvalidObject")());
-  return *sentinel;
-}
-
-inline bool IsMissing(const Any& v) {
-  return v.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin &&
-         AnyUnsafe::TVMFFIAnyPtrFromAny(v)->v_obj ==
-             AnyUnsafe::TVMFFIAnyPtrFromAny(MissingSentinel())->v_obj;
-}
-
 /*! \brief Flattened [k0, v0, k1, v1, ...] of a map or dict value, in iteration order. */
 inline Array<Any> MapItems(AnyView map, bool /*is_dict*/) {
   TVMFFIAny raw = map.CopyToTVMFFIAny();
@@ -123,8 +183,8 @@ inline Array<Any> MapItems(AnyView map, bool /*is_dict*/) {
 }
 
 /*!
- * \brief Iterator over a snapshot of the items, yielding std::pair<K, V> by value (so there is
- * no operator->: read `(*it).second`, as with the reference).
+ * \brief Iterator over the items in place, yielding std::pair<K, V> by value (so there is no
+ * operator->: read `(*it).second`, as with the reference). Changing the map invalidates it.
  */
 template <typename K, typename V>
 class MapIterator {
@@ -136,49 +196,45 @@ class MapIterator {
   using iterator_category = std::bidirectional_iterator_tag;
 
   MapIterator() = default;  // a singular iterator, as a std container's default one
-  MapIterator(Array<Any> items, int64_t pos) : items_(std::move(items)), pos_(pos) {}
+  MapIterator(const MapBaseObj* map, uint64_t pos) noexcept : map_(map), pos_(pos) {}
   const value_type operator*() const {
-    return value_type(ElementAs<K>(items_.GetArrayObj()->at(2 * pos_)),
-                      ElementAs<V>(items_.GetArrayObj()->at(2 * pos_ + 1)));
+    return value_type(ElementAs<K>(AsAny(map_->KeyAt(pos_))), ElementAs<V>(AsAny(map_->ValueAt(pos_))));
   }
   void operator->() const = delete;
   MapIterator& operator++() noexcept {
-    ++pos_;
+    pos_ = map_->NextPos(pos_);
     return *this;
   }
   MapIterator operator++(int) noexcept {
     MapIterator before = *this;
-    ++pos_;
+    ++*this;
     return before;
   }
   MapIterator& operator--() noexcept {
-    --pos_;
+    pos_ = map_->PrevPos(pos_);
     return *this;
   }
   MapIterator operator--(int) noexcept {
     MapIterator before = *this;
-    --pos_;
+    --*this;
     return before;
   }
-  // Only the position counts: end() carries no snapshot, and the items are in a fixed order.
-  bool operator==(const MapIterator& o) const noexcept { return pos_ == o.pos_; }
-  bool operator!=(const MapIterator& o) const noexcept { return pos_ != o.pos_; }
+  bool operator==(const MapIterator& o) const noexcept { return pos_ == o.pos_ && map_ == o.map_; }
+  bool operator!=(const MapIterator& o) const noexcept { return !(*this == o); }
 
  private:
-  Array<Any> items_;
-  int64_t pos_ = 0;
+  // The map's slots hold owned values laid out as Any is.
+  static const Any& AsAny(const TVMFFIAny* slot) noexcept { return *reinterpret_cast<const Any*>(slot); }
+  static_assert(sizeof(Any) == sizeof(TVMFFIAny), "an Any is its TVMFFIAny");
+  const MapBaseObj* map_ = nullptr;
+  uint64_t pos_ = MapBaseObj::kNoIndex;
 };
 
-/*! \brief The position of `key` among the flattened items (runtime key equality), or -1. */
+/*! \brief The position of `key` in `map`, converted as the runtime's lookups convert it. */
 template <typename K>
-inline int64_t FindItem(const Array<Any>& items, const K& key) {
-  Any probe(key);
-  for (size_t i = 0; i < items.size(); i += 2) {
-    if (AnyEqual()(items.GetArrayObj()->at(static_cast<int64_t>(i)), probe)) {
-      return static_cast<int64_t>(i / 2);
-    }
-  }
-  return -1;
+inline uint64_t FindMapPos(const MapBaseObj* map, const K& key) {
+  AnyView probe(key);
+  return map->FindPos(probe.CopyToTVMFFIAny());
 }
 
 /*! \brief Checks (and converts) every key and value of a Map/Dict value. */
