@@ -2,54 +2,19 @@
  * map_walk.c -- reading a Map/Dict's entries in order without a runtime call per entry.
  *
  * The map layout is part of the ABI (the reference's C++ headers read and write it inline), so
- * the extension may walk it as it walks an Array's cell: a small map (bit 63 of slots_ set) is
- * an array of size_ (key, value) pairs at data_; a dense one threads its entries into an
- * insertion-ordered list through its slots, from iter_list_head_ (+64) along each item's `next`
- * index, UINT64_MAX ending it. Slot i lives in block i / 16 (16 metadata bytes, then 16 items).
+ * the extension walks it as it walks an Array's cell, through the runtime's own description of
+ * it (map_layout.h): a small map is an array of (key, value) pairs, a dense one threads its
+ * entries into an insertion-ordered list through its slots.
  *
  * Converting an entry runs no Python code, so the map cannot change while one walk runs; loops
  * iterate a list taken in one walk and check the size between steps (map_iter_next).
  */
 #include "map_walk.h"
 
+#include "../runtime/container/map_layout.h"
 #include "container.h"
 
-enum { kBlockSlots = 16 };
-#define SMALL_LAYOUT_TAG (1ULL << 63)
-#define NO_INDEX UINT64_MAX
-
-typedef struct {
-  TVMFFIObject header;
-  void* data;
-  uint64_t size;
-  uint64_t slots;
-  void (*data_deleter)(void*);
-  uint32_t fib_shift; /* this and below: dense layout only */
-  uint32_t padding;
-  uint64_t iter_head;
-  uint64_t iter_tail;
-} MapView;
-
-typedef struct {
-  TVMFFIAny key;
-  TVMFFIAny value;
-} PairView;
-
-typedef struct {
-  TVMFFIAny key;
-  TVMFFIAny value;
-  uint64_t prev;
-  uint64_t next;
-} ItemView;
-
-typedef struct {
-  uint8_t meta[kBlockSlots];
-  ItemView items[kBlockSlots];
-} BlockView;
-
-_Static_assert(offsetof(MapView, size) == 32 && offsetof(MapView, iter_head) == 64, "map base");
-_Static_assert(sizeof(PairView) == 32 && sizeof(ItemView) == 48 && sizeof(BlockView) == 784,
-               "entry sizes");
+Py_ssize_t core_map_size(TVMFFIObjectHandle h) { return (Py_ssize_t)((const MapObject*)h)->size; }
 
 /* One entry as `what` asks, or NULL with exception. */
 static PyObject* entry_to_py(PyObject* map, const TVMFFIAny* key, const TVMFFIAny* value,
@@ -75,21 +40,21 @@ static PyObject* entry_to_py(PyObject* map, const TVMFFIAny* key, const TVMFFIAn
 }
 
 PyObject* core_map_entry_list(PyObject* map, CoreMapWalk what) {
-  const MapView* m = (const MapView*)((CoreObject*)map)->chandle;
+  const MapObject* m = (const MapObject*)((CoreObject*)map)->chandle;
   PyObject* list = PyList_New((Py_ssize_t)m->size);
   if (list == NULL) return NULL;
   Py_ssize_t n = 0;
-  if (m->slots & SMALL_LAYOUT_TAG) {
-    const PairView* pairs = (const PairView*)m->data;
+  if (m->slots & MAP_SMALL_TAG) {
+    const MapPair* pairs = (const MapPair*)m->data;
     for (; n < (Py_ssize_t)m->size; ++n) {
       PyObject* entry = entry_to_py(map, &pairs[n].key, &pairs[n].value, what);
       if (entry == NULL) goto fail;
       PyList_SET_ITEM(list, n, entry);
     }
   } else {
-    const BlockView* blocks = (const BlockView*)m->data;
-    for (uint64_t i = m->iter_head; i != NO_INDEX && n < (Py_ssize_t)m->size; ++n) {
-      const ItemView* item = &blocks[i / kBlockSlots].items[i % kBlockSlots];
+    const MapBlock* blocks = (const MapBlock*)m->data;
+    for (uint64_t i = m->iter_head; i != UINT64_MAX && n < (Py_ssize_t)m->size; ++n) {
+      const MapItem* item = &blocks[i / MAP_BLOCK_SLOTS].items[i % MAP_BLOCK_SLOTS];
       PyObject* entry = entry_to_py(map, &item->key, &item->value, what);
       if (entry == NULL) goto fail;
       PyList_SET_ITEM(list, n, entry);

@@ -10,10 +10,8 @@
 /* What a walk hands out per entry. */
 typedef enum { kMapWalkKeys = 0, kMapWalkValues = 1, kMapWalkItems = 2 } CoreMapWalk;
 
-/* The entry count of the Map/Dict behind `h`, read from the map base (size_ at +32). */
-static inline Py_ssize_t core_map_size(TVMFFIObjectHandle h) {
-  return (Py_ssize_t) * (const uint64_t*)((const char*)h + 32);
-}
+/* The entry count of the Map/Dict behind `h` (map_walk.c reads the layout). */
+Py_ssize_t core_map_size(TVMFFIObjectHandle h);
 
 /* A new list of the entries of `map` (a MapBase instance holding a Map or Dict handle): keys,
  * values or (key, value) tuples as `what` says, in the map's framework when it has one. */

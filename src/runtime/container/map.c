@@ -18,11 +18,10 @@
 #include <stdlib.h>
 
 #include "container_internal.h"
+#include "map_layout.h"
 
-#define SMALL_TAG ((uint64_t)1 << 63)
 #define SMALL_INIT_CAPACITY 2
 #define SMALL_MAX_CAPACITY 4
-#define BLOCK_SLOTS 16
 #define META_EMPTY 0xFF
 #define META_PROTECTED 0xFE
 #define META_CHAIN_BIT 0x80
@@ -30,41 +29,6 @@
 #define NUM_JUMPS 126
 #define NO_INDEX FFI_MAP_NO_POS
 #define FIB_MULT 11400714819323198485ULL
-
-typedef struct {
-  TVMFFIObject header;
-  void* data;
-  uint64_t size;
-  uint64_t slots;
-  void (*data_deleter)(void*);
-  uint32_t fib_shift; /* dense only, like the three fields below */
-  uint32_t padding;
-  uint64_t iter_head;
-  uint64_t iter_tail;
-} MapObject;
-
-typedef struct {
-  TVMFFIAny key;
-  TVMFFIAny value;
-} MapPair;
-
-typedef struct {
-  TVMFFIAny key;
-  TVMFFIAny value;
-  uint64_t prev;
-  uint64_t next;
-} MapItem;
-
-typedef struct {
-  uint8_t meta[BLOCK_SLOTS];
-  MapItem items[BLOCK_SLOTS];
-} MapBlock;
-
-_Static_assert(offsetof(MapObject, data) == 24 && offsetof(MapObject, slots) == 40, "map base");
-_Static_assert(offsetof(MapObject, fib_shift) == 56 && offsetof(MapObject, iter_tail) == 72,
-               "dense fields at +56..+80");
-_Static_assert(sizeof(MapPair) == 32 && sizeof(MapItem) == 48, "pair/item sizes");
-_Static_assert(sizeof(MapBlock) == 784, "block size");
 
 static const uint64_t kProbe[NUM_JUMPS] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120,
@@ -83,15 +47,15 @@ static const uint64_t kProbe[NUM_JUMPS] = {
 
 /* ---- layout accessors ---- */
 
-static bool map_is_small(const MapObject* m) { return (m->slots & SMALL_TAG) != 0; }
-static uint64_t small_capacity(const MapObject* m) { return m->slots & ~SMALL_TAG; }
+static bool map_is_small(const MapObject* m) { return (m->slots & MAP_SMALL_TAG) != 0; }
+static uint64_t small_capacity(const MapObject* m) { return m->slots & ~MAP_SMALL_TAG; }
 static MapPair* small_pairs(const MapObject* m) { return (MapPair*)m->data; }
 
 static uint8_t* slot_meta(const MapObject* m, uint64_t i) {
-  return &((MapBlock*)m->data)[i / BLOCK_SLOTS].meta[i % BLOCK_SLOTS];
+  return &((MapBlock*)m->data)[i / MAP_BLOCK_SLOTS].meta[i % MAP_BLOCK_SLOTS];
 }
 static MapItem* slot_item(const MapObject* m, uint64_t i) {
-  return &((MapBlock*)m->data)[i / BLOCK_SLOTS].items[i % BLOCK_SLOTS];
+  return &((MapBlock*)m->data)[i / MAP_BLOCK_SLOTS].items[i % MAP_BLOCK_SLOTS];
 }
 static bool slot_is_head(const MapObject* m, uint64_t i) {
   return (*slot_meta(m, i) & META_CHAIN_BIT) == 0;
@@ -166,7 +130,7 @@ static void map_destroy(void* self) {
   }
   release_storage(m);
   m->size = 0;
-  m->slots = SMALL_TAG;
+  m->slots = MAP_SMALL_TAG;
 }
 FFI_DEFINE_DELETER(map_deleter, map_destroy)
 
@@ -175,7 +139,7 @@ static int small_alloc(MapObject* m, uint64_t capacity) {
   m->data = malloc((size_t)capacity * sizeof(MapPair));
   if (m->data == NULL) return ffi_raise("MemoryError", "ffi.Map: out of memory");
   m->data_deleter = ffi_container_buffer_free;
-  m->slots = SMALL_TAG | capacity;
+  m->slots = MAP_SMALL_TAG | capacity;
   m->size = 0;
   return 0;
 }
@@ -209,10 +173,10 @@ static void table_size(uint64_t capacity, uint32_t* fib_shift, uint64_t* slots) 
 
 /* A fresh empty dense storage; on success the fields of `out` describe it. */
 static int dense_alloc(MapObject* out, uint64_t slots, uint32_t fib_shift) {
-  size_t blocks = (size_t)((slots + BLOCK_SLOTS - 1) / BLOCK_SLOTS);
+  size_t blocks = (size_t)((slots + MAP_BLOCK_SLOTS - 1) / MAP_BLOCK_SLOTS);
   MapBlock* data = (MapBlock*)malloc(blocks * sizeof(MapBlock));
   if (data == NULL) return ffi_raise("MemoryError", "ffi.Map: out of memory for %" PRIu64 " slots", slots);
-  for (size_t b = 0; b < blocks; ++b) memset(data[b].meta, META_EMPTY, BLOCK_SLOTS);
+  for (size_t b = 0; b < blocks; ++b) memset(data[b].meta, META_EMPTY, MAP_BLOCK_SLOTS);
   out->data = data;
   out->data_deleter = ffi_container_buffer_free;
   out->slots = slots;
@@ -381,7 +345,7 @@ static int small_grow(MapObject* m, uint64_t capacity) {
   release_storage(m);
   m->data = data;
   m->data_deleter = ffi_container_buffer_free;
-  m->slots = SMALL_TAG | capacity;
+  m->slots = MAP_SMALL_TAG | capacity;
   m->size = size;
   return 0;
 }
