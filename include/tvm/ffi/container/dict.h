@@ -84,11 +84,7 @@ class Dict : public ObjectRef {
   }
   const V operator[](const K& key) const { return at(key); }
   /*! \brief The value for `key`, or std::nullopt when absent. */
-  std::optional<V> Get(const K& key) const {
-    uint64_t pos = detail::FindMapPos(get(), key);
-    if (pos == MapBaseObj::kNoIndex) return std::nullopt;
-    return detail::ElementAs<V>(*reinterpret_cast<const Any*>(get()->ValueAt(pos)));
-  }
+  std::optional<V> Get(const K& key) const { return detail::MapGet<V>(get(), key); }
   /*! \brief Iteration reads the items in place, in insertion order; changing the map invalidates it. */
   iterator begin() const { return iterator(get(), get()->FirstPos()); }
   iterator end() const { return iterator(get(), MapBaseObj::kNoIndex); }

@@ -237,6 +237,14 @@ inline uint64_t FindMapPos(const MapBaseObj* map, const K& key) {
   return map->FindPos(probe.CopyToTVMFFIAny());
 }
 
+/*! \brief The value of `key` in `map` read as V, or nullopt when absent. */
+template <typename V, typename K>
+inline std::optional<V> MapGet(const MapBaseObj* map, const K& key) {
+  uint64_t pos = FindMapPos(map, key);
+  if (pos == MapBaseObj::kNoIndex) return std::nullopt;
+  return ElementAs<V>(*reinterpret_cast<const Any*>(map->ValueAt(pos)));
+}
+
 /*! \brief Checks (and converts) every key and value of a Map/Dict value. */
 template <typename K, typename V>
 inline bool MapItemsStrict(const TVMFFIAny* s, bool is_dict) {
