@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from tvm_ffi._type_schema import TypeSchema
 from tvm_ffi.stub import main
-from tvm_ffi.stub._annotate import OUTPUT_NAMES, Imports, Namer, annotation, input_ty_map
-from tvm_ffi.stub._markers import MarkerError, parse
 from tvm_ffi.stub.cli import module_name_of
+from tvm_ffi.stub.python_generator.codegen import _make_input_ty_map, _type_suffix_and_record
+from tvm_ffi.stub.python_generator.consts import TY_MAP_DEFAULTS
+from tvm_ffi.stub.python_generator.utils import ImportItem, annotation
 
 FFI_API_TEMPLATE = '''\
 """The testing.* functions."""
@@ -192,20 +193,25 @@ def test_unknown_type_key_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("# tvm-ffi-stubgen(begin): global/x\n", "is never closed"),
-        ("# tvm-ffi-stubgen(end)\n", "end marker without a begin marker"),
-        ("# tvm-ffi-stubgen(begin): global/x\n# tvm-ffi-stubgen(begin): global/y\n", "begins inside the block"),
-        ("# tvm-ffi-stubgen(begin): bogus/x\n# tvm-ffi-stubgen(end)\n", "unknown block kind 'bogus'"),
-        ("# tvm-ffi-stubgen(begin): object\n# tvm-ffi-stubgen(end)\n", "needs an argument"),
-        ("# tvm-ffi-stubgen(begin): __all__/x\n# tvm-ffi-stubgen(end)\n", "takes no argument"),
-        ("# tvm-ffi-stubgen(ty-map): nothing here\n", "ty-map directive must read"),
-        ("# tvm-ffi-stubgen(frobnicate): x\n", "unknown directive"),
+        ("# tvm-ffi-stubgen(begin): global/x\n", "Unclosed stub block at end of file"),
+        ("# tvm-ffi-stubgen(end)\n", "Unmatched `# tvm-ffi-stubgen(end)` found at line 1"),
+        ("# tvm-ffi-stubgen(begin): global/x\n# tvm-ffi-stubgen(begin): global/y\n",
+         "Nested stub not permitted at line 2"),
+        ("# tvm-ffi-stubgen(begin): bogus/x\n# tvm-ffi-stubgen(end)\n", "Unknown stub type `bogus/x` at line 1"),
+        ("# tvm-ffi-stubgen(begin): object\n# tvm-ffi-stubgen(end)\n", "Unknown stub type `object` at line 1"),
+        ("# tvm-ffi-stubgen(begin): __all__/x\n# tvm-ffi-stubgen(end)\n", "Unknown stub type `__all__/x` at line 1"),
+        ("# tvm-ffi-stubgen(ty-map): nothing here\n", "ty-map directive at line 1 must read"),
+        ("# tvm-ffi-stubgen(frobnicate): x\n", "Unknown directive `frobnicate` at line 1"),
     ],
 )
-def test_malformed_markers_name_the_line(text: str, message: str) -> None:
-    with pytest.raises(MarkerError, match=message) as info:
-        parse("f.py", text)
-    assert str(info.value).startswith("f.py:")
+def test_malformed_markers_name_the_file_and_line(tmp_path: Path, text: str, message: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "f.py"
+    path.write_text(text)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"tvm-ffi-stubgen: error: {path}: " in err and message in err
+    assert path.read_text() == text
 
 
 def test_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -294,11 +300,12 @@ def test_layout_verdicts_of_hand_made_types() -> None:
     def field(name: str, offset: int, size: int) -> NamedTypeSchema:
         return NamedTypeSchema(name, TypeSchema("int"), size=size, alignment=size, offset=offset)
 
-    root = ObjectInfo("ffi.Object", [], [], None, [], total_size=24)
-    pair = ObjectInfo("t.Pair", [field("b", 32, 4), field("a", 24, 8)], [], "ffi.Object", ["ffi.Object"],
+    root = ObjectInfo([], [], "ffi.Object", total_size=24)
+    pair = ObjectInfo([field("b", 32, 4), field("a", 24, 8)], [], "t.Pair", "ffi.Object", ancestors=["ffi.Object"],
                       total_size=40, is_final=True)
-    holed = ObjectInfo("t.Holed", [field("a", 24, 8)], [], "ffi.Object", ["ffi.Object"], total_size=40)
-    child = ObjectInfo("t.Child", [field("c", 40, 8)], [], "t.Pair", ["ffi.Object", "t.Pair"], total_size=48)
+    holed = ObjectInfo([field("a", 24, 8)], [], "t.Holed", "ffi.Object", ancestors=["ffi.Object"], total_size=40)
+    child = ObjectInfo([field("c", 40, 8)], [], "t.Child", "t.Pair", ancestors=["ffi.Object", "t.Pair"],
+                       total_size=48)
     infos = {"t.Child": child, "t.Holed": holed, "t.Pair": pair, "ffi.Object": root}
     verdicts = classify(infos)
     assert verdicts["t.Pair"].is_complete and verdicts["t.Pair"].is_final is True
@@ -327,19 +334,19 @@ def test_registered_finality_reaches_the_layout_report() -> None:
 
 
 def test_annotations_import_only_what_they_name() -> None:
-    imports = Imports()
-    out = Namer({**OUTPUT_NAMES, "mylib.Point": "mylib.geometry.Point"}, imports)
+    imports: list[ImportItem] = []
+    out = _type_suffix_and_record({**TY_MAP_DEFAULTS, "mylib.Point": "mylib.geometry.Point"}, imports)
     optional = TypeSchema.from_json_str('{"type":"Optional","args":[{"type":"int"}]}')
     assert annotation(optional, out, as_input=True) == "int | None"
-    assert imports.items == []
+    assert imports == []
     variant = TypeSchema.from_json_str('{"type":"Variant","args":[{"type":"mylib.Point"},{"type":"ffi.List"}]}')
     assert annotation(variant, out, as_input=False) == "Point | MutableSequence[Any]"
-    assert {i.full_name for i in imports.items} == {"mylib.geometry.Point", "collections.abc.MutableSequence",
-                                                     "typing.Any"}
-    inp = Namer(input_ty_map(OUTPUT_NAMES), Imports())
+    assert {i.full_name for i in imports} == {"mylib.geometry.Point", "collections.abc.MutableSequence",
+                                               "typing.Any"}
+    inp = _type_suffix_and_record(_make_input_ty_map(TY_MAP_DEFAULTS), [])
     assert annotation(TypeSchema.from_json_str('{"type":"ffi.Dict"}'), inp, as_input=True) == "Mapping[Any, Any]"
     # A type that is also a function name of the block is imported under an alias.
-    clash = Namer(OUTPUT_NAMES, Imports(), clashes={"Point"})
+    clash = _type_suffix_and_record(TY_MAP_DEFAULTS, [], func_names={"Point"})
     assert annotation(TypeSchema.from_json_str('{"type":"geo.Point"}'), clash, as_input=False) == "_Point"
 
 

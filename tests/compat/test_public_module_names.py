@@ -22,20 +22,9 @@ SCRIPT = COMPAT_DIR / "scripts" / "module_names.py"
 _IMPORTED_KINDS = {"instance of typing", "instance of typing_extensions", "instance of __future__",
                    "instance of dataclasses"}
 _LOOP_LEFTOVER = "a loop variable the reference's dtype table setup leaves in core, not an API"
-_STUB_INTERNALS = ("internals of the reference's stub generator (file parsing, code generators); ours is "
-                   "organised differently and its command line (tvm_ffi.stub.cli) is compatible")
 _BUILD_INTERNALS = "the reference's build logger; ours logs to logging.getLogger('tvm_ffi.cpp')"
-ACCEPTED_MODULES = {name: _STUB_INTERNALS for name in (
-    "tvm_ffi.stub.consts", "tvm_ffi.stub.file_utils", "tvm_ffi.stub.generator", "tvm_ffi.stub.python_generator",
-    "tvm_ffi.stub.python_generator.codegen", "tvm_ffi.stub.python_generator.consts",
-    "tvm_ffi.stub.python_generator.generator", "tvm_ffi.stub.python_generator.utils",
-    "tvm_ffi.stub.rust_generator", "tvm_ffi.stub.rust_generator.codegen", "tvm_ffi.stub.rust_generator.consts",
-    "tvm_ffi.stub.rust_generator.directives", "tvm_ffi.stub.rust_generator.generator",
-    "tvm_ffi.stub.rust_generator.utils")}
+ACCEPTED_MODULES: dict[str, str] = {}
 ACCEPTED_NAMES = {
-    "tvm_ffi.stub.lib_state.GetRegisteredTypeKeys": _STUB_INTERNALS,
-    "tvm_ffi.stub.utils.InitFieldInfo": _STUB_INTERNALS,
-    "tvm_ffi.stub.utils.Options": _STUB_INTERNALS,
     "tvm_ffi.core.ByteArrayArg": "the reference's C-level holder of a bytes argument; it has no Python API",
     "tvm_ffi.core.attr_name": _LOOP_LEFTOVER,
     "tvm_ffi.core.dl_dtype": _LOOP_LEFTOVER,

@@ -1,37 +1,40 @@
-"""``tvm-ffi-stubgen``: fills ``tvm-ffi-stubgen`` blocks of Python files from a library's metadata.
+"""``tvm-ffi-stubgen``: fills the ``tvm-ffi-stubgen`` blocks of source files from a library's metadata.
 
 Loads the given libraries and modules, reads the registered global functions (their
 ``type_schema`` metadata) and reflected object types (fields, methods, constructors), and
 rewrites every marked block of the given files in place; ``--check`` only reports stale files.
-With ``--init-pypkg/--init-lib/--init-prefix`` it first scaffolds ``_ffi_api.py`` and
-``__init__.py`` for each prefix of the library; ``--coverage-out`` writes a report of which
-object types' native layout the reflection fully describes. Blocks, directives and generated
-text follow the reference tool, so files either tool generated are kept up to date by the other.
+With ``--init-pypkg/--init-lib/--init-prefix`` it first scaffolds an API file and a package
+entry for each prefix of the library; ``--coverage-out`` writes a report of which object
+types' native layout the reflection fully describes. ``--target`` picks the language.
+
+The run goes in stages: (1) collect the ``ty-map`` directives of every file, (2) scaffold the
+``--init`` packages, then add the ``object/`` blocks ``prefix`` directives ask for, (3) fill
+each file's blocks and write it back, (4) let the generator wire the scaffolded tree together.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
-import difflib
 import importlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from . import _markers
-from ._annotate import OUTPUT_NAMES
-from ._generate import StubgenError, regenerate
-from ._init_pkg import InitConfig, plan, scaffold
-from ._model import FuncInfo, collect_global_funcs, collect_type_keys, object_info
-from ._prefix import owners, roll_out
+from .._core import _object_type_key_to_index
+from . import consts as C
+from .file_utils import CodeBlock, FileInfo, collect_files
+from .generator import Generator, generator_names, get_generator
 from .layout import classify, write_coverage_report
+from .lib_state import collect_global_funcs, collect_type_keys, object_info_from_type_key, toposort_objects
+from .utils import DirectiveError, FuncInfo, InitConfig, Options
 
 __all__ = ["StubgenError", "__main__", "main", "module_name_of"]
 
-_SOURCE_EXTS = (".py", ".pyi")
-TARGETS = ("python",)
+
+class StubgenError(ValueError):
+    """A file, a path or the registry cannot be turned into stubs (the message says where and why)."""
 
 
 def _split(arg: str) -> list[str]:
@@ -52,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="PATH",
-                        help="files or directories (searched recursively for .py and .pyi files)")
+                        help="files or directories (searched recursively for the target's source files)")
     parser.add_argument("--imports", default="", metavar="IMPORTS",
                         help="Python modules to import first, separated by ';' (e.g. 'pkg;pkg.sub')")
     parser.add_argument("--dlls", default="", metavar="LIBS",
@@ -68,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
                              "needs --init-pypkg and --init-lib")
     parser.add_argument("--indent", type=int, default=4,
                         help="spaces per nesting level inside a generated block")
-    parser.add_argument("--target", default="python", choices=TARGETS, help="language of the generated code")
+    parser.add_argument("--target", default="python", choices=generator_names(),
+                        help="language of the generated code")
     parser.add_argument("--verbose", action="store_true", help="print a unified diff of each change")
     parser.add_argument("--dry-run", action="store_true", help="do not write any file")
     parser.add_argument("--check", action="store_true",
@@ -81,18 +85,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _source_files(paths: Sequence[str]) -> Iterator[str]:
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.endswith(_SOURCE_EXTS):
-                        yield os.path.join(root, name)
-        elif os.path.isfile(path):
-            yield path
-        else:
-            raise StubgenError(f"{path}: no such file or directory")
+def _parse_args(argv: Sequence[str] | None = None) -> Options:
+    """Parse and check the command line; print the help and exit when there is nothing to do."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    init_flags = [args.init_pypkg, args.init_lib, args.init_prefix]
+    if any(init_flags) and not all(init_flags):
+        parser.error("--init-pypkg, --init-lib and --init-prefix must be given together")
+    if args.check and any(init_flags):
+        parser.error("--check cannot be combined with --init-* flags")
+    if any(init_flags) and not args.files:
+        parser.error("--init-* needs a PATH: the directory the package tree is written to")
+    if not args.files and args.coverage_out is None:
+        parser.print_help()
+        sys.exit(1)  # as an argument error: SystemExit from main() too, as in the reference
+    return Options(
+        imports=_split(args.imports), dlls=_split(args.dlls),
+        init=InitConfig(args.init_pypkg, args.init_lib, args.init_prefix) if all(init_flags) else None,
+        indent=args.indent, files=list(args.files), verbose=args.verbose, dry_run=args.dry_run,
+        check=args.check, target=args.target, coverage_out=args.coverage_out,
+    )
 
 
 def module_name_of(path: str) -> str:
@@ -126,93 +138,293 @@ def module_name_of(path: str) -> str:
     return ".".join(parts)
 
 
-def _read(path: str | Path) -> _markers.SourceFile:
-    with open(path, encoding="utf-8") as f:
-        return _markers.parse(str(path), f.read())
+def _error(message: str) -> None:
+    print(f"tvm-ffi-stubgen: error: {message}", file=sys.stderr)
 
 
-def _read_if_exists(path: Path) -> _markers.SourceFile | None:
-    return _read(path) if path.exists() else None
-
-
-def _load(args: argparse.Namespace) -> None:
-    for lib in _split(args.dlls):
+def _load(opt: Options) -> list[ctypes.CDLL]:
+    """Load ``--dlls`` (globally, so their symbols resolve) and import ``--imports``."""
+    dlls = []
+    for lib in opt.dlls:
         try:
-            ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+            dlls.append(ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL))
         except OSError as err:
             raise StubgenError(f"cannot load --dlls library {lib}: {err}") from err
-    import tvm_ffi  # noqa: F401  (the runtime is loaded before the registry is read)
-
-    for name in _split(args.imports):
+    for name in opt.imports:
         importlib.import_module(name)
+    return dlls
 
 
-def _initialize(args: argparse.Namespace, sources: list[_markers.SourceFile], ty_map: dict[str, str],
-                funcs: dict[str, list[FuncInfo]]) -> list[_markers.SourceFile]:
-    """Scaffold the ``--init-*`` files; returns the sources with the new and grown files read anew."""
-    cfg = InitConfig(args.init_pypkg, args.init_lib, args.init_prefix)
-    root = Path(args.files[0]).resolve()
-    root = root.parent if root.is_file() else root
-    written: list[Path] = []
-    for prefix, objects in plan(cfg, funcs, sources):
-        written += scaffold(root, prefix, objects, cfg, ty_map, _read_if_exists)
-    fresh = {str(p.resolve()) for p in written}
-    kept = [s for s in sources if str(Path(s.path).resolve()) not in fresh]
-    return kept + [_read(p) for p in written]
+def _collect(paths: list[str], source_exts: frozenset[str]) -> tuple[list[FileInfo], int]:
+    """The files with markers among ``paths``, and how many could not be parsed (reported)."""
+    for name in paths:
+        if not os.path.exists(name):
+            raise StubgenError(f"{name}: no such file or directory")
+    failures: list[Path] = []
+
+    def report(file: Path, err: ValueError) -> None:
+        _error(f"{file}: {err}")
+        failures.append(file)
+
+    files = collect_files([Path(name) for name in paths], source_exts, on_error=report)
+    return files, len(failures)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Process the files of ``args``.
+def _directives(file: FileInfo, name: str) -> list[CodeBlock]:
+    """The file's one-line directives called ``name``."""
+    return [b for b in file.code_blocks if b.kind == "directive" and b.param[0] == name]
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
 
-    Returns
-    -------
-    int
-        The exit status: 0 done, 1 ``--check`` found stale files, 2 a file failed.
+def _stage_1(file: FileInfo, ty_map: dict[str, str]) -> None:
+    """Add the file's ``ty-map`` directives (``<type key> -> <target name>``) to ``ty_map``.
+
+    Raises ``DirectiveError`` for a directive without the arrow.
     """
-    _load(args)
-    if args.init_pypkg and not os.path.exists(args.files[0]):
-        os.makedirs(args.files[0])  # the package tree's root, written by --init
-    # Files without a marker are not ours to touch.
-    sources = [s for s in (_read(p) for p in _source_files(args.files))
-               if not s.skip and any(seg.kind is not None for seg in s.segments)]
-    ty_map = dict(OUTPUT_NAMES)
-    for source in sources:
-        ty_map.update(_markers.ty_map_of(source))
-    funcs = collect_global_funcs()
-    if args.init_pypkg:
-        sources = _initialize(args, sources, ty_map, funcs)
-    owners(sources)
-    declared = {seg.arg for source in sources for seg in source.blocks("object")}
-    failed = stale = 0
-    for source in sources:
-        old = source.text() if source.original else ""
-        try:
-            roll_out(source, declared)
-            regenerate(source, funcs, ty_map, args.indent)
-        except StubgenError as err:
-            print(f"tvm-ffi-stubgen: error: {err}", file=sys.stderr)
-            failed += 1
-        new = source.text()
-        if new == old:
+    for block in _directives(file, "ty-map"):
+        source, arrow, target = block.param[1].partition("->")
+        if not arrow or not source.strip() or not target.strip():
+            raise DirectiveError(f"ty-map directive at line {block.lineno_start} must read "
+                                 "'ty-map): <type key> -> <module.Class>'")
+        ty_map[source.strip()] = target.strip()
+
+
+def _new_blocks(syntax: C.MarkerSyntax, lineno: int, stub: str) -> list[CodeBlock]:
+    """A blank line and an empty ``stub`` block (``object/<key>``, ``import-section``), to insert."""
+    begin = f"{syntax.begin} {stub}"
+    block = CodeBlock.from_begin_line(lineno, begin, syntax)
+    block.lines, block.lineno_end = [begin, syntax.end], lineno
+    return [CodeBlock(None, "", lineno, lineno, [""]), block]
+
+
+def _remove_unregistered_blocks(file: FileInfo, prefix: str, registered: list[str]) -> None:
+    """Drop the file's ``object/`` blocks of types under ``prefix`` that are no longer registered."""
+    kept: list[CodeBlock] = []
+    for block in file.code_blocks:
+        if block.kind == "object" and isinstance(block.param, str) \
+                and block.param.rpartition(".")[0] == prefix and block.param not in registered:
+            if kept and kept[-1].kind is None and kept[-1].lines == [""]:
+                kept.pop()  # the blank line inserted before it
             continue
-        if args.verbose or args.check:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), new.splitlines(True), source.path, source.path))
-        stale += 1
-        if args.check:
-            print(f"out of date: {source.path}", file=sys.stderr)
-        elif not args.dry_run:
-            with open(source.path, "w", encoding="utf-8") as f:
-                f.write(new)
-    if args.coverage_out is not None:
-        infos = {key: object_info(key) for keys in collect_type_keys().values() for key in keys}
-        write_coverage_report(Path(args.coverage_out), classify(infos))
-    return 2 if failed else 1 if args.check and stale else 0
+        kept.append(block)
+    file.code_blocks[:] = kept
+
+
+def _roll_out_prefixes(files: list[FileInfo], generator: Generator) -> int:
+    """Give each ``prefix`` file an ``object/`` block per registered type of its prefix.
+
+    A type that a block of the run declares, that a ``skip`` directive names or that the
+    target binds itself gets none; blocks of types no longer registered are dropped. Returns
+    the number of files that failed (two ``prefix`` directives, or a prefix another file claims).
+    """
+    declared = set(_declared_objects(files))
+    owners: dict[str, Path] = {}
+    failed = 0
+    for file in files:
+        heads = _directives(file, "prefix")
+        if not heads:
+            continue
+        prefix = heads[0].param[1].rstrip(".")
+        if len(heads) > 1:
+            _error(f"{file.path}: more than one prefix directive (line {heads[1].lineno_start})")
+            failed += 1
+            continue
+        if owners.setdefault(prefix, file.path) != file.path:
+            _error(f"{file.path}: prefix {prefix!r} is already declared by {owners[prefix]}")
+            failed += 1
+            continue
+        registered = collect_type_keys().get(prefix, [])
+        _remove_unregistered_blocks(file, prefix, registered)
+        skipped = {block.param[1].strip() for block in _directives(file, "skip")}
+        keys = [k for k in registered if k not in declared and k not in skipped and not generator.is_builtin(k)]
+        if not keys:
+            continue
+        blocks, head = file.code_blocks, heads[0]
+        if not any(block.kind == "import-section" for block in blocks):
+            at = blocks.index(head) + 1
+            blocks[at:at] = _new_blocks(file.syntax, head.lineno_start, "import-section")
+        at = max(i for i, b in enumerate(blocks) if b.kind in ("object", "import-section")) + 1
+        blocks[at:at] = [new for info in toposort_objects(keys)
+                         for new in _new_blocks(file.syntax, head.lineno_start, f"object/{info.type_key}")]
+        declared.update(keys)
+    return failed
+
+
+def _read(path: Path, include_empty: bool) -> FileInfo | None:
+    try:
+        return FileInfo.from_file(path, include_empty=include_empty)
+    except ValueError as err:
+        raise StubgenError(f"{path}: {err}") from err
+
+
+def _append(path: Path, text: str) -> None:
+    if text:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _stage_2(files: list[FileInfo], ty_map: dict[str, str], init_cfg: InitConfig, init_path: Path,
+             global_funcs: dict[str, list[FuncInfo]], generator: Generator) -> set[str]:
+    """Scaffold an API file and a package entry for each prefix under ``init_cfg.prefix``.
+
+    A prefix gets them when it has functions no ``global/`` block of the run declares, or
+    types no ``object/`` block declares (nor a ``skip`` directive names). The files go to
+    ``init_path/<prefix as path>``; existing ones are appended to. ``files`` is updated with
+    the written files, read anew. Returns the prefixes that got files.
+    """
+    declared_prefixes = {b.param[0] for f in files for b in f.code_blocks if b.kind == "global"}
+    declared_types = {b.param for f in files for b in f.code_blocks if b.kind == "object"}
+    skipped = {b.param[1].strip() for f in files for b in _directives(f, "skip")}
+    wanted = init_cfg.prefix.strip()
+    if wanted and not wanted.endswith("."):
+        wanted += "."
+    root = wanted.rstrip(".")
+    prefixes = {prefix: list(keys) for prefix, keys in collect_type_keys().items()}
+    for prefix in global_funcs:
+        prefixes.setdefault(prefix, [])
+    generated: set[str] = set()
+    for prefix, keys in sorted(prefixes.items()):
+        if prefix != root and not prefix.startswith(wanted):
+            continue
+        new_funcs = [] if prefix in declared_prefixes else global_funcs.get(prefix, [])
+        new_keys = sorted(k for k in set(keys) - declared_types - skipped if not generator.is_builtin(k))
+        if not new_funcs and not new_keys:
+            continue
+        directory = init_path / prefix.replace(".", "/")
+        directory.mkdir(parents=True, exist_ok=True)
+        api, init = directory / generator.api_filename(), directory / generator.init_filename()
+        existing = _read(api, include_empty=True) if api.exists() else None
+        _append(api, generator.generate_api_file(existing.code_blocks if existing else [], ty_map, prefix,
+                                                 toposort_objects(new_keys), init_cfg, prefix == root))
+        existing = _read(init, include_empty=True) if init.exists() else None
+        submodule = generator.api_filename().rsplit(".", 1)[0]
+        _append(init, generator.generate_init_file(existing.code_blocks if existing else [], prefix, submodule))
+        for path in (api, init):
+            _refresh(files, path)
+        generated.add(prefix)
+    return generated
+
+
+def _refresh(files: list[FileInfo], path: Path) -> None:
+    """Read a rewritten file anew into ``files`` (added when it was not there)."""
+    path = path.resolve()
+    fresh = _read(path, include_empty=False)
+    for i, file in enumerate(files):
+        if file.path == path:
+            if fresh is None:
+                del files[i]
+            else:
+                files[i] = fresh
+            return
+    if fresh is not None:
+        files.append(fresh)
+
+
+def _declared_objects(files: list[FileInfo]) -> dict[str, Path]:
+    """Type key -> the file of the first ``object/`` block of the run declaring it."""
+    declared: dict[str, Path] = {}
+    for file in files:
+        for block in file.code_blocks:
+            if block.kind == "object" and isinstance(block.param, str):
+                declared.setdefault(block.param, file.path)
+    return declared
+
+
+def _stage_3(file: FileInfo, opt: Options, ty_map: dict[str, str], global_funcs: dict[str, list[FuncInfo]],
+             generator: Generator, declared: Mapping[str, Path] | None = None) -> bool:
+    """Fill every block of one file and write it back; return whether its content changed.
+
+    With ``opt.check`` or ``opt.dry_run`` nothing is written; with ``opt.check`` or
+    ``opt.verbose`` the change is printed as a diff. An ``object/`` block whose type is not
+    registered is left as it is, and reported (``StubgenError``) once the file is written.
+    """
+    if declared is None:
+        declared = _declared_objects([file])
+    imports = generator.new_imports()
+    for block in file.code_blocks:
+        if block.kind == "directive" and block.param[0] not in C.PIPELINE_DIRECTIVE_KINDS:
+            name, payload = block.param[0], block.param[1]
+            if name not in generator.directive_kinds:
+                raise DirectiveError(f"Unknown directive `{name}` at line {block.lineno_start}")
+            generator.add_directive(imports, name, payload, block.lineno_start)
+    defined_funcs: set[str] = set()
+    for block in file.code_blocks:
+        if block.kind == "global":
+            funcs = global_funcs.get(block.param[0], [])
+            defined_funcs.update(func.schema.name for func in funcs)
+            generator.generate_global_funcs_block(block, funcs, ty_map, imports, opt)
+    defined_types: set[str] = set()
+    unregistered: list[str] = []
+    for block in file.code_blocks:
+        if block.kind == "object" and isinstance(block.param, str):
+            if _object_type_key_to_index(block.param) is None:
+                unregistered.append(f"object type {block.param!r} is not registered (line {block.lineno_start})")
+                continue
+            info = object_info_from_type_key(block.param)
+            defined_types.add(generator.canonical_type_name(ty_map.get(block.param, block.param)))
+            generator.generate_object_block(block, ty_map, imports, opt, info, declared)
+    for block in file.code_blocks:
+        if block.kind == "import-section":
+            generator.generate_import_section_block(block, imports, opt, defined_types)
+            break  # one import section per file
+    for block in file.code_blocks:
+        if block.kind == "__all__":
+            generator.generate_all_block(block, defined_funcs | defined_types | generator.extra_export_names(imports),
+                                         opt)
+            break  # one __all__ per file
+    for block in file.code_blocks:
+        if block.kind == "export":
+            generator.generate_export_block(block)
+    changed = file.update(verbose=opt.verbose or opt.check, dry_run=opt.dry_run or opt.check)
+    if unregistered:
+        raise StubgenError(f"{file.path}: {'; '.join(unregistered)}; load the libraries with --dlls or "
+                           "--imports, or delete the blocks")
+    return changed
+
+
+def _run(opt: Options) -> int:
+    """Run the stages over ``opt.files``; the exit status (0, 1 stale under ``--check``, 2 failed)."""
+    generator = get_generator(opt.target)
+    dlls = _load(opt)
+    init_path: Path | None = None
+    if opt.files:
+        if opt.init and not os.path.exists(opt.files[0]):
+            os.makedirs(opt.files[0])  # the package tree's root, written by --init
+        init_path = Path(opt.files[0]).resolve()
+        init_path = init_path.parent if init_path.is_file() else init_path
+    files, failed = _collect(opt.files, generator.source_exts)
+    global_funcs = collect_global_funcs()
+    ty_map = generator.default_ty_map()
+    for file in files:
+        try:
+            _stage_1(file, ty_map)
+        except ValueError as err:
+            _error(f"{file.path}: {err}")
+            failed += 1
+    generated: set[str] = set()
+    if opt.init and init_path is not None:
+        generated = _stage_2(files, ty_map, opt.init, init_path, global_funcs, generator)
+    before = {file.path: generator.check_view(file.code_blocks) for file in files} if opt.check else {}
+    failed += _roll_out_prefixes(files, generator)
+    declared = _declared_objects(files)
+    stale = 0
+    for file in files:
+        try:
+            changed = _stage_3(file, opt, ty_map, global_funcs, generator, declared)
+        except ValueError as err:
+            _error(str(err) if isinstance(err, StubgenError) else f"{file.path}: {err}")
+            failed += 1
+            continue
+        if changed and opt.check and generator.check_view(file.code_blocks) != before[file.path]:
+            stale += 1
+            print(f"[Stale] {file.path}")  # the reference tool's line, which its users' tests look for
+            print(f"out of date: {file.path}", file=sys.stderr)
+    if opt.init and generated and init_path is not None:
+        generator.finalize_init(init_path, generated)
+    if opt.coverage_out is not None:
+        infos = {key: object_info_from_type_key(key) for keys in collect_type_keys().values() for key in keys}
+        write_coverage_report(Path(opt.coverage_out), classify(infos))
+    del dlls
+    return 2 if failed else 1 if stale else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -247,22 +459,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["--check", str(path)])
     0
     """
-    parser = _parser()
-    args = parser.parse_args(argv)
-    init_flags = [args.init_pypkg, args.init_lib, args.init_prefix]
-    if any(init_flags) and not all(init_flags):
-        parser.error("--init-pypkg, --init-lib and --init-prefix must be given together")
-    if args.check and any(init_flags):
-        parser.error("--check cannot be combined with --init-* flags")
-    if any(init_flags) and not args.files:
-        parser.error("--init-* needs a PATH: the directory the package tree is written to")
-    if not args.files and args.coverage_out is None:
-        parser.print_help()
-        sys.exit(1)  # as an argument error: SystemExit from main() too, as in the reference
+    opt = _parse_args(argv)
     try:
-        return run(args)
-    except (StubgenError, _markers.MarkerError, OSError) as err:
-        print(f"tvm-ffi-stubgen: error: {err}", file=sys.stderr)
+        return _run(opt)
+    except (ValueError, OSError) as err:
+        _error(str(err))
         return 2
 
 

@@ -6,20 +6,22 @@ and the end rounds up to the size at the largest alignment of the chain; its par
 complete too (the root, the 24-byte object header, is). Otherwise it is ``opaque``, with a
 reason: ``layout-unknown`` (no size of its own, or a field without byte facts),
 ``parent-opaque``, ``field-overlap``, ``uncovered-bytes`` (a vtable pointer or an unreflected
-member), and for types whose bytes are covered: ``unrenderable-field`` (the caller's predicate
-refused a field) or ``by-directive`` (the caller asked for it). The JSON report uses the
-reference tool's keys, one entry per type key; the module and its names are the reference's.
+member), ``no-mirror`` (the caller's target never reproduces the type's bytes), and for types
+whose bytes are covered: ``unrenderable-field`` (the caller's predicate refused a field) or
+``by-directive`` (the caller asked for it). The details are worded as the reference tool's, since
+they reach generated code (the Rust backend's doc comments) and the JSON report, which uses the
+reference's keys, one entry per type key; the module and its names are the reference's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ._model import FieldInfo, ObjectInfo
+from .utils import NamedTypeSchema, ObjectInfo
 
 OBJECT_HEADER_ALIGNMENT = 8
 
@@ -157,31 +159,36 @@ def _fill(verdict: Verdict, start: int, end: int) -> None:
         _gap(verdict, cursor, align_up(cursor, alignment), offset)
         cursor = offset + size
     if cursor > end:
-        overlap = overlap or f"the fields end at byte {cursor}, past total_size {end}"
+        overlap = overlap or f"fields extend to byte {cursor}, past total_size {end}"
     else:
         _gap(verdict, cursor, align_up(cursor, verdict.alignment), end)
     if overlap:
         verdict.reason, verdict.detail = "field-overlap", overlap
     elif verdict.uncovered:
         verdict.reason = "uncovered-bytes"
-        verdict.detail = f"no reflected field covers bytes {_ranges(verdict.uncovered)} of [{start}, {end})"
+        verdict.detail = (f"bytes {_ranges(verdict.uncovered)} of [{start}, {end}) are not accounted for "
+                          "by reflected fields")
     else:
         verdict.verdict = "complete"
-        verdict.detail = f"the reflected fields fill [{start}, {end})"
+        verdict.detail = f"reflected fields fill [{start}, {end}) exactly"
         if verdict.padding:
-            verdict.detail += f" with alignment padding {_ranges(verdict.padding)}"
+            verdict.detail += f" (alignment padding {_ranges(verdict.padding)})"
 
 
-def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
-             field_renderable: Callable[[FieldInfo], bool] | None = None) -> dict[str, Verdict]:
-    """Classify each type of ``infos``.
+def classify(infos: Mapping[str, ObjectInfo], *, forced_opaque: Collection[str] = frozenset(),
+             unmirrored: Collection[str] = frozenset(),
+             field_renderable: Callable[[NamedTypeSchema], bool] | None = None) -> dict[str, Verdict]:
+    """Classify each type of ``infos``, parents before children.
 
     Parameters
     ----------
-    infos : dict
+    infos : Mapping
         Type key -> reflection; every ancestor of a type must be among them (KeyError).
     forced_opaque : collection of str
         Types to report opaque (``by-directive``) even when their bytes are covered.
+    unmirrored : collection of str
+        Types whose bytes the caller's target never reproduces (its runtime owns them): opaque
+        (``no-mirror``) before any evidence is weighed.
     field_renderable : callable, optional
         Asked about each field of a covered type; a field it refuses makes the type opaque
         (``unrenderable-field``).
@@ -201,19 +208,22 @@ def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
         verdict = verdicts[key] = Verdict(info)
         ordered = sorted(info.fields, key=lambda f: f.offset or 0)
         verdict.fields = [FieldBytes(f.name, f.offset, f.size, f.alignment) for f in ordered]
-        missing = [f.name for f in info.fields if f.offset is None or f.size is None]
-        if info.total_size is None:
-            verdict.reason, verdict.detail = "layout-unknown", "the type registered no size of its own"
+        missing = [f.name for f in info.fields if f.offset is None or f.size is None or f.alignment is None]
+        if key in unmirrored:
+            verdict.reason = "no-mirror"
+            verdict.detail = "its bytes are owned by the target's runtime and never mirrored"
+        elif info.total_size is None:
+            verdict.reason, verdict.detail = "layout-unknown", "no metadata of its own: total_size is unknown"
         elif missing:
             verdict.reason = "layout-unknown"
-            verdict.detail = f"the field {missing[0]!r} registered no offset or size"
+            verdict.detail = f"field {missing[0]!r} carries no native layout facts"
         elif parent is None:
             verdict.verdict, verdict.alignment = "complete", OBJECT_HEADER_ALIGNMENT
             verdict.own_bytes = ByteRange(info.total_size, info.total_size)
-            verdict.detail = f"the object header [0, {info.total_size}) is fixed by the C ABI"
+            verdict.detail = f"object header [0, {info.total_size}): owned by the C ABI"
         elif not parent.is_complete:
             verdict.reason = "parent-opaque"
-            verdict.detail = f"the parent {parent.info.type_key!r} is opaque ({parent.reason})"
+            verdict.detail = f"parent {parent.info.type_key!r} is opaque ({parent.reason})"
         else:
             assert parent.info.total_size is not None and parent.alignment is not None
             verdict.alignment = max([parent.alignment, *(f.alignment or 1 for f in info.fields)])
@@ -228,18 +238,18 @@ def classify(infos: dict[str, ObjectInfo], forced_opaque: Collection[str] = (),
     return verdicts
 
 
-def _demote(verdict: Verdict, ordered: list[FieldInfo], forced: bool,
-            field_renderable: Callable[[FieldInfo], bool] | None) -> None:
+def _demote(verdict: Verdict, ordered: list[NamedTypeSchema], forced: bool,
+            field_renderable: Callable[[NamedTypeSchema], bool] | None) -> None:
     """A covered type the caller cannot render (its fields by offset), or asked to keep opaque."""
     if field_renderable is not None:
         for field in ordered:
             if not field_renderable(field):
                 verdict.verdict, verdict.reason = "opaque", "unrenderable-field"
-                verdict.detail = f"the field {field.name!r} has no renderable type"
+                verdict.detail = f"field {field.name!r} ({field.repr()}) has no native mirror"
                 return
     if forced:
         verdict.verdict, verdict.reason = "opaque", "by-directive"
-        verdict.detail = "kept opaque by a directive"
+        verdict.detail = "vetoed by directive although the layout is reproducible"
 
 
 def coverage_report(verdicts: dict[str, Verdict]) -> dict[str, dict[str, Any]]:
