@@ -415,7 +415,12 @@ int core_type_declare_empty_slots(PyTypeObject* type) {
 }
 
 PyObject* core_type_from_spec(PyType_Spec* spec, PyObject* bases) {
-  PyObject* type = PyType_FromSpecWithBases(spec, bases);
+  /* Python 3.9 takes only a tuple of bases (3.10 also a single class). */
+  PyObject* tuple = bases == NULL || PyTuple_Check(bases) ? (Py_XINCREF(bases), bases)
+                                                           : PyTuple_Pack(1, bases);
+  if (bases != NULL && tuple == NULL) return NULL;
+  PyObject* type = PyType_FromSpecWithBases(spec, tuple);
+  Py_XDECREF(tuple);
   if (type == NULL) return NULL;
   /* What type.__name__'s setter and class statements do: tp_name is the UTF-8 of the short
    * name, which the type owns (__module__ and __qualname__ are kept apart). */

@@ -53,10 +53,10 @@ int core_type_add_methods(PyTypeObject* type, PyMethodDef* defs);
  * (`Tensor.__slots__`); the layout is the C struct's either way. */
 int core_type_declare_empty_slots(PyTypeObject* type);
 
-/* A heap type from `spec` (with `bases`, or NULL) that Python's own messages name by its short
- * name ("'String' object has no attribute 'x'"), as they name classes made by a class statement
- * and as the reference's classes read; PyType_FromSpec alone leaves the dotted spec name there.
- * A new reference, or NULL with an exception. */
+/* A heap type from `spec` (with `bases`: one class, a tuple of them, or NULL) that Python's own
+ * messages name by its short name ("'String' object has no attribute 'x'"), as they name classes
+ * made by a class statement and as the reference's classes read; PyType_FromSpec alone leaves the
+ * dotted spec name there. A new reference, or NULL with an exception. */
 PyObject* core_type_from_spec(PyType_Spec* spec, PyObject* bases);
 
 #endif /* TVM_FFI_PYTHON_OBJECT_H_ */
