@@ -147,7 +147,7 @@ def test_signature_and_options() -> None:
 
 def test_frozen() -> None:
     f = Frozen(1)
-    with pytest.raises(AttributeError, match="has no setter"):
+    with pytest.raises(AttributeError, match="has no setter|can't set attribute"):
         f.a = 2
     g = replace(f, a=5)
     assert (f.a, g.a) == (1, 5)
@@ -277,7 +277,7 @@ def test_reflection_refresh_keeps_dataclass_facts() -> None:
 
     refresh_bound_classes()  # what loading a library does
     assert [f.name for f in fields(Child)] == ["x", "flag", "y", "z"]
-    with pytest.raises(AttributeError, match="has no setter"):
+    with pytest.raises(AttributeError, match="has no setter|can't set attribute"):
         Frozen(1).a = 2
 
 

@@ -430,6 +430,22 @@ PyObject* core_type_from_spec(PyType_Spec* spec, PyObject* bases) {
     return NULL;
   }
   ((PyTypeObject*)type)->tp_name = name;
+#if PY_VERSION_HEX < 0x030A0000
+  /* 3.9 keeps only the text after a doc's signature line in tp_doc, where __text_signature__
+   * (and so inspect.signature) looks for it: keep the whole doc there, as later versions do. */
+  for (PyType_Slot* slot = spec->slots; slot->slot != 0; ++slot) {
+    if (slot->slot != Py_tp_doc || slot->pfunc == NULL) continue;
+    size_t size = strlen((const char*)slot->pfunc) + 1;
+    char* doc = PyObject_Malloc(size);
+    if (doc == NULL) {
+      Py_DECREF(type);
+      return PyErr_NoMemory();
+    }
+    memcpy(doc, slot->pfunc, size);
+    PyObject_Free((void*)((PyTypeObject*)type)->tp_doc);
+    ((PyTypeObject*)type)->tp_doc = doc;
+  }
+#endif
   return type;
 }
 

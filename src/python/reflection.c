@@ -286,14 +286,21 @@ static int field_write(FieldProperty* self, PyObject* obj, PyObject* value) {
 
 static int field_set(PyObject* op, PyObject* obj, PyObject* value) {
   FieldProperty* self = field_state(op);
+  /* Worded as this Python's own property without a setter or deleter words it (the reference's
+   * fields are properties): 3.11 names the class by its qualname, earlier versions name nothing. */
+#if PY_VERSION_HEX < 0x030B0000
+  if (value == NULL || self->frozen) {
+    PyErr_SetString(PyExc_AttributeError,
+                    value == NULL ? "can't delete attribute" : "can't set attribute");
+    return -1;
+  }
+#endif
   if (value == NULL) {
-    /* property's wording: a field has no deleter */
     PyErr_Format(PyExc_AttributeError, "property of '%s' object has no deleter",
                  Py_TYPE(obj)->tp_name);
     return -1;
   }
   if (self->frozen) {
-    /* Worded like Python's own read-only property, which names the class by its qualname. */
     PyObject* qualname = PyObject_GetAttrString((PyObject*)Py_TYPE(obj), "__qualname__");
     if (qualname == NULL) return -1;
     PyErr_Format(PyExc_AttributeError, "property of '%S' object has no setter", qualname);

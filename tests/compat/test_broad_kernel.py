@@ -29,6 +29,7 @@ from .conftest import (
 )
 
 SCRIPT = COMPAT_DIR / "scripts" / "broad_kernel_observations.py"
+pytest.importorskip("torch", reason="the observations pass torch tensors to the kernel")
 
 # Observation -> why our runtime/package deliberately differs from the reference there.
 _KEEPS_KIND = ("our package keeps an error's kind across the boundary: a Python exception type the "

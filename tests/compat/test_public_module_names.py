@@ -30,6 +30,11 @@ ACCEPTED_NAMES = {
     "tvm_ffi.core.dl_dtype": _LOOP_LEFTOVER,
     "tvm_ffi.core.extra_types": _LOOP_LEFTOVER,
     "tvm_ffi.core.cuda_driver": "the reference's handle of the optional cuda-python module (None without it)",
+    # Imported at start-up there (a module, so left out above, or None when not installed); ours
+    # imports torch only when a torch tensor first comes along.
+    "tvm_ffi.core.torch": "the reference's handle of the optional torch module (None without it)",
+    "tvm_ffi.core.numpy": "the reference's handle of the optional numpy module (None without it)",
+    "tvm_ffi.core.ml_dtypes": "the reference's handle of the optional ml_dtypes module (None without it)",
     "tvm_ffi.cpp.extension.logger": _BUILD_INTERNALS,
     "tvm_ffi.dataclasses.py_class.on_fields_resolved": "a step of the reference's py_class machinery, not an API",
 }

@@ -69,7 +69,7 @@ def main(kernel: str, reference_dir: str) -> None:
     err = expect_raises(TypeError, "check_positive: argument #0 expected `int` but got `float`",
                         mod.check_positive, 1.5)
     # The Python traceback names the kernel's exported symbol as the frame that raised.
-    assert "__tvm_ffi_check_positive" in "".join(traceback.format_exception(err))
+    assert "__tvm_ffi_check_positive" in "".join(traceback.format_exception(type(err), err, err.__traceback__))
     print("ok TypeError")
 
 
