@@ -65,7 +65,8 @@ def test_explicit_init_constructs_from_python(demo: Any) -> None:
     assert info.add_prefix_space is False
     with pytest.raises(KeyError, match="unknown token zz"):
         info.token_id("zz")
-    with pytest.raises(AttributeError, match="property of 'demo.<locals>.TokenizerInfo' object has no setter"):
+    read_only = "property of 'demo.<locals>.TokenizerInfo' object has no setter|can't set attribute"  # 3.11 | 3.9, 3.10
+    with pytest.raises(AttributeError, match=read_only):
         info.vocab_size = 1
     with pytest.raises(TypeError, match=r"demo.TokenizerInfo.__ffi_init__.* Expected 2 but got 1 arguments"):
         demo.TokenizerInfo(["a"])
