@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from median_table import print_median_table
 from refpkg import REFPKG_DIR, REPO_ROOT, install_reference
 
 HERE = Path(__file__).resolve().parent
@@ -55,13 +55,8 @@ def main() -> int:
                     if case not in cases:
                         cases.append(case)
                     samples[(side, case)].append(float(nanos))
-    print(f"{args.rounds} rounds of {args.ops} operations, median ns per operation, our runtime\n")
-    print("| operation | ours | reference | ours / reference |")
-    print("|---|---|---|---|")
-    for case in cases:
-        ours = statistics.median(samples[("ours", case)])
-        ref = statistics.median(samples[("reference", case)])
-        print(f"| {case} | {ours:.1f} | {ref:.1f} | {ours / ref:.2f}x |")
+    print_median_table(f"{args.rounds} rounds of {args.ops} operations, median ns per operation, our runtime",
+                       "operation", cases, samples)
     return 0
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from median_table import print_median_table
 from refpkg import REFPKG_DIR, REPO_ROOT, install_reference
 
 HERE = Path(__file__).resolve().parent
@@ -58,13 +58,8 @@ def main() -> int:
                 path, case, nanos = line.split()
                 side = next(s for s in libs if str(libs[s]) == path)
                 samples[(side, case)].append(float(nanos))
-    print(f"{args.rounds} rounds of {args.calls} calls, median ns per call, our runtime\n")
-    print("| function | ours | reference | ours / reference |")
-    print("|---|---|---|---|")
-    for case in CASES:
-        ours = statistics.median(samples[("ours", case)])
-        ref = statistics.median(samples[("reference", case)])
-        print(f"| {case} | {ours:.1f} | {ref:.1f} | {ours / ref:.2f}x |")
+    print_median_table(f"{args.rounds} rounds of {args.calls} calls, median ns per call, our runtime", "function",
+                       CASES, samples)
     return 0
 
 
