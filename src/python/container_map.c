@@ -14,7 +14,6 @@
 #include "globals.h"
 #include "map_walk.h"
 #include "snapshot.h"
-#include "tensor.h"
 
 static PyTypeObject MapBase_Type;
 
@@ -250,23 +249,6 @@ static PyObject* map_iter(PyObject* self) {
   return core_map_iter(self, kMapWalkKeys);
 }
 
-/* m._in_framework(value): `value` (an element just read through a ffi.Map* / ffi.Dict* call)
- * as the map's framework would hand it out; `value` itself when the map has no framework. */
-static PyObject* map_in_framework(PyObject* self, PyObject* value) {
-  const DLPackExchangeAPI* api = ((CoreContainer*)self)->dlpack_api;
-  if (api != NULL && PyObject_TypeCheck(value, &CoreTensor_Type) &&
-      ((CoreObject*)value)->chandle != NULL) {
-    TVMFFIAny owned = {0};
-    owned.type_index = kTVMFFITensor;
-    owned.v_obj = (TVMFFIObject*)((CoreObject*)value)->chandle;
-    TVMFFIObjectIncRef(owned.v_obj);
-    return core_tensor_result_to_framework(&owned, api);
-  }
-  if (api != NULL) core_container_set_framework(value, api);
-  Py_INCREF(value);
-  return value;
-}
-
 static PyMethodDef map_methods[] = {
     {"get", (PyCFunction)(void (*)(void))map_get, METH_FASTCALL | METH_KEYWORDS,
      "get($self, key, default=None)\n--\n\n"
@@ -280,9 +262,6 @@ static PyMethodDef map_methods[] = {
     {"_iter_entries", map_iter_entries, METH_O,
      "An iterator over the keys (0), values (1) or (key, value) pairs (2) in insertion order; "
      "it raises RuntimeError when the map's size changes during the loop."},
-    {"_in_framework", map_in_framework, METH_O,
-     "An element as this map hands it out (framework tensors for maps returned by calls that "
-     "took them)."},
     {NULL, NULL, 0, NULL},
 };
 
