@@ -137,6 +137,18 @@ def test_bigint_round_trip(value: int) -> None:
     assert _core._convert(value) == value
 
 
+def test_bigint_round_trips_at_every_bit_length() -> None:
+    # Digits (30 bits) and words (64) meet at every offset; both signs, powers of two and their
+    # neighbours, where two's complement and sign-magnitude differ most.
+    for bits in range(63, 400):
+        for magnitude in (1 << bits, (1 << bits) - 1, (1 << bits) + 1, (1 << bits) | 0x5A5A5A5A5A5A5A5A):
+            for value in (magnitude, -magnitude):
+                if -(2**63) <= value < 2**63:
+                    continue
+                result = echo(value)
+                assert result == value and type(result) is int and hash(result) == hash(value)
+
+
 def test_bigint_from_an_int_subclass() -> None:
     class Big(int):
         pass
