@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+from dataclasses import dataclass
 
 import pytest
 import tvm_ffi
@@ -111,6 +112,26 @@ def test_array_reads_from_many_threads() -> None:
         t.join()
     assert failures == []
     assert arr == items  # still intact afterwards
+
+
+def test_array_pickles_its_object_graph_keeping_shared_items() -> None:
+    pair = tvm_ffi.testing.TestIntPair(1, 2)
+    copy = pickle.loads(pickle.dumps(tvm_ffi.Array([pair, [pair]])))
+    assert copy[0].same_as(copy[1][0]) and not copy[0].same_as(pair)
+    assert (copy[0].a, copy[0].b) == (1, 2)
+
+
+@dataclass
+class Note:
+    """A plain Python value: an Array holds it as an opaque Python object."""
+
+    text: str
+
+
+def test_array_of_python_objects_pickles_by_value() -> None:
+    # The graph holds no Python object; the items then pickle one by one, as a list's do.
+    copy = pickle.loads(pickle.dumps(tvm_ffi.Array([Note("x"), 2])))
+    assert isinstance(copy, tvm_ffi.Array) and list(copy) == [Note("x"), 2]
 
 
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))

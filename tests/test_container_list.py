@@ -92,6 +92,12 @@ def test_list_holds_nested_containers() -> None:
     assert lst[1]["k"] == "v"
 
 
+def test_list_pickles_its_object_graph_keeping_shared_items() -> None:
+    pair = tvm_ffi.testing.TestIntPair(5, 6)
+    copy = pickle.loads(pickle.dumps(tvm_ffi.List([pair, pair])))
+    assert isinstance(copy, tvm_ffi.List) and copy[0].same_as(copy[1]) and copy[0].a == 5
+
+
 def test_list_pickles_by_value() -> None:
     lst = tvm_ffi.List(["x", [1, 2]])
     copy = pickle.loads(pickle.dumps(lst))

@@ -86,8 +86,23 @@ def test_map_pickles_by_value_keeping_distinct_keys() -> None:
     copy = pickle.loads(pickle.dumps(m))
     assert isinstance(copy, tvm_ffi.Map) and not copy.same_as(m)
     assert list(copy.items()) == [(1, "int"), (True, "bool"), ("s", [1])]
+
+
+def test_maps_pickle_their_object_graph_keeping_shared_values() -> None:
+    pair = tvm_ffi.testing.TestIntPair(1, 2)
+    for cls in (tvm_ffi.Map, tvm_ffi.Dict):
+        copy = pickle.loads(pickle.dumps(cls({"x": pair, "y": pair})))
+        assert type(copy) is cls and copy["x"].same_as(copy["y"]) and not copy["x"].same_as(pair)
+
+
+def test_maps_holding_what_the_graph_cannot_pickle_by_value() -> None:
+    fn = tvm_ffi.convert(len)
+    with pytest.raises(TypeError, match="ffi.Function"):
+        pickle.dumps(tvm_ffi.Map({"f": fn}))  # the function itself refuses, as it does alone
+    m = tvm_ffi.Map([(1, "int"), (True, "bool")])
     # Keys a Python dict keeps apart travel as a dict, which the reference's Map() takes too.
-    assert tvm_ffi.Map({"a": 1, 2: "b"}).__reduce__() == (tvm_ffi.Map, ({"a": 1, 2: "b"},))
+    assert tvm_ffi.Map({"a": 1, 2: "b"})._reduce_by_value() == (tvm_ffi.Map, ({"a": 1, 2: "b"},))
+    assert m._reduce_by_value() == (tvm_ffi.Map, ([(1, "int"), (True, "bool")],))
 
 
 def test_dict_mutation() -> None:

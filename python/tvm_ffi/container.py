@@ -56,6 +56,16 @@ _content_equal: Callable[[Any, Any], bool] = _ffi_api._ContentEqual
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
 
+def _reduce_container(obj: Any, by_value: Callable[[], tuple[Any, ...]]) -> Any:
+    """How a container pickles: as its JSON object graph, as every Object does (items held twice
+    stay one object, and the pickle is the reference's); by value when the graph cannot hold an
+    item (a tensor, a function, a Python object), with each item pickled on its own."""
+    try:
+        return _core.Object.__reduce__(obj)
+    except TypeError:
+        return by_value()
+
+
 # Element, key and value types: Array[int], Map[str, Tensor], ... for type checkers; at run time
 # the containers hold any FFI value.
 _T = TypeVar("_T")
@@ -131,7 +141,7 @@ class Array(_Seq[_T], Sequence[_T]):
         def __init__(self, input_list: Iterable[_T] = ()) -> None: ...
 
     def __reduce__(self) -> Any:
-        return (Array, (list(self),))
+        return _reduce_container(self, lambda: (Array, (list(self),)))
 
 
 @register_object("ffi.List")
@@ -290,7 +300,7 @@ class List(_Seq[_T], MutableSequence[_T]):
         _ffi_api.ListReverse(self)
 
     def __reduce__(self) -> Any:
-        return (List, (list(self),))
+        return _reduce_container(self, lambda: (List, (list(self),)))
 
 
 class _MapReader(_core.MapBase, Generic[_K, _V]):
@@ -335,6 +345,9 @@ class _MapReader(_core.MapBase, Generic[_K, _V]):
         return type(self)(self._entry_list())
 
     def __reduce__(self) -> Any:
+        return _reduce_container(self, self._reduce_by_value)
+
+    def _reduce_by_value(self) -> tuple[Any, ...]:
         # A dict, which the reference's constructor takes too (pickles travel between the two
         # packages); pairs when keys Python merges (1, 1.0, True) are distinct entries here.
         pairs = self._entry_list()

@@ -21,8 +21,12 @@ EXPRESSIONS = [
     "tvm_ffi.dtype('int8x4')", "tvm_ffi.Shape((1, 2, 3))", "tvm_ffi.convert('hello')",
     "tvm_ffi.convert(b'ab')", "tvm_ffi.convert([1, 'a', 2.5])", "tvm_ffi.convert({'a': 1, 'b': [2]})",
     "tvm_ffi.List([1, tvm_ffi.List([2])])", "tvm_ffi.Dict({'k': 2, 3: 'v'})",
-    "tvm_ffi.testing.TestIntPair(1, 2)",
+    "tvm_ffi.testing.TestIntPair(1, 2)", "tvm_ffi.Array([tvm_ffi.testing.TestIntPair(1, 2)] * 2)",
+    "tvm_ffi.Map({'x': tvm_ffi.testing.TestIntPair(3, 4), 1: True})",
 ]
+# Values both packages pickle through the JSON object graph (containers and reflected objects).
+GRAPH_PICKLED = [i for i, e in enumerate(EXPRESSIONS) if "TestIntPair" in e or e.startswith(
+    ("tvm_ffi.convert([", "tvm_ffi.convert({", "tvm_ffi.List", "tvm_ffi.Dict"))]
 
 # Each side pickles every value, and loads the other side's pickles: a value comes back as its
 # repr (equal on both sides for these values) or as the error that stopped it.
@@ -63,3 +67,9 @@ def test_classes_are_named_where_the_reference_keeps_them() -> None:
     assert tvm_ffi._tensor.Shape is tvm_ffi.Shape
     assert tvm_ffi.core._create_device_from_tuple(tvm_ffi.Device, 2, 1) == tvm_ffi.device("cuda:1")
     assert tvm_ffi.core._create_cdtype_from_tuple(tvm_ffi.dtype, 2, 16, 1) == "float16"
+
+
+def test_containers_and_objects_pickle_to_the_reference_bytes(reference: Reference) -> None:
+    theirs = run(reference.env(), [])["made"]
+    ours = [base64.b64encode(pickle.dumps(eval(EXPRESSIONS[i]))).decode() for i in GRAPH_PICKLED]
+    assert ours == [theirs[i] for i in GRAPH_PICKLED]
