@@ -174,6 +174,17 @@ def test_schema_all_types_fields_and_methods() -> None:
         "Callable[[int, float, str], testing.SchemaAllTypes]")
 
 
+def test_a_static_method_is_the_runtime_function_named_after_its_class() -> None:
+    make_with = _SchemaAllTypes.make_with
+    assert isinstance(make_with, tvm_ffi.Function)  # as in the reference: no Python wrapper
+    methods = {m.name: m for m in _SchemaAllTypes.__tvm_ffi_type_info__.methods}
+    assert make_with is methods["make_with"].func
+    assert (make_with.__name__, make_with.__qualname__) == ("make_with", "_SchemaAllTypes.make_with")
+    assert make_with.__module__ == _SchemaAllTypes.__module__
+    assert make_with.__doc__ == "Constructor with subset of fields"
+    assert make_with(1, 2.0, "s").v_int == 1
+
+
 def test_method_errors_show_the_signature_and_the_last_bad_argument() -> None:
     # As from the reference's typed C++ methods (GCC converts arguments right to left).
     obj = _SchemaAllTypes.make_with(1, 2.0, "s")

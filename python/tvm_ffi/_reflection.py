@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Callable
+from typing import Any
 
 from . import _core
 from ._field_accessors import FieldGetter, FieldSetter
@@ -202,22 +202,20 @@ class TypeMethod:
         Returns
         -------
         staticmethod or InstanceMethod
-            A ``staticmethod`` for static methods, else a ``core.InstanceMethod`` bound on access.
+            For static methods, a ``staticmethod`` of the ``Function`` itself, named after the
+            class (as in the reference, ``Cls.method`` is that ``Function``); else a
+            ``core.InstanceMethod`` bound on access.
         """
         if self.is_static:
-            return staticmethod(_named_static(self.func, self.name, self.doc, cls))
+            func = self.func
+            func.__module__ = cls.__module__
+            func.__name__ = self.name
+            func.__qualname__ = f"{cls.__qualname__}.{self.name}"
+            if self.doc:
+                func.__doc__ = self.doc
+            func._tvm_ffi_generated = True  # bound by reflection, not written by the user
+            return staticmethod(func)
         return _core.InstanceMethod(self.func, self.name, self.doc, f"{cls.__qualname__}.{self.name}")
-
-
-def _named_static(func: Any, name: str, doc: str | None, cls: type) -> Callable[..., Any]:
-    def static(*args: Any) -> Any:
-        return func(*args)
-
-    static.__name__ = name
-    static.__qualname__ = f"{cls.__qualname__}.{name}"
-    static.__doc__ = doc
-    static._tvm_ffi_generated = True  # type: ignore[attr-defined]
-    return static
 
 
 @dataclasses.dataclass(eq=False)
