@@ -227,9 +227,14 @@ def test_gpu_backend_override_and_toolkit_homes(monkeypatch: pytest.MonkeyPatch,
     with pytest.raises(ValueError, match="Invalid backend: rocm"):
         extension._resolve_gpu_backend("rocm")
     assert extension._find_cuda_home() == str(tmp_path)  # the reference's private name, used by other projects
+    # The private name answers as the reference's does, with the variable as set; a build that
+    # needs the toolkit checks it.
     monkeypatch.setenv("CUDA_HOME", str(tmp_path / "nowhere"))
+    assert extension._find_cuda_home() == str(tmp_path / "nowhere")
+    from tvm_ffi.cpp import _toolchain
+
     with pytest.raises(RuntimeError, match="no bin/nvcc"):
-        extension._find_cuda_home()
+        _toolchain.cuda_home()
 
 
 def test_decorate_with_tvm_ffi_adds_the_headers_and_one_export_per_function() -> None:

@@ -142,7 +142,13 @@ def __getattr__(name: str) -> Any:
 
 def _find_cuda_home() -> str:
     """The CUDA toolkit root (the reference's private name; build scripts of other projects
-    import it). ``RuntimeError`` when there is no toolkit."""
+    import it). ``$CUDA_HOME`` / ``$CUDA_PATH`` as set, unchecked, as the reference returns them
+    (a build that needs no CUDA may still ask); else the toolkit behind ``nvcc`` or at
+    ``/usr/local/cuda``, and ``RuntimeError`` when there is none."""
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        value = os.environ.get(var)
+        if value:
+            return value
     from ._toolchain import cuda_home  # noqa: PLC0415
 
     return str(cuda_home())
