@@ -142,9 +142,6 @@ from ._core import (
     _env_set_current_stream as _env_set_current_stream,
 )
 from ._core import (
-    _error_class_for_kind as _error_class_for_kind,
-)
-from ._core import (
     _fallback_class_factory as _fallback_class_factory,
 )
 from ._core import (

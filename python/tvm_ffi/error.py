@@ -255,15 +255,3 @@ def _register(kind: str, cls: _E) -> _E:
     _core.ERROR_TYPE_TO_NAME[cls] = kind
     return cls
 
-
-def __getattr__(name: str) -> type:
-    """The classes this package makes for error kinds (a kind nobody registered gets a
-    RuntimeError subclass of its name; ``OverflowError``, ``ZeroDivisionError`` and ``OSError``
-    from C are also RuntimeErrors) live in this module, so their exceptions pickle and unpickle,
-    also in a process that has not met the kind yet (a multiprocessing parent). Only class-like
-    names (a capital first letter) are made on demand."""
-    if name[:1].isupper() and name.isidentifier():
-        cls = _core._error_class_for_kind(name)
-        if getattr(cls, "__module__", None) == __name__:
-            return cls
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

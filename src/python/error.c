@@ -1,8 +1,9 @@
 /*
  * error.c -- errors from C to Python, the Error type, and the kind tables.
  *
- * C -> Python: the error kind picks the exception class (ERROR_NAME_TO_TYPE; unknown kinds get
- * a cached RuntimeError subclass named after the kind), the message is kept as is, the stored
+ * C -> Python: the error kind picks the exception class (ERROR_NAME_TO_TYPE; a kind nobody
+ * registered, such as the InternalError of a failed check or a C++ std::exception, is a plain
+ * RuntimeError, as in the reference; the kind stays readable on the Error), the message is kept as is, the stored
  * backtrace becomes traceback frames through the hook error.py installs, the Error object rides
  * along as `exc.__tvm_ffi_error__`, and the cause chain becomes `__cause__`. When the error
  * started as a Python exception (its extra_context holds that exception), the very same
@@ -25,8 +26,6 @@
 #include "state.h"
 #include "type_table.h"
 
-static PyObject* g_kind_classes = NULL; /* dict: unknown kind -> generated class */
-static PyObject* g_class_kinds = NULL;  /* dict: generated class -> kind */
 static PyObject* g_hook_append = NULL;  /* with_append_backtrace(exc, text) -> exc, or NULL */
 /* traceback -> backtrace text, or NULL for native_traceback_text (error.py installs none). */
 static PyObject* g_hook_to_text = NULL;
@@ -160,50 +159,14 @@ static PyObject* append_backtrace(PyObject* exc, PyObject* text) {
   return exc;
 }
 
-
-PyObject* core_error_generated_kind(PyObject* cls) {
-  return PyDict_GetItemWithError(g_class_kinds, cls);
-}
-
 /* ---- C -> Python ---- */
-
-static PyObject* unknown_kind_class(PyObject* kind) {
-  PyObject* cls = PyDict_GetItemWithError(g_kind_classes, kind);
-  if (cls != NULL) {
-    Py_INCREF(cls);
-    return cls;
-  }
-  if (PyErr_Occurred()) return NULL;
-  cls = PyObject_CallFunction((PyObject*)&PyType_Type, "O(O){s:s,s:O}", kind,
-                              PyExc_RuntimeError, "__module__", "tvm_ffi.error", "__doc__",
-                              kind);
-  if (cls == NULL) return NULL;
-  if (PyDict_SetItem(g_kind_classes, kind, cls) != 0 ||
-      PyDict_SetItem(g_class_kinds, cls, kind) != 0) {
-    Py_DECREF(cls);
-    return NULL;
-  }
-  return cls;
-}
 
 static PyObject* class_for_kind(PyObject* kind) {
   PyObject* table = core_error_table("ERROR_NAME_TO_TYPE");
   PyObject* cls = table != NULL ? PyDict_GetItemWithError(table, kind) : NULL;
-  if (cls != NULL && PyExceptionClass_Check(cls)) {
-    Py_INCREF(cls);
-    return cls;
-  }
+  if (cls != NULL && PyExceptionClass_Check(cls)) return Py_NewRef(cls);
   PyErr_Clear();
-  return unknown_kind_class(kind);
-}
-
-PyObject* core_mod_error_class_for_kind(PyObject* self, PyObject* kind) {
-  (void)self;
-  if (!PyUnicode_Check(kind)) {
-    return PyErr_Format(PyExc_TypeError, "_error_class_for_kind() expects a str, got %s",
-                        Py_TYPE(kind)->tp_name);
-  }
-  return class_for_kind(kind);
+  return Py_NewRef(PyExc_RuntimeError);
 }
 
 /* Owned CoreError wrapper for a borrowed error handle. */
@@ -514,52 +477,27 @@ PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args) {
   Py_RETURN_NONE;
 }
 
-/* The reference registers no class for these kinds, so they reach its users as RuntimeError,
- * while the Python class of the same name is no RuntimeError. Their class here is both (a
- * subclass of the builtin and of RuntimeError): `except RuntimeError` written for the reference
- * and `except OverflowError` written for Python both catch them. */
-static PyObject* runtime_error_twin(const char* name, PyObject* builtin) {
-  return PyObject_CallFunction((PyObject*)&PyType_Type, "s(OO){s:s,s:s}", name, builtin,
-                               PyExc_RuntimeError, "__module__", "tvm_ffi.error", "__doc__",
-                               "An error of this kind from C: the builtin class and RuntimeError.");
-}
-
 int core_error_init(PyObject* module) {
-  g_kind_classes = PyDict_New();
-  g_class_kinds = PyDict_New();
   PyObject* name_to_type = PyDict_New();
   PyObject* type_to_name = PyDict_New();
-  if (g_kind_classes == NULL || g_class_kinds == NULL || name_to_type == NULL ||
-      type_to_name == NULL) {
-    goto fail;
-  }
+  if (name_to_type == NULL || type_to_name == NULL) goto fail;
+  /* The reference's kinds, and RecursionError (a RuntimeError), which this runtime raises for
+   * input nested too deeply. Other Python classes take the kind of their nearest listed base
+   * (OverflowError and OSError none: "RuntimeError"). */
   struct {
     const char* name;
     PyObject* cls;
-    int twin; /* raised as runtime_error_twin(cls); cls still maps to the kind */
   } defaults[] = {
-      {"RuntimeError", PyExc_RuntimeError, 0},
-      {"ValueError", PyExc_ValueError, 0},
-      {"TypeError", PyExc_TypeError, 0},
-      {"AttributeError", PyExc_AttributeError, 0},
-      {"KeyError", PyExc_KeyError, 0},
-      {"IndexError", PyExc_IndexError, 0},
-      {"AssertionError", PyExc_AssertionError, 0},
-      {"MemoryError", PyExc_MemoryError, 0},
-      {"NotImplementedError", PyExc_NotImplementedError, 0}, /* a RuntimeError already */
-      {"RecursionError", PyExc_RecursionError, 0},           /* a RuntimeError already */
-      {"OverflowError", PyExc_OverflowError, 1},
-      {"ZeroDivisionError", PyExc_ZeroDivisionError, 1},
-      {"OSError", PyExc_OSError, 1},
+      {"RuntimeError", PyExc_RuntimeError},     {"ValueError", PyExc_ValueError},
+      {"TypeError", PyExc_TypeError},           {"AttributeError", PyExc_AttributeError},
+      {"KeyError", PyExc_KeyError},             {"IndexError", PyExc_IndexError},
+      {"AssertionError", PyExc_AssertionError}, {"MemoryError", PyExc_MemoryError},
+      {"RecursionError", PyExc_RecursionError},
   };
   for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); ++i) {
-    PyObject* cls = defaults[i].twin ? runtime_error_twin(defaults[i].name, defaults[i].cls)
-                                     : Py_NewRef(defaults[i].cls);
-    PyObject* name = cls != NULL ? PyUnicode_FromString(defaults[i].name) : NULL;
-    int ok = name != NULL && PyDict_SetItem(name_to_type, name, cls) == 0 &&
-             PyDict_SetItem(type_to_name, cls, name) == 0 &&
+    PyObject* name = PyUnicode_FromString(defaults[i].name);
+    int ok = name != NULL && PyDict_SetItem(name_to_type, name, defaults[i].cls) == 0 &&
              PyDict_SetItem(type_to_name, defaults[i].cls, name) == 0;
-    Py_XDECREF(cls);
     Py_XDECREF(name);
     if (!ok) goto fail;
   }

@@ -34,18 +34,13 @@ void core_raise_arg_error(PyObject* exc_type, const CoreArgSite* site, const cha
 
 /* Shared by the two directions (error.c, error_from_python.c): a borrowed kind table of the
  * module ("ERROR_NAME_TO_TYPE" / "ERROR_TYPE_TO_NAME"; error.py mutates them in place, a
- * rebinding is honoured) or NULL; the kind of a class generated for an unknown kind
- * (borrowed) or NULL; the Python frames of an exception as backtrace text (never fails: ""
- * on trouble). */
+ * rebinding is honoured) or NULL; the Python frames of an exception as backtrace text (never
+ * fails: "" on trouble). */
 PyObject* core_error_table(const char* name);
-PyObject* core_error_generated_kind(PyObject* cls);
 PyObject* core_exception_backtrace_text(PyObject* exc);
 
 /* Module functions (listed in extension.c). */
 PyObject* core_mod_set_error_hooks(PyObject* self, PyObject* args);
-/* _error_class_for_kind(kind): the class errors of that kind raise as (registered, or made and
- * cached for an unknown kind). */
-PyObject* core_mod_error_class_for_kind(PyObject* self, PyObject* kind);
 int core_error_init(PyObject* module);
 
 #endif /* TVM_FFI_PYTHON_ERROR_H_ */

@@ -34,7 +34,6 @@ static PyObject* kind_for_exception(PyObject* exc) {
   for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); ++i) {
     PyObject* base = PyTuple_GET_ITEM(mro, i);
     PyObject* name = table != NULL ? PyDict_GetItemWithError(table, base) : NULL;
-    if (name == NULL) name = core_error_generated_kind(base);
     if (name != NULL && PyUnicode_Check(name)) {
       Py_INCREF(name);
       return name;

@@ -121,8 +121,6 @@ static PyMethodDef module_methods[] = {
      "The FFI Error for a Python exception."},
     {"_set_error_hooks", core_mod_set_error_hooks, METH_VARARGS,
      "_set_error_hooks(with_append_backtrace, traceback_to_backtrace_str)"},
-    {"_error_class_for_kind", core_mod_error_class_for_kind, METH_O,
-     "The exception class errors of a kind raise as (made for an unknown kind)."},
     {"_set_class_dtype", core_mod_set_class_dtype, METH_O,
      "Sets the public dtype class used for DataType results."},
     {"_set_class_shape", core_mod_set_class_shape, METH_O,

@@ -83,7 +83,8 @@ def test_bigint_results_are_python_arithmetic(observations: dict[tuple[str, str]
     assert ours["bigint_ops zero divisor"] == python_bigint_ops(7, 0)
     assert ours["bigint_text"] == str(-(3**90))
     assert ours["bigint_to_double"] == float(2**100)
-    assert ours["bigint_to_double overflow"] == ["raises", "OverflowError", "BigInt does not fit finite double"]
+    # Kind OverflowError has no registered class: RuntimeError, as the reference raises it.
+    assert ours["bigint_to_double overflow"] == ["raises", "RuntimeError", "BigInt does not fit finite double"]
     assert ours["bigint_from_double"] == int(1e30)
     assert ours["bigint_parse"] == -123456789012345678901234567890
 
@@ -100,7 +101,8 @@ def test_stl_expected_and_base64_results(observations: dict[tuple[str, str], dic
     assert ours["stl_array length"][:2] == ["raises", "TypeError"]
     assert ours["expected_divide ok"] == 3
     assert ours["expected_divide error"][0] == "Error"  # the ffi.Error is returned as a value
-    assert ours["call_expected raises"] == "err:ZeroDivisionError:integer division or modulo by zero"
+    # A Python ZeroDivisionError reaches C++ as kind RuntimeError (no listed class above it).
+    assert ours["call_expected raises"] == "err:RuntimeError:integer division or modulo by zero"
     assert ours["base64_encode"] == "Zm9vYmFy" and ours["base64_decode"] == ["bytes", list(b"foob")]
     assert ours["dtype_traits"] == ["int8", "uint16", "int32", "uint64", "float32", "float64", "bool",
                                     "float16", "bfloat16", "float8_e4m3fn", "float4_e2m1fnx2",
