@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 
 #include "elf_symbols.h"
 #include "error_internal.h"
@@ -400,19 +401,34 @@ static const char* exported_symbol_at(void* addr, Dl_info* info) {
   return info->dli_sname;
 }
 
+/* Load address of the main program (the object holding its entry point), NULL if unknown. */
+static void* main_program_base(void) {
+  static _Atomic(void*) base; /* a benign race: every thread computes the same address */
+  void* known = atomic_load_explicit(&base, memory_order_relaxed);
+  if (known == NULL) {
+    Dl_info info = {0};
+    void* entry = (void*)getauxval(AT_ENTRY);
+    if (entry != NULL && dladdr(entry, &info) != 0) known = info.dli_fbase;
+    atomic_store_explicit(&base, known, memory_order_relaxed);
+  }
+  return known;
+}
+
 /*
  * The object an error is raised in, whose functions that it does not export (static helpers,
  * anonymous namespaces, hidden visibility, a program's own functions) are also named, from its
- * static symbol table: that of the caller, when the caller named itself (a C++ throw site), or
- * when the caller is an exported function (a kernel raising through the C API). Else NULL: a
- * host calling the runtime, such as the Python extension, exports none of its own functions and
- * its internals stay out of backtraces.
+ * static symbol table: that of the caller, when the caller named itself (a C++ throw site), when
+ * the caller is an exported function (a kernel raising through the C API), or when the caller is
+ * the main program (a C host raising through the C API: its functions are the user's own). Else
+ * NULL: a host library calling the runtime, such as the Python extension, exports none of its own
+ * functions and its internals stay out of backtraces.
  */
 static void* raising_object(void* return_address, bool caller_named_itself) {
   void* pc = (char*)return_address - 1;
   Dl_info info = {0};
   if (caller_named_itself) return dladdr(pc, &info) != 0 ? info.dli_fbase : NULL;
-  return exported_symbol_at(pc, &info) != NULL ? info.dli_fbase : NULL;
+  if (exported_symbol_at(pc, &info) != NULL) return info.dli_fbase;
+  return info.dli_fbase != NULL && info.dli_fbase == main_program_base() ? info.dli_fbase : NULL;
 }
 
 const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,

@@ -114,6 +114,23 @@ static void test_backtrace_includes_exported_callers(void) {
   if (bt->size != 0) CHECK_CONTAINS(*bt, "  File \"");
 }
 
+/* A C program raising through the C API: its own functions (not exported: no -rdynamic) are
+ * named in the error's backtrace, from its symbol table, as the reference names them. */
+static __attribute__((noinline)) void raise_from_a_static_helper(void) {
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "raised by the program");
+}
+
+static void test_errors_raised_by_the_program_name_its_functions(void) {
+  raise_from_a_static_helper();
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  CHECK(err != NULL);
+  const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  CHECK_CONTAINS(cell->backtrace, "in raise_from_a_static_helper\n");
+  CHECK_CONTAINS(cell->backtrace, "in test_errors_raised_by_the_program_name_its_functions\n");
+  TVMFFIObjectDecRef(err);
+}
+
 static void* raise_in_thread(void* arg) {
   (void)arg;
   TVMFFIErrorSetRaisedFromCStr("ValueError", "left pending when the thread exits");
@@ -158,6 +175,7 @@ int main(void) {
   RUN(test_error_create_accepts_empty_and_null_texts);
   RUN(test_backtrace_starts_with_the_named_frame);
   RUN(test_backtrace_includes_exported_callers);
+  RUN(test_errors_raised_by_the_program_name_its_functions);
   RUN(test_error_slot_is_per_thread_and_released_at_exit);
   RUN(test_set_raised_refuses_non_error_objects);
   return CHECK_MAIN_RESULT();
