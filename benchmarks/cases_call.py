@@ -17,6 +17,17 @@ _APPLY = _CALLBACK + "apply = tvm_ffi.get_global_func('testing.apply')\n"
 # A plain Python callable, wrapped as an FFI function by each statement.
 _LAMBDA = _IMPORTS + "f = lambda x: x\nconvert = tvm_ffi.convert\napply = tvm_ffi.get_global_func('testing.apply')\n"
 
+# An error raised in C reaching Python as an exception: the backtrace walk, the error object and
+# the exception with its traceback frames. The helper's own call is the same on both sides.
+_RAISE = _IMPORTS + (
+    "raise_error = tvm_ffi.get_global_func('testing.test_raise_error')\n"
+    "def raise_once():\n"
+    "    try:\n"
+    "        raise_error('ValueError', 'bad input')\n"
+    "    except ValueError:\n"
+    "        pass\n"
+)
+
 CASES = [
     Case("nop()", _NOP, "nop()", floor_target=2.0),
     Case("nop(1, 2, 3)", _NOP, "nop(1, 2, 3)"),
@@ -31,6 +42,7 @@ CASES = [
     # Issue target: wrapping a callable is one allocation and a small record, <= 0.3x the reference.
     Case("convert(lambda x: x)", _LAMBDA, "convert(f)", ref_target=0.3),
     Case("apply(lambda, 1): callable argument", _LAMBDA, "apply(f, 1)"),
+    Case("error from C caught in Python", _RAISE, "raise_once()"),
     Case('get_global_func("testing.nop")', _IMPORTS + "get_global_func = tvm_ffi.get_global_func\n",
          "get_global_func('testing.nop')"),
 ]

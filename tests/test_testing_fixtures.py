@@ -185,6 +185,17 @@ def test_raise_error_maps_kind_to_builtin_exception(kind: str) -> None:
     assert "TestRaiseError" in err.backtrace
 
 
+def test_a_repeated_raise_carries_the_same_backtrace() -> None:
+    # The first raise on a thread learns where the interpreter starts; later ones stop there.
+    texts = set()
+    for _ in range(5):
+        with pytest.raises(ValueError) as info:
+            testing.test_raise_error("ValueError", "again")
+        texts.add(info.value.__tvm_ffi_error__.backtrace)
+    (text,) = texts
+    assert "TestRaiseError" in text and "_PyEval" not in text
+
+
 def test_raise_error_key_error_text_is_quoted() -> None:
     with pytest.raises(KeyError) as info:
         testing.test_raise_error("KeyError", "error XYZ")

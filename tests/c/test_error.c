@@ -131,6 +131,41 @@ static void test_errors_raised_by_the_program_name_its_functions(void) {
   TVMFFIObjectDecRef(err);
 }
 
+/* A function raising when called through TVMFFIFunctionCall: its backtrace names it, the same
+ * on every raise (the first walk learns where the boundaries are, later ones stop early there).
+ * TVMFFIFunctionCall may reach the function by a tail call, leaving no frame of its own. */
+static int raising_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
+                             TVMFFIAny* result) {
+  (void)self, (void)args, (void)num_args, (void)result;
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "raised inside a call");
+  return -1;
+}
+
+static __attribute__((noinline)) TVMFFIObjectHandle call_it_through_the_runtime(void* func) {
+  TVMFFIAny result;
+  CHECK_EQ_INT(TVMFFIFunctionCall(func, NULL, 0, &result), -1);
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  CHECK(err != NULL);
+  return err;
+}
+
+static void test_backtraces_of_a_repeated_raise_are_the_same(void) {
+  void* func = NULL;
+  CHECK_EQ_INT(TVMFFIFunctionCreate(NULL, raising_safe_call, NULL, &func), 0);
+  TVMFFIObjectHandle first = call_it_through_the_runtime(func);
+  const TVMFFIByteArray* expected = &TVMFFIErrorGetCellPtr(first)->backtrace;
+  CHECK_CONTAINS(*expected, "in raising_safe_call\n");
+  for (int i = 0; i < 3; ++i) {
+    TVMFFIObjectHandle again = call_it_through_the_runtime(func);
+    const TVMFFIByteArray* got = &TVMFFIErrorGetCellPtr(again)->backtrace;
+    CHECK(got->size == expected->size && memcmp(got->data, expected->data, got->size) == 0);
+    TVMFFIObjectDecRef(again);
+  }
+  TVMFFIObjectDecRef(first);
+  TVMFFIObjectDecRef(func);
+}
+
 static void* raise_in_thread(void* arg) {
   (void)arg;
   TVMFFIErrorSetRaisedFromCStr("ValueError", "left pending when the thread exits");
@@ -176,6 +211,7 @@ int main(void) {
   RUN(test_backtrace_starts_with_the_named_frame);
   RUN(test_backtrace_includes_exported_callers);
   RUN(test_errors_raised_by_the_program_name_its_functions);
+  RUN(test_backtraces_of_a_repeated_raise_are_the_same);
   RUN(test_error_slot_is_per_thread_and_released_at_exit);
   RUN(test_set_raised_refuses_non_error_objects);
   return CHECK_MAIN_RESULT();
