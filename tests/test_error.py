@@ -157,6 +157,16 @@ def test_parse_backtrace() -> None:
     assert error._parse_backtrace('\n    File "a.py", line 1, in <module>\n    ') == [("a.py", 1, "<module>")]
 
 
+def test_the_frames_of_a_backtrace_are_parsed_once_and_the_memo_stays_bounded() -> None:
+    first = error._frames_of(C_BACKTRACE)  # type: ignore[attr-defined]
+    assert first == error.parse_backtrace(C_BACKTRACE)
+    assert error._frames_of(C_BACKTRACE) is first  # type: ignore[attr-defined]
+    limit = error._MAX_PARSED_BACKTRACES  # type: ignore[attr-defined]
+    for i in range(limit + 5):
+        assert error._frames_of(f'  File "k.cc", line {i}, in f\n') == [("k.cc", i, "f")]  # type: ignore[attr-defined]
+    assert len(error._PARSED_BACKTRACES) <= limit  # type: ignore[attr-defined]
+
+
 def test_traceback_manager_caches_code_objects() -> None:
     manager = error.TracebackManager()
     first = manager.make_frame("lib.cc", 7, "kernel_fn")

@@ -168,9 +168,25 @@ class TracebackManager:
 _TRACEBACK_MANAGER = TracebackManager()
 
 
+# Backtrace text -> its frames: an error raised again and again (a loop, a retry) carries the same
+# text each time, and parsing it costs more than the rest of the hook. Emptied when full.
+_PARSED_BACKTRACES: dict[str, list[tuple[str, int, str]]] = {}
+_MAX_PARSED_BACKTRACES = 1024
+
+
+def _frames_of(backtrace: str) -> list[tuple[str, int, str]]:
+    frames = _PARSED_BACKTRACES.get(backtrace)
+    if frames is None:
+        frames = parse_backtrace(backtrace)
+        if len(_PARSED_BACKTRACES) >= _MAX_PARSED_BACKTRACES:
+            _PARSED_BACKTRACES.clear()
+        _PARSED_BACKTRACES[backtrace] = frames
+    return frames
+
+
 def _with_append_backtrace(error: BaseException, backtrace: str) -> BaseException:
     """Hook for _core (C -> Python): adds the frames of ``backtrace`` to ``error``'s traceback."""
-    frames = parse_backtrace(backtrace)
+    frames = _frames_of(backtrace)
     if not frames:
         return error
     tb = _TRACEBACK_MANAGER.prepend_frames(error.__traceback__, frames)
