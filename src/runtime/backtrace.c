@@ -30,9 +30,9 @@
 
 #include "elf_symbols.h"
 #include "runtime_base.h"
+#include "thread_record.h"
 
-/* ---- per-thread state: the text buffer and the boundary cache ----
- * Behind a pthread key, so that a thread that exits after asking for a backtrace frees them. */
+/* ---- per-thread state: the text buffer and the boundary cache (freed at thread exit) ---- */
 
 typedef struct {
   uintptr_t begin, end;
@@ -53,27 +53,20 @@ typedef struct {
   BoundaryCache boundaries;
 } BacktraceState;
 
-static pthread_key_t g_state_key;
-static pthread_once_t g_state_key_once = PTHREAD_ONCE_INIT;
-static _Thread_local BacktraceState* t_state;
-
 static void state_free(void* ptr) {
   BacktraceState* state = (BacktraceState*)ptr;
   free(state->text);
   free(state);
 }
 
-static void state_key_create(void) { pthread_key_create(&g_state_key, state_free); }
+static FfiThreadKey g_state_key = FFI_THREAD_KEY(state_free);
+static _Thread_local BacktraceState* t_state;
 
 /* NULL only when out of memory. */
 static BacktraceState* backtrace_state(void) {
   if (FFI_LIKELY(t_state != NULL)) return t_state;
-  pthread_once(&g_state_key_once, state_key_create);
-  BacktraceState* state = (BacktraceState*)calloc(1, sizeof(BacktraceState));
-  if (state == NULL) return NULL;
-  pthread_setspecific(g_state_key, state);
-  t_state = state;
-  return state;
+  t_state = (BacktraceState*)ffi_thread_record_new(&g_state_key, sizeof(BacktraceState));
+  return t_state;
 }
 
 /* ---- where code lives ---- */

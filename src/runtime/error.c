@@ -6,11 +6,11 @@
  * caller empties with TVMFFIErrorMoveFromRaised. Backtraces (backtrace.c) list the most recent
  * frame first, so every layer the error passes through can append its frames at the end.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "error_internal.h"
+#include "thread_record.h"
 #include "object_internal.h"
 
 /* ---- error objects ---- */
@@ -130,27 +130,20 @@ typedef struct {
   TVMFFIObject* raised;
 } ThreadState;
 
-static pthread_key_t g_thread_key;
-static pthread_once_t g_thread_key_once = PTHREAD_ONCE_INIT;
-static _Thread_local ThreadState* t_state;
-
 static void thread_state_free(void* ptr) {
   ThreadState* state = (ThreadState*)ptr;
   if (state->raised != NULL) ffi_decref(state->raised);
   free(state);
 }
 
-static void thread_key_create(void) { pthread_key_create(&g_thread_key, thread_state_free); }
+static FfiThreadKey g_thread_key = FFI_THREAD_KEY(thread_state_free);
+static _Thread_local ThreadState* t_state;
 
 /* NULL only when out of memory. */
 static ThreadState* thread_state(void) {
   if (FFI_LIKELY(t_state != NULL)) return t_state;
-  pthread_once(&g_thread_key_once, thread_key_create);
-  ThreadState* state = (ThreadState*)calloc(1, sizeof(ThreadState));
-  if (state == NULL) return NULL;
-  pthread_setspecific(g_thread_key, state);
-  t_state = state;
-  return state;
+  t_state = (ThreadState*)ffi_thread_record_new(&g_thread_key, sizeof(ThreadState));
+  return t_state;
 }
 
 void ffi_error_set_raised_steal(TVMFFIObject* err) {
