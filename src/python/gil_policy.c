@@ -23,44 +23,18 @@
 #include <link.h>
 #include <stdlib.h>
 
+#include "../runtime/code_range.h"
 #include "../runtime/function_object.h"
 
 _Thread_local PyThreadState* core_gil_parked __attribute__((tls_model("initial-exec"))) = NULL;
 
 static int g_release_by_default = 1;
-static uintptr_t g_runtime_text_begin = 0, g_runtime_text_end = 0;
+static FfiCodeRange g_runtime_text = {0, 0};
 static TVMFFISafeCallType g_generic_safe_call = NULL;
 /* Calls that need the GIL themselves (core_gil_policy_keep_for). */
 #define MAX_GIL_HOLDING_CALLS 4
 static TVMFFISafeCallType g_gil_holding_calls[MAX_GIL_HOLDING_CALLS];
 static int g_num_gil_holding_calls = 0;
-
-typedef struct {
-  uintptr_t probe;
-  uintptr_t begin, end;
-} TextSearch;
-
-/* dl_iterate_phdr callback: the executable range of the object that contains `probe`. */
-static int find_text(struct dl_phdr_info* info, size_t size, void* data) {
-  (void)size;
-  TextSearch* search = (TextSearch*)data;
-  uintptr_t begin = UINTPTR_MAX, end = 0;
-  int contains = 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD) continue;
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-    if (search->probe >= lo && search->probe < hi) contains = 1;
-    if (ph->p_flags & PF_X) {
-      if (lo < begin) begin = lo;
-      if (hi > end) end = hi;
-    }
-  }
-  if (!contains) return 0;
-  search->begin = begin;
-  search->end = end;
-  return 1;
-}
 
 static int never_called(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   (void)self, (void)args, (void)num_args, (void)result;
@@ -85,11 +59,7 @@ static int parse_default(void) {
 
 int core_gil_policy_init(void) {
   if (parse_default() != 0) return -1;
-  TextSearch search = {(uintptr_t)(void*)&TVMFFIFunctionCall, 0, 0};
-  if (dl_iterate_phdr(find_text, &search) != 0) {
-    g_runtime_text_begin = search.begin;
-    g_runtime_text_end = search.end;
-  }
+  g_runtime_text = ffi_code_range_of((const void*)&TVMFFIFunctionCall);
   TVMFFIObjectHandle probe = NULL;
   if (TVMFFIFunctionCreate(NULL, never_called, NULL, &probe) == 0) {
     g_generic_safe_call = TVMFFIFunctionGetCellPtr(probe)->safe_call;
@@ -124,6 +94,6 @@ int core_release_gil_for(TVMFFIObjectHandle func) {
   }
   if (holds_gil_itself(call)) return 0;
   uintptr_t address = (uintptr_t)(void*)call;
-  int builtin = address >= g_runtime_text_begin && address < g_runtime_text_end;
+  int builtin = ffi_code_range_holds(g_runtime_text, address);
   return !builtin;
 }

@@ -28,20 +28,17 @@
 #include <sys/auxv.h>
 #include <unwind.h>
 
+#include "code_range.h"
 #include "elf_symbols.h"
 #include "runtime_base.h"
 #include "thread_record.h"
 
 /* ---- per-thread state: the text buffer and the boundary cache (freed at thread exit) ---- */
 
-typedef struct {
-  uintptr_t begin, end;
-} AddressRange;
-
 enum { kBoundaryCacheSize = 8 };
 
 typedef struct {
-  AddressRange ranges[kBoundaryCacheSize]; /* functions whose names are FFI boundaries */
+  FfiCodeRange ranges[kBoundaryCacheSize]; /* functions whose names are FFI boundaries */
   unsigned size, next;                     /* filled entries; the next one to replace */
   unsigned long long adds, subs;           /* the loader's counters when it was filled */
 } BoundaryCache;
@@ -71,34 +68,16 @@ static BacktraceState* backtrace_state(void) {
 
 /* ---- where code lives ---- */
 
-static AddressRange g_runtime_text;
+static FfiCodeRange g_runtime_text;
 static pthread_once_t g_runtime_text_once = PTHREAD_ONCE_INIT;
 
-/* dl_iterate_phdr callback: the executable range of the object that holds TVMFFIBacktrace. */
-static int find_runtime_text(struct dl_phdr_info* info, size_t size, void* data) {
-  (void)size;
-  uintptr_t probe = (uintptr_t)(void*)&TVMFFIBacktrace, begin = UINTPTR_MAX, end = 0;
-  bool holds_probe = false;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-    if (probe >= lo && probe < hi) holds_probe = true;
-    if (lo < begin) begin = lo;
-    if (hi > end) end = hi;
-  }
-  if (!holds_probe) return 0;
-  ((AddressRange*)data)->begin = begin;
-  ((AddressRange*)data)->end = end;
-  return 1;
+static void runtime_text_init(void) {
+  g_runtime_text = ffi_code_range_of((const void*)&TVMFFIBacktrace);
 }
-
-static void runtime_text_init(void) { dl_iterate_phdr(find_runtime_text, &g_runtime_text); }
 
 /* Whether the code at return address `ret` is the runtime's own. */
 static bool in_runtime(void* ret) {
-  uintptr_t pc = (uintptr_t)ret - 1;
-  return pc >= g_runtime_text.begin && pc < g_runtime_text.end;
+  return ffi_code_range_holds(g_runtime_text, (uintptr_t)ret - 1);
 }
 
 /* dl_iterate_phdr callback: the loader's load and unload counters, from the first object. */
@@ -127,12 +106,12 @@ static bool boundary_cache_validate(BoundaryCache* cache) {
 
 static bool boundary_cache_holds(const BoundaryCache* cache, uintptr_t pc) {
   for (unsigned i = 0; i < cache->size; ++i) {
-    if (pc >= cache->ranges[i].begin && pc < cache->ranges[i].end) return true;
+    if (ffi_code_range_holds(cache->ranges[i], pc)) return true;
   }
   return false;
 }
 
-static void boundary_cache_add(BoundaryCache* cache, AddressRange range) {
+static void boundary_cache_add(BoundaryCache* cache, FfiCodeRange range) {
   cache->ranges[cache->next] = range;
   cache->next = (cache->next + 1) % kBoundaryCacheSize;
   if (cache->size < kBoundaryCacheSize) cache->size++;
@@ -281,13 +260,13 @@ static bool backtrace_append_symbol(BacktraceState* state, size_t* len, const ch
 
 /* Name of the exported function containing addr, or NULL when addr is not inside one;
  * *range (when given) receives that function's addresses. */
-static const char* exported_symbol_at(void* addr, Dl_info* info, AddressRange* range) {
+static const char* exported_symbol_at(void* addr, Dl_info* info, FfiCodeRange* range) {
   const ElfW(Sym)* sym = NULL;
   if (dladdr1(addr, info, (void**)&sym, RTLD_DL_SYMENT) == 0) return NULL;
   if (info->dli_sname == NULL || sym == NULL) return NULL;
   uintptr_t start = (uintptr_t)info->dli_saddr;
   if ((uintptr_t)addr < start || (uintptr_t)addr >= start + sym->st_size) return NULL;
-  if (range != NULL) *range = (AddressRange){start, start + sym->st_size};
+  if (range != NULL) *range = (FfiCodeRange){start, start + sym->st_size};
   return info->dli_sname;
 }
 
@@ -356,7 +335,7 @@ const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const c
     void* pc = (char*)frames[i] - 1;
     if (boundaries != NULL && boundary_cache_holds(boundaries, (uintptr_t)pc)) break;
     Dl_info info = {0};
-    AddressRange range = {0, 0};
+    FfiCodeRange range = {0, 0};
     const char* name = exported_symbol_at(pc, &info, &range);
     if (name == NULL && home_base != NULL && info.dli_fbase == home_base) {
       name = ffi_elf_static_symbol_at(info.dli_fname, (uintptr_t)home_base, (uintptr_t)pc);
