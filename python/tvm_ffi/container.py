@@ -56,6 +56,7 @@ _content_equal: Callable[[Any, Any], bool] = _ffi_api._ContentEqual
 # The "no value" sentinel (``ffi.GetInvalidObject``) under the name code imports it by.
 MISSING = _core.MISSING
 
+
 def _reduce_container(obj: Any, by_value: Callable[[], tuple[Any, ...]]) -> Any:
     """How a container pickles: as its JSON object graph, as every Object does (items held twice
     stay one object, and the pickle is the reference's); by value when the graph cannot hold an

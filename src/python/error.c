@@ -3,11 +3,11 @@
  *
  * C -> Python: the error kind picks the exception class (ERROR_NAME_TO_TYPE; a kind nobody
  * registered, such as the InternalError of a failed check or a C++ std::exception, is a plain
- * RuntimeError, as in the reference; the kind stays readable on the Error), the message is kept as is, the stored
- * backtrace becomes traceback frames through the hook error.py installs, the Error object rides
- * along as `exc.__tvm_ffi_error__`, and the cause chain becomes `__cause__`. When the error
- * started as a Python exception (its extra_context holds that exception), the very same
- * exception object is raised again, with the frames it picked up on the C side.
+ * RuntimeError, as in the reference; the kind stays readable on the Error), the message is kept
+ * as is, the stored backtrace becomes traceback frames through the hook error.py installs, the
+ * Error object rides along as `exc.__tvm_ffi_error__`, and the cause chain becomes `__cause__`.
+ * When the error started as a Python exception (its extra_context holds that exception), the
+ * very same exception object is raised again, with the frames it picked up on the C side.
  *
  * Python -> C (error_from_python.c): the kind comes from ERROR_TYPE_TO_NAME along the
  * exception's MRO, the message is str(exc), the backtrace is the Python traceback (most recent

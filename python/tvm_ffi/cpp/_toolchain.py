@@ -22,6 +22,7 @@ __all__ = [
     "c_compiler",
     "cuda_arch_flags",
     "cuda_home",
+    "cuda_home_variable",
     "cxx_compiler",
     "find_ninja",
     "gpu_compiler",
@@ -92,21 +93,30 @@ def _is_cuda_root(path: Path) -> bool:
     return (path / "bin" / "nvcc").is_file() and (path / "include" / "cuda_runtime.h").is_file()
 
 
+def cuda_home_variable() -> tuple[str, str] | None:
+    """``(name, value)`` of the first of ``$CUDA_HOME`` / ``$CUDA_PATH`` that is set, or None."""
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        value = os.environ.get(var)
+        if value:
+            return var, value
+    return None
+
+
 def cuda_home() -> Path:
     """Root of the CUDA toolkit: ``$CUDA_HOME`` / ``$CUDA_PATH`` when set, else found from ``nvcc``.
 
     ``RuntimeError`` when there is none. An explicitly set variable that does not hold
     ``bin/nvcc`` is an error too, rather than silently using another toolkit.
     """
-    for var in ("CUDA_HOME", "CUDA_PATH"):
-        value = os.environ.get(var)
-        if value:
-            if not (Path(value) / "bin" / "nvcc").is_file():
-                raise RuntimeError(
-                    f"CUDA sources need nvcc, but {var}={value} has no bin/nvcc; "
-                    f"set {var} to the CUDA toolkit root or unset it to search PATH"
-                )
-            return Path(value)
+    variable = cuda_home_variable()
+    if variable is not None:
+        var, value = variable
+        if not (Path(value) / "bin" / "nvcc").is_file():
+            raise RuntimeError(
+                f"CUDA sources need nvcc, but {var}={value} has no bin/nvcc; "
+                f"set {var} to the CUDA toolkit root or unset it to search PATH"
+            )
+        return Path(value)
     on_path = shutil.which("nvcc")
     if on_path is not None:
         root = Path(os.path.realpath(on_path)).parent.parent

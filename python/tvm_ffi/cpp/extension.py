@@ -145,13 +145,10 @@ def _find_cuda_home() -> str:
     import it). ``$CUDA_HOME`` / ``$CUDA_PATH`` as set, unchecked, as the reference returns them
     (a build that needs no CUDA may still ask); else the toolkit behind ``nvcc`` or at
     ``/usr/local/cuda``, and ``RuntimeError`` when there is none."""
-    for var in ("CUDA_HOME", "CUDA_PATH"):
-        value = os.environ.get(var)
-        if value:
-            return value
-    from ._toolchain import cuda_home  # noqa: PLC0415
+    from ._toolchain import cuda_home, cuda_home_variable  # noqa: PLC0415
 
-    return str(cuda_home())
+    variable = cuda_home_variable()
+    return variable[1] if variable is not None else str(cuda_home())
 
 
 def _decorate_with_tvm_ffi(source: str, functions: Mapping[str, str]) -> str:
